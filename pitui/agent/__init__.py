@@ -1,0 +1,1 @@
+"""The agent layer: AgentMessage, tools, events and the agent loop."""

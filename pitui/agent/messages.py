@@ -1,0 +1,69 @@
+"""AgentMessage: the protocol messages plus app-registered custom messages.
+
+pi extends its message union by TypeScript declaration merging; here a later layer calls
+:func:`register_message_type` with a :class:`CustomAgentMessage` subclass for its role.
+A role nobody registered loads as :class:`OpaqueMessage`: kept verbatim, never sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeAlias
+
+from pydantic import TypeAdapter
+
+from pitui.ai._base import PiModel
+from pitui.ai.types import AssistantMessage, Message, ToolResultMessage, UserMessage
+
+
+class CustomAgentMessage(PiModel):
+    """Base of every non-protocol message. Subclasses fix ``role`` with a Literal."""
+
+    role: str
+    timestamp: int = 0
+
+
+class OpaqueMessage(CustomAgentMessage):
+    """A message of a role nobody registered: preserved through load and save, never sent."""
+
+
+AgentMessage: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage | CustomAgentMessage
+
+_PROTOCOL_TYPES = (UserMessage, AssistantMessage, ToolResultMessage)
+_PROTOCOL_ROLES = frozenset({"user", "assistant", "toolResult"})
+_protocol_adapter: TypeAdapter[Message] = TypeAdapter(Message)
+_registry: dict[str, type[CustomAgentMessage]] = {}
+
+
+def register_message_type(role: str, cls: type[CustomAgentMessage]) -> None:
+    """Register ``cls`` as the model of messages whose ``role`` is ``role``."""
+    if role in _PROTOCOL_ROLES:
+        raise ValueError(f"role {role!r} is a protocol role and cannot be re-registered")
+    _registry[role] = cls
+
+
+def registered_roles() -> frozenset[str]:
+    """Custom roles registered so far."""
+    return frozenset(_registry)
+
+
+def parse_agent_message(data: dict[str, Any]) -> AgentMessage:
+    """Validate a JSON object into the right AgentMessage type by its ``role``."""
+    role = data.get("role")
+    if role in _PROTOCOL_ROLES:
+        return _protocol_adapter.validate_python(data)
+    cls = _registry.get(role) if isinstance(role, str) else None
+    if cls is not None:
+        return cls.model_validate(data)
+    return OpaqueMessage.model_validate(data)
+
+
+def is_protocol_message(message: AgentMessage) -> bool:
+    """True for user, assistant and toolResult messages."""
+    return isinstance(message, _PROTOCOL_TYPES)
+
+
+def default_convert_to_llm(messages: list[AgentMessage]) -> list[Message]:
+    """pi's default converter: keep only user / assistant / toolResult messages."""
+    return [
+        m for m in messages if isinstance(m, UserMessage | AssistantMessage | ToolResultMessage)
+    ]

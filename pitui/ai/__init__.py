@@ -1,0 +1,1 @@
+"""The LLM layer: pi's message model and streaming clients over httpx."""

@@ -1,0 +1,65 @@
+"""The pydantic base class every on-disk / on-the-wire pi object derives from.
+
+pi writes camelCase JSON, omits optional fields that are unset, and its files carry
+stray fields (``partialJson`` …) that a reader must keep. This base makes all three hold:
+aliases are generated in camelCase, unknown keys are preserved as extras, and an
+optional field that was never set is left out of the dump (an explicit ``null`` that
+was read from a file is written back as ``null``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic.alias_generators import to_camel
+
+LOADING = "pitui.loading"
+#: Validation context for data read from a file or the wire: keep exactly its keys.
+LOAD_CONTEXT: dict[str, Any] = {LOADING: True}
+
+
+class PiModel(BaseModel):
+    """Base for pi's JSON objects: camelCase, extras kept, unset optionals absent.
+
+    An object built in code dumps every field that holds a value (defaults included);
+    an object read from JSON dumps exactly the keys it was read with (plus any assigned
+    later), so a pi file round-trips to equal JSON.
+    """
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
+        extra="allow",
+    )
+
+    def model_post_init(self, context: Any, /) -> None:
+        if isinstance(context, dict) and context.get(LOADING):
+            return
+        # Built in code: defaults are real values and belong in the JSON.
+        fields_set = self.__pydantic_fields_set__
+        for name in type(self).model_fields:
+            if name not in fields_set and getattr(self, name) is not None:
+                fields_set.add(name)
+
+    @model_serializer(mode="wrap")
+    def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict):
+            fields_set = self.__pydantic_fields_set__
+            for name, field in type(self).model_fields.items():
+                if name not in fields_set:
+                    data.pop(field.alias or name, None)
+        return data
+
+    @classmethod
+    def load(cls, data: Any) -> Self:
+        """Validate JSON data read from pi (a file or the wire), keeping its exact keys."""
+        return cls.model_validate(data, context=LOAD_CONTEXT)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The object as pi writes it (camelCase keys, JSON-compatible values)."""
+        dumped: dict[str, Any] = self.model_dump(mode="json", by_alias=True)
+        return dumped

@@ -1,0 +1,155 @@
+"""An async stream of assistant events that also yields the final message.
+
+The contract (PI_SPEC §1.7): once a stream exists it never raises to its consumer.
+Failures, aborts and consumer cancellation all end it with exactly one terminal event,
+and ``await stream.result()`` always returns the final :class:`AssistantMessage`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from pitui.ai.abort import AbortSignal
+from pitui.ai.events import AssistantMessageEvent, DoneEvent, ErrorEvent
+from pitui.ai.types import AssistantMessage
+
+ABORT_MESSAGE = "Request was aborted"
+
+
+class AssistantMessageEventStream:
+    """Push-based event stream. Producers :meth:`push`; consumers ``async for`` it."""
+
+    def __init__(self) -> None:
+        self._queue: asyncio.Queue[AssistantMessageEvent | None] = asyncio.Queue()
+        self._result: asyncio.Future[AssistantMessage] = asyncio.get_running_loop().create_future()
+        self._finished = False
+        self._on_consumer_cancel: Callable[[], None] | None = None
+
+    @property
+    def finished(self) -> bool:
+        """True once a terminal event was pushed."""
+        return self._finished
+
+    def push(self, event: AssistantMessageEvent) -> None:
+        """Queue one event. Anything pushed after the terminal event is dropped."""
+        if self._finished:
+            return
+        self._queue.put_nowait(event)
+        if isinstance(event, DoneEvent):
+            self._finish(event.message)
+        elif isinstance(event, ErrorEvent):
+            self._finish(event.error)
+
+    def _finish(self, message: AssistantMessage) -> None:
+        self._finished = True
+        if not self._result.done():
+            self._result.set_result(message)
+        self._queue.put_nowait(None)
+
+    def __aiter__(self) -> AsyncIterator[AssistantMessageEvent]:
+        return self
+
+    async def __anext__(self) -> AssistantMessageEvent:
+        try:
+            event = await self._queue.get()
+        except asyncio.CancelledError:
+            # The consumer gave up: the producer must stop and report an abort.
+            if self._on_consumer_cancel is not None:
+                self._on_consumer_cancel()
+            raise
+        if event is None:
+            raise StopAsyncIteration
+        return event
+
+    async def result(self) -> AssistantMessage:
+        """The final message, once the stream has ended."""
+        return await asyncio.shield(self._result)
+
+
+StreamBody = Callable[[AssistantMessageEventStream, AssistantMessage], Awaitable[None]]
+
+
+def run_stream(
+    output: AssistantMessage, body: StreamBody, signal: AbortSignal | None = None
+) -> AssistantMessageEventStream:
+    """Run a provider's ``body`` in a task and guarantee the stream's contract.
+
+    ``body`` pushes events and mutates ``output``; it may raise or be cancelled. Whatever
+    happens, the stream ends with one terminal event carrying ``output``: ``aborted`` when
+    ``signal`` fired or the consumer was cancelled, ``error`` when ``body`` raised.
+    """
+    stream = AssistantMessageEventStream()
+    local_abort = signal or AbortSignal()
+
+    async def supervise() -> None:
+        work = asyncio.ensure_future(body(stream, output))
+        aborted = asyncio.ensure_future(local_abort.wait())
+        try:
+            await asyncio.wait({work, aborted}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            aborted.cancel()
+        if not work.done():
+            work.cancel()
+            with contextlib.suppress(BaseException):
+                await work
+            _finish_failed(stream, output, aborted=True, message=ABORT_MESSAGE)
+            return
+        exc = None if work.cancelled() else work.exception()
+        if work.cancelled() or local_abort.aborted:
+            _finish_failed(stream, output, aborted=True, message=ABORT_MESSAGE)
+        elif exc is not None:
+            _finish_failed(stream, output, aborted=False, message=_describe(exc))
+        elif not stream.finished:
+            _finish_done(stream, output)
+
+    stream._on_consumer_cancel = lambda: local_abort.abort("consumer cancelled")
+    task = asyncio.ensure_future(supervise())
+    _keep_alive(task)
+    return stream
+
+
+_RUNNING: set[asyncio.Future[None]] = set()
+
+
+def _keep_alive(task: asyncio.Future[None]) -> None:
+    # asyncio keeps only weak references to tasks; hold one until it finishes.
+    _RUNNING.add(task)
+    task.add_done_callback(_RUNNING.discard)
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text or type(exc).__name__
+
+
+def _finish_done(stream: AssistantMessageEventStream, output: AssistantMessage) -> None:
+    reason = output.stop_reason
+    if reason == "error" or reason == "aborted":
+        _finish_failed(
+            stream,
+            output,
+            aborted=reason == "aborted",
+            message=output.error_message or "An unknown error occurred",
+        )
+        return
+    stream.push(DoneEvent(reason=reason, message=output))
+
+
+def _finish_failed(
+    stream: AssistantMessageEventStream, output: AssistantMessage, *, aborted: bool, message: str
+) -> None:
+    if stream.finished:
+        return
+    output.stop_reason = "aborted" if aborted else "error"
+    if not output.error_message:
+        output.error_message = message
+    stream.push(ErrorEvent(reason=output.stop_reason, error=output))
+
+
+def error_stream(output: AssistantMessage, message: str) -> AssistantMessageEventStream:
+    """A stream that fails at once with a lone ``error`` event (no ``start``)."""
+    stream = AssistantMessageEventStream()
+    _finish_failed(stream, output, aborted=False, message=message)
+    return stream

@@ -1,0 +1,100 @@
+"""The assistant streaming event protocol (PI_SPEC §1.4).
+
+Every non-terminal event carries ``partial``: the in-progress AssistantMessage, the same
+mutable object for the whole stream. Exactly one terminal event (``done`` or ``error``)
+ends a stream; its message is the stream's result.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, TypeAlias
+
+from pydantic import Field
+
+from pitui.ai._base import PiModel
+from pitui.ai.types import AssistantMessage, ToolCall
+
+
+class _Partial(PiModel):
+    partial: AssistantMessage
+
+
+class _Block(_Partial):
+    content_index: int
+
+
+class StartEvent(_Partial):
+    type: Literal["start"] = "start"
+
+
+class TextStartEvent(_Block):
+    type: Literal["text_start"] = "text_start"
+
+
+class TextDeltaEvent(_Block):
+    type: Literal["text_delta"] = "text_delta"
+    delta: str
+
+
+class TextEndEvent(_Block):
+    type: Literal["text_end"] = "text_end"
+    content: str
+
+
+class ThinkingStartEvent(_Block):
+    type: Literal["thinking_start"] = "thinking_start"
+
+
+class ThinkingDeltaEvent(_Block):
+    type: Literal["thinking_delta"] = "thinking_delta"
+    delta: str
+
+
+class ThinkingEndEvent(_Block):
+    type: Literal["thinking_end"] = "thinking_end"
+    content: str
+
+
+class ToolCallStartEvent(_Block):
+    type: Literal["toolcall_start"] = "toolcall_start"
+
+
+class ToolCallDeltaEvent(_Block):
+    type: Literal["toolcall_delta"] = "toolcall_delta"
+    delta: str
+
+
+class ToolCallEndEvent(_Block):
+    type: Literal["toolcall_end"] = "toolcall_end"
+    tool_call: ToolCall
+
+
+class DoneEvent(PiModel):
+    type: Literal["done"] = "done"
+    reason: Literal["stop", "length", "toolUse"]
+    message: AssistantMessage
+
+
+class ErrorEvent(PiModel):
+    type: Literal["error"] = "error"
+    reason: Literal["aborted", "error"]
+    error: AssistantMessage
+
+
+AssistantMessageEvent: TypeAlias = Annotated[
+    StartEvent
+    | TextStartEvent
+    | TextDeltaEvent
+    | TextEndEvent
+    | ThinkingStartEvent
+    | ThinkingDeltaEvent
+    | ThinkingEndEvent
+    | ToolCallStartEvent
+    | ToolCallDeltaEvent
+    | ToolCallEndEvent
+    | DoneEvent
+    | ErrorEvent,
+    Field(discriminator="type"),
+]
+
+TERMINAL_EVENT_TYPES = frozenset({"done", "error"})

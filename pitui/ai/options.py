@@ -1,0 +1,37 @@
+"""Options for one model call, shared by every provider adapter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pitui.ai.abort import AbortSignal
+from pitui.ai.types import ThinkingLevel
+
+CacheRetention = Literal["none", "short", "long"]
+
+
+@dataclass(slots=True)
+class RetryPolicy:
+    """Retries before the first content event (PROVIDERS.md: 429 / 5xx / overloaded)."""
+
+    max_attempts: int = 3
+    base_delay_ms: int = 1000
+    max_delay_ms: int = 60_000
+
+
+@dataclass(slots=True)
+class StreamOptions:
+    """Per-call options. Unset fields fall back to the model's defaults."""
+
+    api_key: str | None = None
+    signal: AbortSignal | None = None
+    temperature: float | None = None
+    max_tokens: int | None = None
+    reasoning: ThinkingLevel = "off"
+    thinking_budgets: dict[str, int] | None = None
+    cache_retention: CacheRetention = "short"
+    session_id: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    timeout_s: float = 600.0

@@ -1,0 +1,1 @@
+"""pitui.ai.providers."""

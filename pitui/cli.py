@@ -1,0 +1,97 @@
+"""Command-line entry point: parse arguments, then hand over to a mode.
+
+Kept import-light: ``pitui --version`` and ``--help`` must answer without importing
+textual, pydantic models or any provider. Each mode is imported only when chosen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from pitui import __version__
+
+# Subcommands that take over the rest of the command line: name → module with main(argv).
+SUBCOMMANDS = {
+    "session": "pitui.modes.session_cli",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``pitui`` (pi's flag names wherever pi has the flag)."""
+    parser = argparse.ArgumentParser(
+        prog="pitui",
+        description="A full-screen terminal client for LLM coding agents.",
+        epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate} --help",
+    )
+    parser.add_argument("--version", action="version", version=f"pitui {__version__}")
+    parser.add_argument("messages", nargs="*", help="initial prompt (with -p: the prompt)")
+    parser.add_argument("-p", "--print", action="store_true", help="print mode: answer and exit")
+    parser.add_argument("--mode", choices=["text", "json"], default="text", help="output mode")
+    parser.add_argument(
+        "-c",
+        "--continue",
+        dest="continue_",
+        action="store_true",
+        help="continue the most recent session",
+    )
+    parser.add_argument("-r", "--resume", action="store_true", help="pick a session to resume")
+    parser.add_argument("--session", metavar="FILE", help="use this session file")
+    parser.add_argument("--session-dir", metavar="DIR", help="directory for session files")
+    parser.add_argument("--no-session", action="store_true", help="do not save the session")
+    parser.add_argument("--model", metavar="PROVIDER/ID[:THINKING]", help="model to use")
+    parser.add_argument("--provider", help="provider of --model when it has no prefix")
+    parser.add_argument(
+        "--thinking",
+        choices=["off", "minimal", "low", "medium", "high", "xhigh"],
+        help="thinking level",
+    )
+    parser.add_argument("--tools", metavar="LIST", help="comma-separated tool names to enable")
+    parser.add_argument(
+        "--approve", choices=["all", "edits", "none"], help="permission policy for mutating tools"
+    )
+    parser.add_argument("--system-prompt", metavar="TEXT", help="replace the system prompt")
+    parser.add_argument(
+        "--append-system-prompt", metavar="TEXT", help="append to the system prompt"
+    )
+    parser.add_argument("--theme", metavar="NAME", help="theme name")
+    parser.add_argument(
+        "--list-models",
+        nargs="?",
+        const="",
+        metavar="SEARCH",
+        help="list models (optionally matching SEARCH) and exit",
+    )
+    parser.add_argument("--api-key", metavar="KEY", help="API key for this run")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run pitui; returns the process exit code."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] in SUBCOMMANDS:
+        module = importlib.import_module(SUBCOMMANDS[args_list[0]])
+        code: int = module.main(args_list[1:])
+        return code
+    args = build_parser().parse_args(args_list)
+    return _run_mode(args)
+
+
+def _run_mode(args: argparse.Namespace) -> int:
+    if args.list_models is not None:
+        module_name = "pitui.modes.models_cli"
+    elif args.print or args.mode == "json" or not sys.stdin.isatty():
+        module_name = "pitui.modes.print_mode"
+    else:
+        module_name = "pitui.ui.app"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        print(f"pitui: {module_name} is not available in this build", file=sys.stderr)
+        return 2
+    code: int = module.run(args)
+    return code

@@ -1,0 +1,1 @@
+"""pi's coding-agent core: custom messages, sessions, tools, compaction, AgentSession."""

@@ -1,0 +1,1 @@
+"""Non-interactive modes: print and JSON event stream, plus the session inspector."""

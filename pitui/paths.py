@@ -1,0 +1,63 @@
+"""Every on-disk location pitui uses, one function each.
+
+The pitui home (``~/.pitui``, or ``$PITUI_HOME``) has the same layout as pi's agent dir.
+Inside a project, pitui writes only under ``<project>/.pitui/``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def home() -> Path:
+    """The pitui home directory: ``$PITUI_HOME`` or ``~/.pitui``."""
+    override = os.environ.get("PITUI_HOME")
+    if override:
+        return Path(override).expanduser()
+    return Path.home() / ".pitui"
+
+
+def settings_file() -> Path:
+    """Global settings (pi's ``settings.json`` keys)."""
+    return home() / "settings.json"
+
+
+def models_file() -> Path:
+    """User-defined providers and models (pi's ``models.json`` schema)."""
+    return home() / "models.json"
+
+
+def auth_file() -> Path:
+    """Stored API keys, written with mode 0600."""
+    return home() / "auth.json"
+
+
+def keybindings_file() -> Path:
+    """User key bindings: action id → key or list of keys."""
+    return home() / "keybindings.json"
+
+
+def sessions_dir() -> Path:
+    """Root of the per-cwd session directories."""
+    return home() / "sessions"
+
+
+def themes_dir() -> Path:
+    """User theme files (pi's theme JSON format)."""
+    return home() / "themes"
+
+
+def pi_themes_dir() -> Path:
+    """pi's own user themes, loaded unchanged."""
+    return Path.home() / ".pi" / "agent" / "themes"
+
+
+def project_dir(cwd: Path) -> Path:
+    """The project's own pitui folder: the only place written inside a project."""
+    return cwd / ".pitui"
+
+
+def project_settings_file(cwd: Path) -> Path:
+    """Project settings, merged over the global ones."""
+    return project_dir(cwd) / "settings.json"

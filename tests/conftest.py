@@ -1,0 +1,37 @@
+"""Shared fixtures: a loopback replay server and an isolated pitui home."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.replay_server import ReplayServer
+
+
+@pytest.fixture
+def replay_server() -> Iterator[ReplayServer]:
+    """A real HTTP server on 127.0.0.1 (random port) replaying queued replies."""
+    server = ReplayServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(autouse=True)
+def pitui_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own pitui home and no provider keys from the machine."""
+    home = tmp_path / "pitui-home"
+    monkeypatch.setenv("PITUI_HOME", str(home))
+    for var in (
+        "ANTHROPIC_API_KEY",
+        "OPENAI_API_KEY",
+        "OPENROUTER_API_KEY",
+        "ANTHROPIC_OAUTH_TOKEN",
+        "GROQ_API_KEY",
+        "DEEPSEEK_API_KEY",
+    ):
+        monkeypatch.delenv(var, raising=False)
+    return home
