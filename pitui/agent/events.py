@@ -1,0 +1,96 @@
+"""Agent events (PI_SPEC §3.3): the lifecycle of a run, its turns, messages and tool calls.
+
+Subscribers (the session store, the UI bridge, JSON mode) see these in the exact orders
+of PI_SPEC §3.5. ``model_dump`` gives pi's JSON field names.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypeAlias
+
+from pydantic import Field, SerializeAsAny
+
+from pitui.agent.messages import AgentMessage
+from pitui.agent.tool import AgentToolResult
+from pitui.ai._base import PiModel
+from pitui.ai.events import AssistantMessageEvent
+from pitui.ai.types import AssistantMessage, ToolResultMessage
+
+# Custom messages are subclasses: serialise them as what they are, not as the base.
+AnyAgentMessage: TypeAlias = SerializeAsAny[AgentMessage]
+
+
+class AgentStartEvent(PiModel):
+    type: Literal["agent_start"] = "agent_start"
+
+
+class AgentEndEvent(PiModel):
+    type: Literal["agent_end"] = "agent_end"
+    messages: list[AnyAgentMessage]
+    """Every message this run added."""
+
+
+class TurnStartEvent(PiModel):
+    type: Literal["turn_start"] = "turn_start"
+
+
+class TurnEndEvent(PiModel):
+    type: Literal["turn_end"] = "turn_end"
+    message: AnyAgentMessage
+    tool_results: list[ToolResultMessage]
+
+
+class MessageStartEvent(PiModel):
+    type: Literal["message_start"] = "message_start"
+    message: AnyAgentMessage
+
+
+class MessageUpdateEvent(PiModel):
+    """A streaming assistant update; ``message`` is a snapshot of the partial."""
+
+    type: Literal["message_update"] = "message_update"
+    message: AssistantMessage
+    assistant_message_event: AssistantMessageEvent
+
+
+class MessageEndEvent(PiModel):
+    type: Literal["message_end"] = "message_end"
+    message: AnyAgentMessage
+
+
+class ToolExecutionStartEvent(PiModel):
+    type: Literal["tool_execution_start"] = "tool_execution_start"
+    tool_call_id: str
+    tool_name: str
+    args: dict[str, Any]
+
+
+class ToolExecutionUpdateEvent(PiModel):
+    type: Literal["tool_execution_update"] = "tool_execution_update"
+    tool_call_id: str
+    tool_name: str
+    args: dict[str, Any]
+    partial_result: AgentToolResult
+
+
+class ToolExecutionEndEvent(PiModel):
+    type: Literal["tool_execution_end"] = "tool_execution_end"
+    tool_call_id: str
+    tool_name: str
+    result: AgentToolResult
+    is_error: bool
+
+
+AgentEvent: TypeAlias = Annotated[
+    AgentStartEvent
+    | AgentEndEvent
+    | TurnStartEvent
+    | TurnEndEvent
+    | MessageStartEvent
+    | MessageUpdateEvent
+    | MessageEndEvent
+    | ToolExecutionStartEvent
+    | ToolExecutionUpdateEvent
+    | ToolExecutionEndEvent,
+    Field(discriminator="type"),
+]
