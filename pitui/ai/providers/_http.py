@@ -1,0 +1,224 @@
+"""HTTP plumbing shared by the provider adapters: POST, SSE, errors and retries.
+
+Retry rules (PROVIDERS.md §5): retry 408 / 409 / 429 / 5xx / overloaded and connection
+failures, honouring ``x-should-retry``, ``retry-after-ms`` and ``retry-after``; never
+insufficient quota, spend limits or context overflow; and only while no content has
+reached the consumer — once a delta was shown the error is surfaced with the partial.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from httpx_sse import EventSource, ServerSentEvent
+
+from pitui.ai.options import RetryPolicy, StreamOptions
+
+SSEHandler = Callable[[AsyncIterator[ServerSentEvent]], Awaitable[None]]
+
+_NEVER_RETRY_CODES = frozenset(
+    {"insufficient_quota", "enforced_spend_limit_reached", "context_length_exceeded"}
+)
+_MAX_BODY_IN_MESSAGE = 600
+
+
+class ProviderError(Exception):
+    """A provider failure with a readable message and whether a retry may help."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        retryable: bool = False,
+        retry_after_s: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retryable = retryable
+        self.retry_after_s = retry_after_s
+
+
+@dataclass(slots=True)
+class SSERequest:
+    """One streaming POST."""
+
+    url: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+    secrets: tuple[str, ...] = ()
+    """Values (API keys) that must never appear in an error message."""
+
+
+def redact(text: str, secrets: tuple[str, ...]) -> str:
+    """Replace every secret in ``text`` with ``***``."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+def error_from_body(
+    status: int, body: bytes, headers: httpx.Headers | None = None
+) -> ProviderError:
+    """Turn a non-2xx response into a :class:`ProviderError` with the server's own words."""
+    text = body.decode("utf-8", "replace").strip()
+    message, code = _error_fields(text)
+    retryable = _status_retryable(status) and code not in _NEVER_RETRY_CODES
+    should_retry = headers.get("x-should-retry") if headers is not None else None
+    if should_retry in ("true", "false"):
+        retryable = should_retry == "true" and code not in _NEVER_RETRY_CODES
+    detail = message or text[:_MAX_BODY_IN_MESSAGE] or "(no body)"
+    return ProviderError(
+        f"{status} {detail}",
+        status=status,
+        retryable=retryable,
+        retry_after_s=retry_after_seconds(headers) if headers is not None else None,
+    )
+
+
+def _error_fields(text: str) -> tuple[str | None, str | None]:
+    """``(message, code)`` from Anthropic's or OpenAI's error body shape."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None, None
+    error = data.get("error") if isinstance(data, dict) else None
+    if not isinstance(error, dict):
+        return None, None
+    message = error.get("message")
+    details = error.get("details")
+    code = error.get("code") or error.get("type")
+    if isinstance(details, dict) and isinstance(details.get("error_code"), str):
+        code = details["error_code"]
+    return (str(message) if message is not None else None), (str(code) if code else None)
+
+
+def _status_retryable(status: int) -> bool:
+    return status in (408, 409, 429) or status >= 500
+
+
+def retry_after_seconds(headers: httpx.Headers) -> float | None:
+    """The server's requested delay: ``retry-after-ms``, else ``retry-after`` (s or date)."""
+    raw_ms = headers.get("retry-after-ms")
+    if raw_ms:
+        try:
+            return max(0.0, float(raw_ms) / 1000)
+        except ValueError:
+            pass
+    raw = headers.get("retry-after")
+    if not raw:
+        return None
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        parsed = email.utils.parsedate_to_datetime(raw) if raw else None
+        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
+
+
+def backoff_seconds(policy: RetryPolicy, attempt: int, server_delay: float | None) -> float:
+    """Delay before retry ``attempt`` (0-based): the server's, else capped exponential."""
+    if server_delay is not None:
+        return server_delay
+    base = policy.base_delay_ms / 1000 * (2**attempt)
+    jitter: float = random.uniform(0.75, 1.0)
+    return min(base, 8.0) * jitter
+
+
+_clients: dict[int, httpx.AsyncClient] = {}
+
+
+def shared_client() -> httpx.AsyncClient:
+    """One connection pool per event loop, so keep-alive connections are reused."""
+    loop = asyncio.get_running_loop()
+    client = _clients.get(id(loop))
+    if client is None or client.is_closed:
+        client = httpx.AsyncClient(timeout=httpx.Timeout(600.0, connect=30.0))
+        _clients[id(loop)] = client
+    return client
+
+
+async def post_sse(
+    request: SSERequest,
+    options: StreamOptions,
+    handle: SSEHandler,
+    content_started: Callable[[], bool],
+) -> None:
+    """POST ``request`` and feed its SSE events to ``handle``, retrying while allowed.
+
+    Raises :class:`ProviderError` (message redacted) when the request finally fails.
+    ``handle`` may raise ProviderError itself for an in-band error event; it is retried
+    on the same terms when ``content_started()`` is still false.
+    """
+    policy = options.retry
+    attempt = 0
+    while True:
+        try:
+            await _post_once(request, options, handle)
+            return
+        except ProviderError as exc:
+            failure = exc
+        except httpx.TimeoutException as exc:
+            failure = ProviderError(f"Request timed out: {exc}".strip(), retryable=True)
+        except httpx.TransportError as exc:
+            failure = ProviderError(_transport_message(exc), retryable=True)
+        if not _should_retry(failure, policy, attempt, content_started()):
+            raise ProviderError(
+                redact(str(failure), request.secrets),
+                status=failure.status,
+                retryable=failure.retryable,
+            ) from None
+        await asyncio.sleep(backoff_seconds(policy, attempt, failure.retry_after_s))
+        attempt += 1
+
+
+def _should_retry(
+    failure: ProviderError, policy: RetryPolicy, attempt: int, content_started: bool
+) -> bool:
+    if content_started or not failure.retryable or attempt + 1 >= policy.max_attempts:
+        return False
+    delay = failure.retry_after_s
+    return delay is None or delay * 1000 <= policy.max_delay_ms
+
+
+def _transport_message(exc: httpx.TransportError) -> str:
+    text = str(exc).strip()
+    kind = type(exc).__name__
+    return f"Connection error ({kind}): {text}" if text else f"Connection error ({kind})"
+
+
+async def _post_once(request: SSERequest, options: StreamOptions, handle: SSEHandler) -> None:
+    client = shared_client()
+    headers = {"accept": "text/event-stream", **request.headers, **options.headers}
+    timeout = httpx.Timeout(options.timeout_s, connect=30.0)
+    async with client.stream(
+        "POST", request.url, headers=headers, json=request.body, timeout=timeout
+    ) as response:
+        if response.status_code >= 400:
+            body = await response.aread()
+            raise error_from_body(response.status_code, body, response.headers)
+        content_type = response.headers.get("content-type", "")
+        if "text/event-stream" not in content_type:
+            body = await response.aread()
+            snippet = body.decode("utf-8", "replace")[:_MAX_BODY_IN_MESSAGE]
+            raise ProviderError(
+                f"Expected an event stream but got {content_type or 'no content type'}: {snippet}"
+            )
+        await handle(EventSource(response).aiter_sse())
+
+
+def parse_json_data(event: ServerSentEvent) -> Any:
+    """The event's JSON payload; malformed JSON is a stream error, not a crash."""
+    try:
+        return json.loads(event.data)
+    except ValueError as exc:
+        snippet = event.data[:200]
+        raise ProviderError(f"Malformed event data from provider: {snippet!r}") from exc
