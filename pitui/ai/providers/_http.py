@@ -128,7 +128,7 @@ def backoff_seconds(policy: RetryPolicy, attempt: int, server_delay: float | Non
     """Delay before retry ``attempt`` (0-based): the server's, else capped exponential."""
     if server_delay is not None:
         return server_delay
-    base = policy.base_delay_ms / 1000 * (2**attempt)
+    base = policy.base_delay_ms / 1000 * float(1 << attempt)
     jitter: float = random.uniform(0.75, 1.0)
     return min(base, 8.0) * jitter
 
