@@ -1,0 +1,226 @@
+"""Settings: ``<pitui home>/settings.json`` merged with the project's ``.pitui/settings.json``.
+
+Key names are pi's wherever pi has the setting, so a pi settings file means the same here.
+Nested objects merge key by key (project wins), as pi does. An invalid field is reported
+(file and field) and dropped; the defaults stand for it and everything else still loads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import aiofiles
+from pydantic import Field, ValidationError
+
+from pitui import paths
+from pitui.ai._base import PiModel
+from pitui.ai.types import ThinkingLevel
+
+QueueMode = Literal["all", "one-at-a-time"]
+ApprovalMode = Literal["ask", "workspace", "all", "edits", "none"]
+
+
+class CompactionSettings(PiModel):
+    """Automatic compaction (PI_SPEC §6.1)."""
+
+    enabled: bool = True
+    """Compact automatically when the context nears the window."""
+    reserve_tokens: int = 16384
+    """Tokens kept free for the prompt and the reply."""
+    keep_recent_tokens: int = 20000
+    """Recent tokens kept verbatim after a compaction."""
+
+
+class BranchSummarySettings(PiModel):
+    """Summaries written when navigating away from a branch."""
+
+    reserve_tokens: int = 16384
+    """Tokens reserved for the summary prompt and reply."""
+    skip_prompt: bool = False
+    """Never ask whether to summarise; navigate without a summary."""
+
+
+class RetrySettings(PiModel):
+    """Automatic retry of transient provider errors (PI_SPEC §6.10)."""
+
+    enabled: bool = True
+    """Retry overloaded / rate-limited / 5xx replies."""
+    max_retries: int = 3
+    """Attempts before the error is shown."""
+    base_delay_ms: int = 2000
+    """First back-off delay; doubles each attempt."""
+    max_delay_ms: int = 60000
+    """Longest server-requested wait that is honoured."""
+
+
+class ImageSettings(PiModel):
+    """Images sent to models."""
+
+    auto_resize: bool = True
+    """Shrink large images before sending."""
+    block_images: bool = False
+    """Replace every image with a note instead of sending it."""
+
+
+class ApprovalSettings(PiModel):
+    """pitui's permission gate (pi has none)."""
+
+    mode: ApprovalMode = "ask"
+    """ask: mutating tools ask; workspace: act inside the cwd, deny outside; all: allow
+    everything; edits: allow edits/writes inside the cwd, ask for bash; none: deny all
+    mutating tools."""
+    allow_tools: list[str] = Field(default_factory=list)
+    """Tools always allowed in this project (remembered from the approval dialog)."""
+    allow_command_prefixes: list[str] = Field(default_factory=list)
+    """bash command prefixes always allowed in this project."""
+
+
+class Settings(PiModel):
+    """All settings. Unknown keys (pi's other settings) are kept and ignored."""
+
+    default_provider: str | None = None
+    """Provider of the default model."""
+    default_model: str | None = None
+    """Id of the default model."""
+    default_thinking_level: ThinkingLevel | None = None
+    """Thinking level for new sessions."""
+    steering_mode: QueueMode = "one-at-a-time"
+    """How many queued steering messages one poll delivers."""
+    follow_up_mode: QueueMode = "one-at-a-time"
+    """How many queued follow-up messages one poll delivers."""
+    theme: str | None = None
+    """Theme name (built-in dark / light, or a user theme)."""
+    compaction: CompactionSettings = Field(default_factory=CompactionSettings)
+    branch_summary: BranchSummarySettings = Field(default_factory=BranchSummarySettings)
+    retry: RetrySettings = Field(default_factory=RetrySettings)
+    images: ImageSettings = Field(default_factory=ImageSettings)
+    approval: ApprovalSettings = Field(default_factory=ApprovalSettings)
+    hide_thinking_block: bool = False
+    """Collapse thinking blocks by default."""
+    shell_path: str | None = None
+    """Shell used by the bash tool and ``!`` commands."""
+    shell_command_prefix: str | None = None
+    """Prepended to every bash command, e.g. ``shopt -s expand_aliases``."""
+    tools: list[str] | None = None
+    """Active tool names (default: read, bash, edit, write)."""
+    thinking_budgets: dict[str, int] | None = None
+    """Token budgets per thinking level for budget-based models."""
+    double_escape_action: Literal["fork", "tree", "none"] = "tree"
+    """What Esc twice on an empty composer does."""
+    tree_filter_mode: Literal["default", "no-tools", "user-only", "labeled-only", "all"] = "default"
+    """Initial filter of the tree view."""
+
+
+@dataclass
+class LoadedSettings:
+    """Merged settings plus the problems found while reading them."""
+
+    settings: Settings
+    errors: list[str] = field(default_factory=list)
+    global_data: dict[str, Any] = field(default_factory=dict)
+    project_data: dict[str, Any] = field(default_factory=dict)
+
+
+def deep_merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    """pi's merge: nested objects merge one level, everything else is replaced."""
+    result = dict(base)
+    for key, value in overrides.items():
+        current = result.get(key)
+        if isinstance(value, dict) and isinstance(current, dict):
+            result[key] = {**current, **value}
+        else:
+            result[key] = value
+    return result
+
+
+def validate_settings(data: dict[str, Any], source: str) -> tuple[dict[str, Any], list[str]]:
+    """Drop every invalid field of ``data``; return the rest and one message per problem."""
+    errors: list[str] = []
+    clean = json.loads(json.dumps(data))
+    for _ in range(50):
+        try:
+            Settings.load(clean)
+            return clean, errors
+        except ValidationError as exc:
+            for error in exc.errors():
+                loc = [str(part) for part in error["loc"]]
+                errors.append(f"{source}: {'.'.join(loc)}: {error['msg']}")
+                _remove_path(clean, error["loc"])
+    return {}, errors
+
+
+def _remove_path(data: Any, loc: tuple[int | str, ...]) -> None:
+    for part in loc[:-1]:
+        in_dict = isinstance(data, dict) and part in data
+        in_list = isinstance(data, list) and isinstance(part, int) and part < len(data)
+        if not (in_dict or in_list):
+            return
+        data = data[part]
+    if isinstance(data, dict):
+        data.pop(loc[-1], None)
+    elif isinstance(data, list) and isinstance(loc[-1], int) and loc[-1] < len(data):
+        data.pop(loc[-1])
+
+
+async def _read_json_object(path: Path) -> tuple[dict[str, Any], list[str]]:
+    try:
+        async with aiofiles.open(path, encoding="utf-8") as handle:
+            text = await handle.read()
+    except FileNotFoundError:
+        return {}, []
+    except OSError as exc:
+        return {}, [f"{path}: cannot be read: {exc.strerror}"]
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as exc:
+        return {}, [f"{path}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"]
+    if not isinstance(data, dict):
+        return {}, [f"{path}: must contain a JSON object"]
+    return data, []
+
+
+async def load_settings(cwd: Path) -> LoadedSettings:
+    """Read global and project settings, merge them, and report invalid fields."""
+    global_path = paths.settings_file()
+    project_path = paths.project_settings_file(cwd)
+    global_raw, errors = await _read_json_object(global_path)
+    project_raw, project_errors = await _read_json_object(project_path)
+    errors += project_errors
+    global_data, global_errors = validate_settings(global_raw, str(global_path))
+    project_data, project_field_errors = validate_settings(project_raw, str(project_path))
+    errors += global_errors + project_field_errors
+    merged = Settings.load(deep_merge(global_data, project_data))
+    return LoadedSettings(merged, errors, global_raw, project_raw)
+
+
+async def update_project_settings(cwd: Path, changes: dict[str, Any]) -> None:
+    """Merge ``changes`` into the project settings file, written atomically."""
+    path = paths.project_settings_file(cwd)
+    current, _ = await _read_json_object(path)
+    await write_json_atomic(path, deep_merge(current, changes))
+
+
+async def write_json_atomic(path: Path, data: Any) -> None:
+    """Write JSON through a temp file and a rename: readers never see half a file."""
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    await asyncio.to_thread(_write_atomic_sync, path, text)
+
+
+def _write_atomic_sync(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
