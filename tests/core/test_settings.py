@@ -1,0 +1,85 @@
+"""Settings: pi's keys, global + project merge, invalid fields reported and dropped."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pitui import paths
+from pitui.core.settings import load_settings, update_project_settings
+
+
+def _write(path: Path, data: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data) if not isinstance(data, str) else data)
+
+
+async def test_defaults_without_files(tmp_path: Path) -> None:
+    loaded = await load_settings(tmp_path)
+    assert loaded.errors == []
+    assert loaded.settings.compaction.reserve_tokens == 16384
+    assert loaded.settings.retry.base_delay_ms == 2000
+    assert loaded.settings.steering_mode == "one-at-a-time"
+
+
+async def test_pi_settings_file_means_the_same(tmp_path: Path) -> None:
+    _write(
+        paths.settings_file(),
+        {
+            "defaultProvider": "anthropic",
+            "defaultModel": "claude-sonnet-4-5",
+            "defaultThinkingLevel": "high",
+            "compaction": {"reserveTokens": 1000},
+            "lastChangelogVersion": "0.58.3",
+            "shellPath": "/bin/zsh",
+        },
+    )
+    loaded = await load_settings(tmp_path)
+    s = loaded.settings
+    assert (s.default_provider, s.default_model, s.default_thinking_level) == (
+        "anthropic",
+        "claude-sonnet-4-5",
+        "high",
+    )
+    assert s.compaction.reserve_tokens == 1000
+    assert s.compaction.keep_recent_tokens == 20000
+    assert s.shell_path == "/bin/zsh"
+
+
+async def test_project_overrides_merge_nested_objects(tmp_path: Path) -> None:
+    _write(paths.settings_file(), {"compaction": {"reserveTokens": 1000, "enabled": False}})
+    _write(paths.project_settings_file(tmp_path), {"compaction": {"reserveTokens": 5}})
+    s = (await load_settings(tmp_path)).settings
+    assert s.compaction.reserve_tokens == 5
+    assert s.compaction.enabled is False
+
+
+async def test_invalid_field_is_reported_and_the_rest_loads(tmp_path: Path) -> None:
+    _write(
+        paths.settings_file(),
+        {"compaction": {"reserveTokens": "lots"}, "steeringMode": "bogus", "theme": "light"},
+    )
+    loaded = await load_settings(tmp_path)
+    assert loaded.settings.theme == "light"
+    assert loaded.settings.compaction.reserve_tokens == 16384
+    assert loaded.settings.steering_mode == "one-at-a-time"
+    joined = "\n".join(loaded.errors)
+    assert str(paths.settings_file()) in joined
+    assert "compaction.reserveTokens" in joined
+    assert "steeringMode" in joined
+
+
+async def test_bad_json_is_reported_not_raised(tmp_path: Path) -> None:
+    _write(paths.project_settings_file(tmp_path), "{not json")
+    loaded = await load_settings(tmp_path)
+    assert len(loaded.errors) == 1
+    assert "invalid JSON" in loaded.errors[0]
+
+
+async def test_update_project_settings_is_merged_and_atomic(tmp_path: Path) -> None:
+    _write(paths.project_settings_file(tmp_path), {"theme": "dark"})
+    await update_project_settings(tmp_path, {"approval": {"allowTools": ["edit"]}})
+    data = json.loads(paths.project_settings_file(tmp_path).read_text())
+    assert data == {"theme": "dark", "approval": {"allowTools": ["edit"]}}
+    leftovers = [p.name for p in paths.project_dir(tmp_path).iterdir()]
+    assert leftovers == ["settings.json"]
