@@ -11,7 +11,7 @@ from typing import Any, TypeAlias
 
 from pydantic import TypeAdapter
 
-from pitui.ai._base import PiModel
+from pitui.ai._base import LOAD_CONTEXT, PiModel
 from pitui.ai.types import AssistantMessage, Message, ToolResultMessage, UserMessage
 
 
@@ -47,14 +47,17 @@ def registered_roles() -> frozenset[str]:
 
 
 def parse_agent_message(data: dict[str, Any]) -> AgentMessage:
-    """Validate a JSON object into the right AgentMessage type by its ``role``."""
+    """Validate a JSON object into the right AgentMessage type by its ``role``.
+
+    The data is taken as read from a file or the wire: the object keeps exactly its keys.
+    """
     role = data.get("role")
     if role in _PROTOCOL_ROLES:
-        return _protocol_adapter.validate_python(data)
+        return _protocol_adapter.validate_python(data, context=LOAD_CONTEXT)
     cls = _registry.get(role) if isinstance(role, str) else None
     if cls is not None:
-        return cls.model_validate(data)
-    return OpaqueMessage.model_validate(data)
+        return cls.model_validate(data, context=LOAD_CONTEXT)
+    return OpaqueMessage.model_validate(data, context=LOAD_CONTEXT)
 
 
 def is_protocol_message(message: AgentMessage) -> bool:
