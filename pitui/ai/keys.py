@@ -1,0 +1,294 @@
+"""API keys: environment variables, the auth file, and models.json ``apiKey`` values.
+
+Resolution order per provider is pi's (``AuthStorage.getApiKey``): a runtime override
+(``--api-key``), an ``api_key`` entry of the auth file, an unexpired OAuth access token of
+the auth file, the provider's environment variable, and finally the ``apiKey`` of the
+provider in models.json. Key values are never put in reprs or error messages; use
+:func:`redact` before logging any text that might contain one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import aiofiles
+
+from pitui import paths
+from pitui.errors import ConfigError
+
+# pi's env map (packages/ai/src/env-api-keys.ts) plus DeepSeek. Earlier names win.
+ENV_KEYS: dict[str, tuple[str, ...]] = {
+    "anthropic": ("ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"),
+    "openai": ("OPENAI_API_KEY",),
+    "azure-openai-responses": ("AZURE_OPENAI_API_KEY",),
+    "google": ("GEMINI_API_KEY",),
+    "groq": ("GROQ_API_KEY",),
+    "cerebras": ("CEREBRAS_API_KEY",),
+    "xai": ("XAI_API_KEY",),
+    "openrouter": ("OPENROUTER_API_KEY",),
+    "vercel-ai-gateway": ("AI_GATEWAY_API_KEY",),
+    "zai": ("ZAI_API_KEY",),
+    "mistral": ("MISTRAL_API_KEY",),
+    "minimax": ("MINIMAX_API_KEY",),
+    "minimax-cn": ("MINIMAX_CN_API_KEY",),
+    "huggingface": ("HF_TOKEN",),
+    "opencode": ("OPENCODE_API_KEY",),
+    "opencode-go": ("OPENCODE_API_KEY",),
+    "kimi-coding": ("KIMI_API_KEY",),
+    "deepseek": ("DEEPSEEK_API_KEY",),
+    "github-copilot": ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"),
+}
+
+#: Providers that need no key; the value is the placeholder handed to the adapter.
+KEYLESS_PROVIDERS: dict[str, str] = {"demo": "demo", "ollama": "ollama"}
+
+COMMAND_TIMEOUT_S = 10.0
+_REDACTED = "[redacted]"
+# Shorter values are not redacted: replacing them would mangle ordinary words.
+_MIN_REDACT_LEN = 8
+
+
+def env_api_key(provider: str) -> str | None:
+    """The key for ``provider`` from its environment variables, if any is set."""
+    for name in ENV_KEYS.get(provider, ()):
+        value = os.environ.get(name)
+        if value:
+            return value
+    return None
+
+
+def redact(text: str, keys: Iterable[str | None]) -> str:
+    """Replace every occurrence of any of ``keys`` in ``text`` with ``[redacted]``.
+
+    Longer keys are replaced first so that a key containing another is fully hidden.
+    """
+    for key in sorted({k for k in keys if k and len(k) >= _MIN_REDACT_LEN}, key=len, reverse=True):
+        text = text.replace(key, _REDACTED)
+    return text
+
+
+# --------------------------------------------------------------------------- config values
+
+_command_cache: dict[str, str | None] = {}
+
+
+def clear_command_cache() -> None:
+    """Forget cached ``!command`` results (pi caches them for the process lifetime)."""
+    _command_cache.clear()
+
+
+async def resolve_config_value(value: str) -> str | None:
+    """Resolve a models.json / auth.json value as pi does.
+
+    ``!command`` runs the command in a shell and uses its trimmed stdout (cached; a
+    failure, timeout or empty output gives ``None``). Otherwise the value names an
+    environment variable if one is set and non-empty, else it is the literal value.
+    """
+    if value.startswith("!"):
+        return await _run_command(value)
+    return os.environ.get(value) or value
+
+
+async def _run_command(config: str) -> str | None:
+    if config in _command_cache:
+        return _command_cache[config]
+    result = await _execute(config[1:])
+    _command_cache[config] = result
+    return result
+
+
+async def _execute(command: str) -> str | None:
+    process = await asyncio.create_subprocess_shell(
+        command,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    try:
+        stdout, _ = await asyncio.wait_for(process.communicate(), COMMAND_TIMEOUT_S)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        return None
+    if process.returncode != 0:
+        return None
+    return stdout.decode("utf-8", "replace").strip() or None
+
+
+async def resolve_headers(headers: Mapping[str, str] | None) -> dict[str, str] | None:
+    """Resolve each header value like an API key; empty results are dropped."""
+    if not headers:
+        return None
+    resolved: dict[str, str] = {}
+    for name, value in headers.items():
+        result = await resolve_config_value(value)
+        if result:
+            resolved[name] = result
+    return resolved or None
+
+
+# --------------------------------------------------------------------------- auth file
+
+
+class AuthStorage:
+    """Credentials of pi's ``auth.json`` plus runtime overrides and models.json keys.
+
+    The file maps provider → ``{"type": "api_key", "key": ...}`` or an OAuth entry
+    (``{"type": "oauth", "access", "refresh", "expires"}``); unknown entries are kept.
+    """
+
+    def __init__(self, data: dict[str, Any] | None = None, path: Path | None = None) -> None:
+        self.path = path or paths.auth_file()
+        self._data: dict[str, Any] = dict(data or {})
+        self._runtime: dict[str, str] = {}
+        self._configured: dict[str, str] = {}
+
+    def __repr__(self) -> str:
+        return f"AuthStorage(path={str(self.path)!r}, providers={sorted(self._data)!r})"
+
+    @classmethod
+    async def load(cls, path: Path | None = None) -> AuthStorage:
+        """Read the auth file (missing → empty). Invalid JSON → :class:`ConfigError`."""
+        path = path or paths.auth_file()
+        try:
+            async with aiofiles.open(path, encoding="utf-8") as handle:
+                text = await handle.read()
+        except FileNotFoundError:
+            return cls(path=path)
+        return cls(_parse_auth(text, path), path)
+
+    # ------------------------------------------------------------------ queries
+
+    def providers(self) -> list[str]:
+        """Providers that have an entry in the auth file."""
+        return list(self._data)
+
+    def set_runtime_api_key(self, provider: str, key: str) -> None:
+        """A key for this run only (``--api-key``); never written anywhere."""
+        self._runtime[provider] = key
+
+    def set_configured_keys(self, keys: Mapping[str, str]) -> None:
+        """The ``apiKey`` values of models.json providers (unresolved), the last fallback."""
+        self._configured = dict(keys)
+
+    def has_auth(self, provider: str) -> bool:
+        """True if some key is configured for ``provider`` (commands are not run)."""
+        return bool(
+            provider in KEYLESS_PROVIDERS
+            or provider in self._runtime
+            or provider in self._data
+            or env_api_key(provider)
+            or provider in self._configured
+        )
+
+    def source(self, provider: str) -> str | None:
+        """Where the key of ``provider`` comes from: runtime, auth, env, models.json or keyless."""
+        if provider in self._runtime:
+            return "runtime"
+        if provider in self._data:
+            return "auth"
+        if env_api_key(provider):
+            return "env"
+        if provider in self._configured:
+            return "models.json"
+        if provider in KEYLESS_PROVIDERS:
+            return "keyless"
+        return None
+
+    async def get_api_key(self, provider: str) -> str | None:
+        """The key to send for ``provider``, resolved in pi's order, or ``None``."""
+        if provider in self._runtime:
+            return self._runtime[provider]
+        entry = self._data.get(provider)
+        if isinstance(entry, dict):
+            if entry.get("type") == "api_key" and isinstance(entry.get("key"), str):
+                return await resolve_config_value(entry["key"])
+            if entry.get("type") == "oauth":
+                return _oauth_access(entry)
+        env = env_api_key(provider)
+        if env:
+            return env
+        configured = self._configured.get(provider)
+        if configured:
+            return await resolve_config_value(configured)
+        return KEYLESS_PROVIDERS.get(provider)
+
+    def known_secrets(self) -> list[str]:
+        """Literal key values this storage knows of, for :func:`redact`."""
+        found = list(self._runtime.values())
+        for entry in self._data.values():
+            if isinstance(entry, dict):
+                found += [v for k, v in entry.items() if k in ("key", "access", "refresh")]
+        for values in ENV_KEYS.values():
+            found += [os.environ.get(name, "") for name in values]
+        return [v for v in found if isinstance(v, str) and v]
+
+    # ------------------------------------------------------------------ writes
+
+    async def set_api_key(self, provider: str, key: str) -> None:
+        """Store an API key for ``provider`` in the auth file (mode 0600)."""
+        self._data[provider] = {"type": "api_key", "key": key}
+        await self._persist(provider, self._data[provider])
+
+    async def remove(self, provider: str) -> None:
+        """Delete the stored credential of ``provider``."""
+        self._data.pop(provider, None)
+        await self._persist(provider, None)
+
+    async def _persist(self, provider: str, entry: dict[str, Any] | None) -> None:
+        # Merge into what is on disk now: another pitui or pi may have written meanwhile.
+        current = await AuthStorage.load(self.path)
+        merged = dict(current._data)
+        if entry is None:
+            merged.pop(provider, None)
+        else:
+            merged[provider] = entry
+        await asyncio.to_thread(_write_private, self.path, json.dumps(merged, indent=2))
+
+
+def _oauth_access(entry: Mapping[str, Any]) -> str | None:
+    # Refreshing needs each provider's OAuth client; an unexpired token is usable as is.
+    access, expires = entry.get("access"), entry.get("expires")
+    if (
+        isinstance(access, str)
+        and isinstance(expires, int | float)
+        and time.time() * 1000 < expires
+    ):
+        return access
+    return None
+
+
+def _parse_auth(text: str, path: Path) -> dict[str, Any]:
+    if not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"Failed to parse auth file: {exc.msg} (line {exc.lineno})\n\nFile: {path}"
+        ) from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"Invalid auth file: root: must be object\n\nFile: {path}")
+    return data
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write ``text`` atomically to ``path`` with mode 0600 (directory 0700)."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(prefix=".auth-", dir=path.parent)
+    try:
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    os.chmod(path, 0o600)
