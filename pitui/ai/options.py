@@ -24,7 +24,8 @@ class RetryPolicy:
 class StreamOptions:
     """Per-call options. Unset fields fall back to the model's defaults."""
 
-    api_key: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    # repr=False: keys must never reach logs or error messages.
     signal: AbortSignal | None = None
     temperature: float | None = None
     max_tokens: int | None = None
