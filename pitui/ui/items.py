@@ -1,0 +1,151 @@
+"""Small pure helpers the reducers share: adding and replacing items, text extraction."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from pitui.agent.messages import AgentMessage
+from pitui.ui.state import (
+    BashItem,
+    BranchSummaryItem,
+    ChatItem,
+    ChatState,
+    CompactionItem,
+    CustomItem,
+    NoticeItem,
+    NoticeLevel,
+)
+
+
+def next_id(state: ChatState) -> tuple[ChatState, str]:
+    """Allocate the next message id ``m<seq>``."""
+    seq = state.seq + 1
+    return replace(state, seq=seq), f"m{seq}"
+
+
+def add(state: ChatState, item: ChatItem) -> ChatState:
+    """Append a new item (its id must be unused)."""
+    position = len(state.items)
+    return replace(state, items=state.items.append(item), index={**state.index, item.id: position})
+
+
+def put(state: ChatState, item: ChatItem) -> ChatState:
+    """Replace the item with the same id in place, or append it."""
+    position = state.index.get(item.id)
+    if position is None:
+        return add(state, item)
+    return replace(state, items=state.items.set(position, item))
+
+
+def notice(state: ChatState, text: str, level: NoticeLevel = "info") -> ChatState:
+    """Append a notice line."""
+    seq = state.seq + 1
+    return add(replace(state, seq=seq), NoticeItem(f"n{seq}", text, level))
+
+
+def close_tool(state: ChatState, tool_call_id: str) -> ChatState:
+    """Forget a finished call in the set of open ones."""
+    if tool_call_id not in state.open_tools:
+        return state
+    return replace(state, open_tools=state.open_tools - {tool_call_id})
+
+
+def _block_text(block: Any) -> str | None:
+    if isinstance(block, dict):
+        text = block.get("text")
+        return text if block.get("type") == "text" and isinstance(text, str) else None
+    if getattr(block, "type", None) == "text":
+        text = getattr(block, "text", None)
+        return text if isinstance(text, str) else None
+    return None
+
+
+def blocks_text(blocks: Iterable[Any]) -> str:
+    """The text blocks of a content list joined by newlines (images are skipped)."""
+    texts = [t for t in (_block_text(b) for b in blocks) if t is not None]
+    return "\n".join(texts)
+
+
+def user_text(content: str | Iterable[Any]) -> tuple[str, int]:
+    """A user message's text and its number of images."""
+    if isinstance(content, str):
+        return content, 0
+    blocks = list(content)
+    images = sum(1 for b in blocks if getattr(b, "type", None) == "image")
+    return blocks_text(blocks), images
+
+
+def dequeue_delivered(state: ChatState, text: str) -> ChatState:
+    """Drop the first queued steering / follow-up text equal to a delivered message (pi)."""
+    if text in state.steering:
+        return replace(state, steering=_without(state.steering, text))
+    if text in state.follow_up:
+        return replace(state, follow_up=_without(state.follow_up, text))
+    return state
+
+
+def _without(queue: tuple[str, ...], text: str) -> tuple[str, ...]:
+    position = queue.index(text)
+    return queue[:position] + queue[position + 1 :]
+
+
+def add_custom(state: ChatState, message: AgentMessage) -> ChatState:
+    """The item for a coding-agent message role (bash, custom, summaries), if shown."""
+    data: dict[str, Any] = message.model_dump(mode="json", by_alias=True)
+    builder = _CUSTOM_BUILDERS.get(str(data.get("role")))
+    if builder is None:
+        return state
+    state, mid = next_id(state)
+    item = builder(mid, data)
+    return state if item is None else add(state, item)
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return blocks_text(content)
+    return ""
+
+
+def _custom(mid: str, data: dict[str, Any]) -> ChatItem | None:
+    if not data.get("display"):
+        return None
+    return CustomItem(
+        mid, str(data.get("customType", "custom")), _content_text(data.get("content"))
+    )
+
+
+def _bash(mid: str, data: dict[str, Any]) -> ChatItem:
+    exit_code = data.get("exitCode")
+    return BashItem(
+        mid,
+        str(data.get("command", "")),
+        str(data.get("output", "")),
+        exit_code if isinstance(exit_code, int) else None,
+        bool(data.get("cancelled")),
+        bool(data.get("truncated")),
+        data.get("fullOutputPath"),
+        bool(data.get("excludeFromContext")),
+    )
+
+
+def _compaction(mid: str, data: dict[str, Any]) -> ChatItem:
+    tokens = data.get("tokensBefore")
+    return CompactionItem(
+        mid, str(data.get("summary", "")), tokens if isinstance(tokens, int) else 0
+    )
+
+
+def _branch(mid: str, data: dict[str, Any]) -> ChatItem:
+    return BranchSummaryItem(mid, str(data.get("summary", "")))
+
+
+_CUSTOM_BUILDERS = {
+    "custom": _custom,
+    "bashExecution": _bash,
+    "compactionSummary": _compaction,
+    "branchSummary": _branch,
+}

@@ -1,0 +1,118 @@
+"""UI-side events the reducer understands besides AgentEvents.
+
+These come from the user (fold a card, queue a message) or from the app's own machinery
+(approval prompts, ``!`` commands, notices). They change only the view model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+from pitui.ui.state import NoticeLevel
+
+
+@dataclass(frozen=True, slots=True)
+class ToggleItem:
+    """Fold or unfold one item (thinking, tool card, bash, summary, custom)."""
+
+    item_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToggleAllThinking:
+    """Ctrl+T: expand or collapse every thinking block (and the default for new ones)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToggleAllTools:
+    """Ctrl+O: expand or collapse every tool card (and the default for new ones)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AddNotice:
+    """Show a status line, warning or error in the conversation."""
+
+    text: str
+    level: NoticeLevel = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class QueueMessage:
+    """A message typed while the agent works: shown above the composer until delivered."""
+
+    text: str
+    kind: Literal["steer", "followUp"] = "steer"
+
+
+@dataclass(frozen=True, slots=True)
+class ClearQueue:
+    """Alt+Up / abort: the queued texts went back to the editor."""
+
+
+@dataclass(frozen=True, slots=True)
+class MarkCopied:
+    """``/copy`` copied this item's text."""
+
+    item_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalRequested:
+    """The permission gate asks whether a tool call may run."""
+
+    tool_call_id: str
+    tool_name: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalResolved:
+    """The user answered an approval prompt; a denial marks the card ``denied``."""
+
+    tool_call_id: str
+    allowed: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BashStarted:
+    """A user ``!`` (or ``!!``) command started."""
+
+    command: str
+    exclude_from_context: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BashOutput:
+    """The running ``!`` command's output so far (replaces the previous output)."""
+
+    output: str
+
+
+@dataclass(frozen=True, slots=True)
+class BashFinished:
+    """The running ``!`` command ended."""
+
+    output: str
+    exit_code: int | None
+    cancelled: bool = False
+    truncated: bool = False
+    full_output_path: str | None = None
+
+
+UiEvent: TypeAlias = (
+    ToggleItem
+    | ToggleAllThinking
+    | ToggleAllTools
+    | AddNotice
+    | QueueMessage
+    | ClearQueue
+    | MarkCopied
+    | ApprovalRequested
+    | ApprovalResolved
+    | BashStarted
+    | BashOutput
+    | BashFinished
+)

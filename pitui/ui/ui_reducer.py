@@ -1,0 +1,151 @@
+"""Reducer handlers for :mod:`pitui.ui.ui_events` (view-only changes)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, TypeAlias
+
+from pitui.ui import items
+from pitui.ui.state import (
+    TOOL_DONE_STATES,
+    ApprovalItem,
+    ApprovalStatus,
+    AssistantItem,
+    BashItem,
+    BranchSummaryItem,
+    ChatState,
+    CompactionItem,
+    CustomItem,
+    ThinkingItem,
+    ToolCardItem,
+    approval_item_id,
+)
+from pitui.ui.ui_events import (
+    AddNotice,
+    ApprovalRequested,
+    ApprovalResolved,
+    BashFinished,
+    BashOutput,
+    BashStarted,
+    ClearQueue,
+    MarkCopied,
+    QueueMessage,
+    ToggleAllThinking,
+    ToggleAllTools,
+    ToggleItem,
+)
+
+FOLDABLE = (ThinkingItem, ToolCardItem, BashItem, CustomItem, CompactionItem, BranchSummaryItem)
+Handler: TypeAlias = Callable[[ChatState, Any], ChatState]
+
+
+def _toggle(state: ChatState, event: ToggleItem) -> ChatState:
+    item = state.get(event.item_id)
+    if not isinstance(item, FOLDABLE):
+        return state
+    return items.put(state, replace(item, expanded=not item.expanded))
+
+
+def _set_all(
+    state: ChatState, kind: type[ThinkingItem] | type[ToolCardItem], expanded: bool
+) -> ChatState:
+    for item in list(state.items):
+        if isinstance(item, kind) and item.expanded != expanded:
+            state = items.put(state, replace(item, expanded=expanded))
+    return state
+
+
+def _toggle_thinking(state: ChatState, event: ToggleAllThinking) -> ChatState:
+    expanded = not state.thinking_expanded
+    return replace(_set_all(state, ThinkingItem, expanded), thinking_expanded=expanded)
+
+
+def _toggle_tools(state: ChatState, event: ToggleAllTools) -> ChatState:
+    expanded = not state.tools_expanded
+    return replace(_set_all(state, ToolCardItem, expanded), tools_expanded=expanded)
+
+
+def _notice(state: ChatState, event: AddNotice) -> ChatState:
+    return items.notice(state, event.text, event.level)
+
+
+def _queue(state: ChatState, event: QueueMessage) -> ChatState:
+    if event.kind == "steer":
+        return replace(state, steering=(*state.steering, event.text))
+    return replace(state, follow_up=(*state.follow_up, event.text))
+
+
+def _clear_queue(state: ChatState, event: ClearQueue) -> ChatState:
+    return replace(state, steering=(), follow_up=())
+
+
+def _copied(state: ChatState, event: MarkCopied) -> ChatState:
+    item = state.get(event.item_id)
+    if not isinstance(item, AssistantItem):
+        return state
+    return items.put(state, replace(item, copied=True))
+
+
+def _approval_requested(state: ChatState, event: ApprovalRequested) -> ChatState:
+    item = ApprovalItem(
+        approval_item_id(event.tool_call_id), event.tool_call_id, event.tool_name, dict(event.args)
+    )
+    return items.put(state, item)
+
+
+def _approval_resolved(state: ChatState, event: ApprovalResolved) -> ChatState:
+    approval = state.get(approval_item_id(event.tool_call_id))
+    if isinstance(approval, ApprovalItem):
+        status: ApprovalStatus = "allowed" if event.allowed else "denied"
+        state = items.put(state, replace(approval, status=status, reason=event.reason))
+    card = state.tool_card(event.tool_call_id)
+    if not event.allowed and card is not None and card.state not in TOOL_DONE_STATES:
+        text = "Denied by user" + (f": {event.reason}" if event.reason else "")
+        state = items.put(state, replace(card, state="denied", output=text))
+    return state
+
+
+def _bash_started(state: ChatState, event: BashStarted) -> ChatState:
+    state, mid = items.next_id(state)
+    item = BashItem(mid, event.command, exclude_from_context=event.exclude_from_context)
+    return replace(items.add(state, replace(item, running=True)), bash_id=mid)
+
+
+def _bash_output(state: ChatState, event: BashOutput) -> ChatState:
+    item = state.get(state.bash_id) if state.bash_id else None
+    if not isinstance(item, BashItem):
+        return state
+    return items.put(state, replace(item, output=event.output))
+
+
+def _bash_finished(state: ChatState, event: BashFinished) -> ChatState:
+    item = state.get(state.bash_id) if state.bash_id else None
+    if not isinstance(item, BashItem):
+        return state
+    done = replace(
+        item,
+        output=event.output,
+        exit_code=event.exit_code,
+        cancelled=event.cancelled,
+        truncated=event.truncated,
+        full_output_path=event.full_output_path,
+        running=False,
+    )
+    return replace(items.put(state, done), bash_id=None)
+
+
+UI_HANDLERS: dict[type, Handler] = {
+    ToggleItem: _toggle,
+    ToggleAllThinking: _toggle_thinking,
+    ToggleAllTools: _toggle_tools,
+    AddNotice: _notice,
+    QueueMessage: _queue,
+    ClearQueue: _clear_queue,
+    MarkCopied: _copied,
+    ApprovalRequested: _approval_requested,
+    ApprovalResolved: _approval_resolved,
+    BashStarted: _bash_started,
+    BashOutput: _bash_output,
+    BashFinished: _bash_finished,
+}
