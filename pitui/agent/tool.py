@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar, Literal, TypeAlias
@@ -54,16 +56,26 @@ class AgentTool(ABC):
         """Run the tool with validated ``params`` (an instance of ``parameters``)."""
 
     def parameters_schema(self) -> dict[str, Any]:
-        """The JSON schema of the parameters, as sent to the model."""
-        schema = self.parameters.model_json_schema(by_alias=True)
-        schema.pop("title", None)
-        for prop in schema.get("properties", {}).values():
-            if isinstance(prop, dict):
-                prop.pop("title", None)
-        return schema
+        """The JSON schema of the parameters, as sent to the model.
+
+        Computed once per parameters model; treat the returned dict as read-only.
+        """
+        return _schema_of(self.parameters)
 
     def to_tool(self) -> Tool:
-        """The model-facing definition."""
+        """The model-facing definition (with its own copy of the schema)."""
         return Tool(
-            name=self.name, description=self.description, parameters=self.parameters_schema()
+            name=self.name,
+            description=self.description,
+            parameters=copy.deepcopy(self.parameters_schema()),
         )
+
+
+@functools.cache
+def _schema_of(parameters: type[BaseModel]) -> dict[str, Any]:
+    schema = parameters.model_json_schema(by_alias=True)
+    schema.pop("title", None)
+    for prop in schema.get("properties", {}).values():
+        if isinstance(prop, dict):
+            prop.pop("title", None)
+    return schema

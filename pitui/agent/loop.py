@@ -1,0 +1,203 @@
+"""The agent loop (PI_SPEC §3.4–3.6): prompts in, turns of model calls and tool runs, events out.
+
+The loop works on AgentMessages throughout and converts to LLM messages only at the
+call boundary: ``transform_context`` then ``convert_to_llm``, both given a deep copy so
+that whatever they do, the transcript stays as it was. Exceptions raised outside tool
+execution (hooks, key lookup, a stream function that raises) propagate to the caller;
+:class:`pitui.agent.agent.Agent` turns them into the failure path of §3.10.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+from pitui.agent.config import AgentContext, AgentEventSink, AgentLoopConfig, MessageSource
+from pitui.agent.events import (
+    AgentEndEvent,
+    AgentStartEvent,
+    MessageEndEvent,
+    MessageStartEvent,
+    MessageUpdateEvent,
+    TurnEndEvent,
+    TurnStartEvent,
+)
+from pitui.agent.messages import AgentMessage, default_convert_to_llm
+from pitui.agent.tool_exec import ToolRunner, maybe_await
+from pitui.ai.abort import AbortSignal
+from pitui.ai.events import DoneEvent, ErrorEvent, StartEvent
+from pitui.ai.options import StreamOptions
+from pitui.ai.types import AssistantMessage, Context, ToolResultMessage
+
+
+async def run_agent_loop(
+    prompts: list[AgentMessage],
+    context: AgentContext,
+    config: AgentLoopConfig,
+    emit: AgentEventSink,
+    signal: AbortSignal | None = None,
+) -> list[AgentMessage]:
+    """Run the agent on ``context`` plus new ``prompts`` until it stops.
+
+    Emits ``agent_start``, ``turn_start`` and a start/end pair per prompt, then the turns.
+
+    Returns:
+        Every message this run added (prompts, deliveries, replies, tool results).
+    """
+    new_messages: list[AgentMessage] = list(prompts)
+    current = AgentContext(context.system_prompt, [*context.messages, *prompts], context.tools)
+    await emit(AgentStartEvent())
+    await emit(TurnStartEvent())
+    for prompt in prompts:
+        await emit(MessageStartEvent(message=prompt))
+        await emit(MessageEndEvent(message=prompt))
+    await _run_turns(current, new_messages, config, emit, signal or AbortSignal())
+    return new_messages
+
+
+async def run_agent_loop_continue(
+    context: AgentContext,
+    config: AgentLoopConfig,
+    emit: AgentEventSink,
+    signal: AbortSignal | None = None,
+) -> list[AgentMessage]:
+    """Re-run the model on ``context`` as it is (retries, resuming after tool results).
+
+    Raises:
+        ValueError: on an empty context or one that ends with an assistant message.
+    """
+    if not context.messages:
+        raise ValueError("Cannot continue: no messages in context")
+    if context.messages[-1].role == "assistant":
+        raise ValueError("Cannot continue from message role: assistant")
+    new_messages: list[AgentMessage] = []
+    current = AgentContext(context.system_prompt, list(context.messages), context.tools)
+    await emit(AgentStartEvent())
+    await emit(TurnStartEvent())
+    await _run_turns(current, new_messages, config, emit, signal or AbortSignal())
+    return new_messages
+
+
+async def _run_turns(
+    current: AgentContext,
+    new_messages: list[AgentMessage],
+    config: AgentLoopConfig,
+    emit: AgentEventSink,
+    signal: AbortSignal,
+) -> None:
+    """pi's ``runLoop``: turns until no tool calls, steering or follow-ups remain."""
+    first_turn = True
+    pending = await _poll(config.get_steering_messages)
+    while True:
+        more_tool_calls = True
+        while more_tool_calls or pending:
+            if not first_turn:
+                await emit(TurnStartEvent())
+            first_turn = False
+            for message in pending:
+                await emit(MessageStartEvent(message=message))
+                await emit(MessageEndEvent(message=message))
+                current.messages.append(message)
+                new_messages.append(message)
+            pending = []
+            reply = await stream_assistant_response(current, config, emit, signal)
+            new_messages.append(reply)
+            if reply.stop_reason in ("error", "aborted"):
+                # Queues are not polled: whatever is queued stays queued.
+                await emit(TurnEndEvent(message=reply, tool_results=[]))
+                await emit(AgentEndEvent(messages=new_messages))
+                return
+            more_tool_calls = bool(reply.tool_calls())
+            results: list[ToolResultMessage] = []
+            steering: list[AgentMessage] | None = None
+            if more_tool_calls:
+                batch = await ToolRunner(current, reply, config, signal, emit).run()
+                results, steering = batch.results, batch.steering
+                current.messages.extend(results)
+                new_messages.extend(results)
+            await emit(TurnEndEvent(message=reply, tool_results=results))
+            pending = steering or await _poll(config.get_steering_messages)
+        pending = await _poll(config.get_follow_up_messages)
+        if not pending:
+            break
+    await emit(AgentEndEvent(messages=new_messages))
+
+
+async def _poll(source: MessageSource | None) -> list[AgentMessage]:
+    return [] if source is None else await source()
+
+
+async def build_llm_context(
+    current: AgentContext, config: AgentLoopConfig, signal: AbortSignal
+) -> Context:
+    """The request's context: transform_context → convert_to_llm on a copy (PI_SPEC §3.6)."""
+    messages = current.messages
+    if config.transform_context is not None or config.convert_to_llm is not default_convert_to_llm:
+        # The hooks may edit what they are given; the transcript must not notice.
+        messages = copy.deepcopy(messages)
+    else:
+        messages = list(messages)
+    if config.transform_context is not None:
+        messages = await maybe_await(config.transform_context(messages, signal))
+    llm_messages = await maybe_await(config.convert_to_llm(messages))
+    tools = [tool.to_tool() for tool in current.tools] or None
+    return Context(system_prompt=current.system_prompt, messages=llm_messages, tools=tools)
+
+
+async def stream_options_for(config: AgentLoopConfig, signal: AbortSignal) -> StreamOptions:
+    """The options of one call: the template plus this call's key, signal and reasoning."""
+    base = config.stream_options
+    api_key = None
+    if config.get_api_key is not None:
+        api_key = await maybe_await(config.get_api_key(config.model.provider))
+    return dataclasses.replace(
+        base,
+        api_key=api_key or base.api_key,
+        signal=signal,
+        reasoning=config.reasoning,
+        session_id=config.session_id or base.session_id,
+    )
+
+
+async def stream_assistant_response(
+    current: AgentContext, config: AgentLoopConfig, emit: AgentEventSink, signal: AbortSignal
+) -> AssistantMessage:
+    """Make one model call and relay its events; append the reply to ``current``.
+
+    ``message_start`` comes at the stream's ``start`` (or, without one, at its end);
+    each block event becomes a ``message_update`` with a snapshot of the partial.
+    """
+    llm_context = await build_llm_context(current, config, signal)
+    options = await stream_options_for(config, signal)
+    response = config.stream_fn(config.model, llm_context, options)
+    started = False
+    async for event in response:
+        if isinstance(event, StartEvent):
+            started = True
+            await emit(MessageStartEvent(message=snapshot(event.partial)))
+        elif isinstance(event, DoneEvent | ErrorEvent):
+            break
+        elif started:
+            await emit(
+                MessageUpdateEvent(message=snapshot(event.partial), assistant_message_event=event)
+            )
+    final = await response.result()
+    if not started:
+        await emit(MessageStartEvent(message=snapshot(final)))
+    await emit(MessageEndEvent(message=final))
+    current.messages.append(final)
+    return final
+
+
+def snapshot(message: AssistantMessage) -> AssistantMessage:
+    """A copy of a streaming message that later deltas do not change.
+
+    Blocks are copied shallowly: providers replace strings and argument dicts rather than
+    editing them in place, so this is a true snapshot at a cost of O(blocks).
+    """
+    return message.model_copy(
+        update={
+            "content": [block.model_copy() for block in message.content],
+            "usage": message.usage.model_copy(update={"cost": message.usage.cost.model_copy()}),
+        }
+    )
