@@ -1,0 +1,112 @@
+"""What every built-in tool shares: parameter base class, abort handling, result helpers."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import inspect
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+from pitui.agent.tool import AgentToolResult, ToolError
+from pitui.ai._base import PiModel
+from pitui.ai.abort import AbortSignal
+from pitui.ai.types import TextContent
+
+T = TypeVar("T")
+
+ABORTED_MESSAGE = "Operation aborted"
+
+
+def _simplify_schema(schema: dict[str, Any]) -> None:
+    """Make optional fields look like pi's TypeBox ``Type.Optional``: no null branch.
+
+    pydantic renders ``x: str | None = None`` as ``anyOf[string, null]`` with
+    ``default: null``; models read the plain form better and pi sends the plain form.
+    """
+    for prop in schema.get("properties", {}).values():
+        if not isinstance(prop, dict):
+            continue
+        branches = prop.get("anyOf")
+        if isinstance(branches, list):
+            rest = [b for b in branches if b != {"type": "null"}]
+            if len(rest) == 1 and len(rest) < len(branches):
+                del prop["anyOf"]
+                prop.update(rest[0])
+        if "default" in prop and prop["default"] is None:
+            del prop["default"]
+        prop.pop("title", None)
+    schema.pop("title", None)
+    for sub in schema.get("$defs", {}).values():
+        if isinstance(sub, dict):
+            _simplify_schema(sub)
+
+
+class ToolParams(BaseModel):
+    """Base of tool parameter models: camelCase wire names, pi-like JSON schema."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
+        json_schema_extra=lambda schema, _cls: _simplify_schema(schema),
+    )
+
+
+class ToolDetails(PiModel):
+    """Base of the per-tool ``details`` models (UI-only data, never sent to the model)."""
+
+
+def text_result(text: str, details: ToolDetails | None = None) -> AgentToolResult:
+    """A result with one text block and ``details`` dumped to pi's JSON (or ``None``)."""
+    return AgentToolResult(
+        content=[TextContent(text=text)],
+        details=details.to_json_dict() if details is not None else None,
+    )
+
+
+def check_aborted(signal: AbortSignal) -> None:
+    """Raise pi's ``Operation aborted`` error if ``signal`` fired."""
+    if signal.aborted:
+        raise ToolError(ABORTED_MESSAGE)
+
+
+async def run_abortable(work: Awaitable[T], signal: AbortSignal) -> T:
+    """Await ``work``; if ``signal`` fires first, cancel it and raise ``Operation aborted``.
+
+    Work already handed to a thread finishes in the background (as pi's does), but its
+    result is dropped.
+    """
+    if signal.aborted:
+        if inspect.iscoroutine(work):
+            work.close()  # never started: close it so Python doesn't warn
+        raise ToolError(ABORTED_MESSAGE)
+    task = asyncio.ensure_future(work)
+    waiter = asyncio.ensure_future(signal.wait())
+    try:
+        await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    finally:
+        waiter.cancel()
+    if task.done():
+        return task.result()
+    task.cancel()
+    await asyncio.wait({task})
+    if not task.cancelled():
+        task.exception()  # mark it retrieved: the abort wins over a late failure
+    raise ToolError(ABORTED_MESSAGE)
+
+
+def node_error_text(exc: OSError, syscall: str, path: str) -> str:
+    """An OS error worded like Node's (``ENOENT: no such file or directory, access '<p>'``)."""
+    code = errno.errorcode.get(exc.errno or 0, "EIO")
+    reason = (exc.strerror or "i/o error").lower()
+    if code == "EISDIR":
+        return "EISDIR: illegal operation on a directory, read"
+    return f"{code}: {reason}, {syscall} '{path}'"

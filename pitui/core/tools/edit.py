@@ -1,0 +1,152 @@
+"""The ``edit`` tool: exact-text replacement (single ``oldText``/``newText`` or ``edits[]``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Any, ClassVar
+
+import aiofiles
+from pydantic import Field, model_validator
+
+from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
+from pitui.ai.abort import AbortSignal
+from pitui.core.tools._common import (
+    ToolDetails,
+    ToolParams,
+    check_aborted,
+    node_error_text,
+    run_abortable,
+    text_result,
+)
+from pitui.core.tools.edit_diff import (
+    Edit,
+    apply_edits,
+    detect_line_ending,
+    generate_diff_string,
+    generate_unified_patch,
+    normalize_to_lf,
+    restore_line_endings,
+    strip_bom,
+)
+from pitui.core.tools.path_utils import resolve_to_cwd
+
+
+class EditItem(ToolParams):
+    """One targeted replacement of the ``edits`` form."""
+
+    old_text: str = Field(
+        description=(
+            "Exact text for one targeted replacement. It must be unique in the original file "
+            "and must not overlap with any other edits[].oldText in the same call."
+        )
+    )
+    new_text: str = Field(description="Replacement text for this targeted edit.")
+
+
+class EditParams(ToolParams):
+    """Arguments of ``edit``: ``oldText``/``newText``, or ``edits``, or both (merged)."""
+
+    path: str = Field(description="Path to the file to edit (relative or absolute)")
+    old_text: str | None = Field(
+        default=None, description="Exact text to find and replace (must match exactly)"
+    )
+    new_text: str | None = Field(default=None, description="New text to replace the old text with")
+    edits: list[EditItem] | None = Field(
+        default=None,
+        description=(
+            "One or more targeted replacements. Each edit is matched against the original "
+            "file, not incrementally. Do not include overlapping or nested edits. If two "
+            "changes touch the same block or nearby lines, merge them into one edit instead."
+        ),
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _edits_as_json_string(cls, data: Any) -> Any:
+        # Some models send the array JSON-encoded; pi accepts that too.
+        if isinstance(data, dict) and isinstance(data.get("edits"), str):
+            try:
+                parsed = json.loads(data["edits"])
+            except ValueError:
+                return data
+            if isinstance(parsed, list):
+                return {**data, "edits": parsed}
+        return data
+
+    def all_edits(self) -> list[Edit]:
+        """``edits`` followed by the single ``oldText``/``newText`` pair when both are given."""
+        result = [Edit(e.old_text, e.new_text) for e in self.edits or []]
+        if self.old_text is not None and self.new_text is not None:
+            result.append(Edit(self.old_text, self.new_text))
+        return result
+
+
+class EditDetails(ToolDetails):
+    """UI data of ``edit``: pi's numbered diff, a unified patch, and the first changed line."""
+
+    diff: str
+    patch: str
+    first_changed_line: int | None = None
+
+
+class EditTool(AgentTool):
+    """Replace exact text in one file, keeping its BOM and line endings."""
+
+    name: ClassVar[str] = "edit"
+    label: ClassVar[str] = "edit"
+    description: ClassVar[str] = (
+        "Edit a file by replacing exact text. The oldText must match exactly (including "
+        "whitespace). Use this for precise, surgical edits. To change several separate places "
+        "in one file, pass edits: [{oldText, newText}, ...]; every oldText must match a unique, "
+        "non-overlapping region of the original file."
+    )
+    parameters: ClassVar[type[ToolParams]] = EditParams
+
+    def __init__(self, cwd: Path | str) -> None:
+        self.cwd = Path(cwd)
+
+    async def execute(
+        self, tool_call_id: str, params: Any, cancel: AbortSignal, on_update: UpdateCallback
+    ) -> AgentToolResult:
+        """Apply the edits in ``params`` to ``params.path``."""
+        assert isinstance(params, EditParams)
+        edits = params.all_edits()
+        if not edits:
+            raise ToolError(
+                "Edit tool input is invalid. edits must contain at least one replacement."
+            )
+        return await run_abortable(self._edit(params.path, edits, cancel), cancel)
+
+    async def _edit(self, shown: str, edits: list[Edit], cancel: AbortSignal) -> AgentToolResult:
+        path = resolve_to_cwd(shown, self.cwd)
+        if not await asyncio.to_thread(os.access, path, os.R_OK | os.W_OK):
+            raise ToolError(f"File not found: {shown}")
+        try:
+            async with aiofiles.open(path, "rb") as handle:
+                raw = (await handle.read()).decode("utf-8", "replace")
+        except OSError as exc:
+            raise ToolError(node_error_text(exc, "open", path)) from exc
+        check_aborted(cancel)
+        bom, content = strip_bom(raw)
+        ending = detect_line_ending(content)
+        base, new = apply_edits(normalize_to_lf(content), edits, shown)
+        final = bom + restore_line_endings(new, ending)
+        try:
+            async with aiofiles.open(path, "w", encoding="utf-8", newline="") as handle:
+                await handle.write(final)
+        except OSError as exc:
+            raise ToolError(node_error_text(exc, "open", path)) from exc
+        diff, first_changed = generate_diff_string(base, new)
+        details = EditDetails(
+            diff=diff,
+            patch=generate_unified_patch(shown, base, new),
+            first_changed_line=first_changed,
+        )
+        if len(edits) == 1:
+            text = f"Successfully replaced text in {shown}."
+        else:
+            text = f"Successfully replaced {len(edits)} block(s) in {shown}."
+        return text_result(text, details)

@@ -1,0 +1,61 @@
+"""The ``write`` tool: create or overwrite a file, creating parent directories."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Any, ClassVar
+
+import aiofiles
+from pydantic import Field
+
+from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
+from pitui.ai.abort import AbortSignal
+from pitui.core.tools._common import ToolParams, node_error_text, run_abortable, text_result
+from pitui.core.tools.path_utils import resolve_to_cwd
+
+
+class WriteParams(ToolParams):
+    """Arguments of ``write``."""
+
+    path: str = Field(description="Path to the file to write (relative or absolute)")
+    content: str = Field(description="Content to write to the file")
+
+
+def js_length(text: str) -> int:
+    """``text.length`` in JavaScript (UTF-16 code units), which pi reports as "bytes"."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+class WriteTool(AgentTool):
+    """Write a whole file."""
+
+    name: ClassVar[str] = "write"
+    label: ClassVar[str] = "write"
+    description: ClassVar[str] = (
+        "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. "
+        "Automatically creates parent directories."
+    )
+    parameters: ClassVar[type[ToolParams]] = WriteParams
+
+    def __init__(self, cwd: Path | str) -> None:
+        self.cwd = Path(cwd)
+
+    async def execute(
+        self, tool_call_id: str, params: Any, cancel: AbortSignal, on_update: UpdateCallback
+    ) -> AgentToolResult:
+        """Write ``params.content`` to ``params.path``."""
+        assert isinstance(params, WriteParams)
+        return await run_abortable(self._write(params), cancel)
+
+    async def _write(self, params: WriteParams) -> AgentToolResult:
+        path = resolve_to_cwd(params.path, self.cwd)
+        try:
+            await asyncio.to_thread(os.makedirs, os.path.dirname(path), exist_ok=True)
+            # newline="" keeps the model's line endings byte for byte.
+            async with aiofiles.open(path, "w", encoding="utf-8", newline="") as handle:
+                await handle.write(params.content)
+        except OSError as exc:
+            raise ToolError(node_error_text(exc, "open", path)) from exc
+        return text_result(f"Successfully wrote {js_length(params.content)} bytes to {params.path}")
