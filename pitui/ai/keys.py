@@ -210,8 +210,10 @@ class AuthStorage:
         if isinstance(entry, dict):
             if entry.get("type") == "api_key" and isinstance(entry.get("key"), str):
                 return await resolve_config_value(entry["key"])
-            if entry.get("type") == "oauth":
-                return _oauth_access(entry)
+            # pitui cannot refresh OAuth tokens; an expired one falls through to the env.
+            token = _oauth_access(entry) if entry.get("type") == "oauth" else None
+            if token:
+                return token
         env = env_api_key(provider)
         if env:
             return env

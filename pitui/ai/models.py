@@ -23,7 +23,7 @@ from pitui.ai.models_config import (
     build_custom_models,
     parse_models_config,
 )
-from pitui.ai.ollama import DEFAULT_OLLAMA_URL, detect_ollama
+from pitui.ai.ollama import detect_ollama
 from pitui.ai.types import THINKING_LEVELS, InputKind, Model, ModelCost, Number, ThinkingLevel
 from pitui.errors import ConfigError, ModelNotFoundError
 
@@ -230,7 +230,7 @@ class ModelRegistry:
             ]
             self._models.append(model)
 
-    async def refresh_ollama(self, base_url: str = DEFAULT_OLLAMA_URL) -> list[Model]:
+    async def refresh_ollama(self, base_url: str | None = None) -> list[Model]:
         """Detect Ollama and add its models; returns what was found."""
         found = await detect_ollama(base_url)
         self.add_models(found)
@@ -252,7 +252,7 @@ class ModelRegistry:
         self,
         default_provider: str | None = None,
         default_model: str | None = None,
-        ollama_url: str = DEFAULT_OLLAMA_URL,
+        ollama_url: str | None = None,
     ) -> Model:
         """The model to start with when none was chosen.
 

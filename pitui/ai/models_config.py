@@ -204,6 +204,13 @@ def _custom_model(
 ) -> Model:
     cost = definition.cost
     inputs: list[InputKind] = list(definition.input or ["text"])
+    optional: dict[str, Any] = {}
+    # Unset optionals stay absent from the model's JSON, as in pi.
+    if headers:
+        optional["headers"] = headers
+    compat = merge_compat(provider.compat, definition.compat)
+    if compat is not None:
+        optional["compat"] = compat
     return Model(
         id=definition.id,
         name=definition.name or definition.id,
@@ -222,8 +229,7 @@ def _custom_model(
         else ModelCost(),
         context_window=int(definition.context_window or 128_000),
         max_tokens=int(definition.max_tokens or 16_384),
-        headers=headers,
-        compat=merge_compat(provider.compat, definition.compat),
+        **optional,
     )
 
 
@@ -262,7 +268,8 @@ async def _apply_model_override(model: Model, override: ModelOverrideDef) -> Mod
     headers = await resolve_headers(override.headers)
     if headers:
         update["headers"] = {**(model.headers or {}), **headers}
-    update["compat"] = merge_compat(model.compat, override.compat)
+    if override.compat:
+        update["compat"] = merge_compat(model.compat, override.compat)
     return model.model_copy(update=update, deep=True)
 
 

@@ -8,7 +8,9 @@ list is used with pi's defaults. Detection never raises: no server → ``[]``.
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -30,13 +32,29 @@ _DEFAULT_CONTEXT = 128_000
 _DEFAULT_MAX_TOKENS = 16_384
 
 
+def default_ollama_url() -> str:
+    """Where Ollama listens: ``$OLLAMA_HOST`` (Ollama's own variable) or 127.0.0.1:11434."""
+    host = os.environ.get("OLLAMA_HOST", "").strip()
+    if not host:
+        return DEFAULT_OLLAMA_URL
+    if "://" not in host:
+        host = f"http://{host}"
+    parts = urlsplit(host)
+    # A server bound to every interface is reached on loopback.
+    hostname = "127.0.0.1" if parts.hostname in (None, "0.0.0.0") else parts.hostname
+    return f"{parts.scheme}://{hostname}:{parts.port or 11434}"
+
+
 # The timeout is per HTTP operation (httpx), part of the documented signature.
 async def detect_ollama(
-    base_url: str = DEFAULT_OLLAMA_URL,
+    base_url: str | None = None,
     timeout: float = 0.3,  # noqa: ASYNC109
 ) -> list[Model]:
-    """The models served by Ollama at ``base_url``, or ``[]`` if it does not answer."""
-    root = base_url.rstrip("/").removesuffix("/v1")
+    """The models served by Ollama at ``base_url``, or ``[]`` if it does not answer.
+
+    ``base_url`` defaults to :func:`default_ollama_url`; a trailing ``/v1`` is accepted.
+    """
+    root = (base_url or default_ollama_url()).rstrip("/").removesuffix("/v1")
     try:
         async with httpx.AsyncClient(base_url=root, timeout=timeout) as client:
             names = await _native_names(client)
