@@ -20,11 +20,11 @@ import re
 from json.decoder import scanstring as _scanstring  # type: ignore[attr-defined]
 from typing import Any
 
-__all__ = ["parse_partial_json", "parse_streaming_json"]
+__all__ = ["JS_WHITESPACE", "parse_partial_json", "parse_streaming_json"]
 
-# What JavaScript's String.prototype.trim() strips (differs from str.strip(): JS strips
+#: What JavaScript's ``String.prototype.trim()`` strips (differs from str.strip(): JS strips
 # U+FEFF but not U+001C–U+001F or U+0085).
-_JS_WHITESPACE = (
+JS_WHITESPACE = (
     "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
     "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
@@ -90,7 +90,7 @@ def parse_streaming_json(text: str | None) -> Any:
         JSON; otherwise what npm ``partial-json`` makes of it (``null`` becomes ``{}``),
         or ``{}`` when that fails too. Never raises.
     """
-    if not text or not text.strip(_JS_WHITESPACE):
+    if not text or not text.strip(JS_WHITESPACE):
         return {}
     # Complete JSON can only end in one of these; skip the doomed strict parse otherwise.
     if text.rstrip(" \t\n\r")[-1:] in _COMPLETE_ENDINGS:
@@ -111,7 +111,7 @@ def parse_partial_json(text: str) -> Any:
     Raises:
         ValueError: When the text is empty or the parse fails (as partial-json throws).
     """
-    trimmed = text.strip(_JS_WHITESPACE)
+    trimmed = text.strip(JS_WHITESPACE)
     if not trimmed:
         raise ValueError("empty input")
     return _Parser(trimmed).parse_any()
