@@ -42,17 +42,30 @@ def validate_tool_arguments(tool: AgentTool, tool_call: ToolCall) -> BaseModel:
     Raises:
         ToolArgumentsError: with ``Validation failed for tool "<name>": …`` (PI_SPEC §3.9).
     """
-    args = copy.deepcopy(tool_call.arguments)
     schema = tool.parameters_schema()
-    coerced = coerce_like_ajv(args, schema, schema)
+    args = coerce_like_ajv(copy.deepcopy(tool_call.arguments), schema, schema)
     try:
-        return tool.parameters.model_validate(coerced)
+        return _validate(tool.parameters, args)
     except ValidationError as exc:
-        lines = "\n".join(_ajv_line(err) for err in exc.errors()) or "Unknown validation error"
-        raise ToolArgumentsError(
-            f'Validation failed for tool "{tool_call.name}":\n{lines}\n\n'
-            f"Received arguments:\n{js_json_dumps(tool_call.arguments)}"
-        ) from None
+        errors = exc.errors()
+    # AJV tries a nullable field's null branch after the other fails, coercing "", 0 and
+    # false to null on the way; give those values the same second chance.
+    if _null_out(args, errors, schema):
+        try:
+            return _validate(tool.parameters, args)
+        except ValidationError as exc:
+            errors = exc.errors()
+    raise ToolArgumentsError(
+        f'Validation failed for tool "{tool_call.name}":\n{_ajv_lines(errors, schema)}\n\n'
+        f"Received arguments:\n{js_json_dumps(tool_call.arguments)}"
+    ) from None
+
+
+def _validate(parameters: type[BaseModel], args: Any) -> BaseModel:
+    # Strict JSON-mode validation after the AJV coercions: pydantic's own lax coercions
+    # ("yes" → True, …) would accept what AJV rejects; JSON mode still takes strings for
+    # paths, dates and enums.
+    return parameters.model_validate_json(json.dumps(args), strict=True)
 
 
 def js_json_dumps(value: Any) -> str:
@@ -86,11 +99,11 @@ def coerce_like_ajv(value: Any, schema: Any, root: dict[str, Any]) -> Any:
         _coerce_object(value, schema, root)
         return value
     if isinstance(value, list) and (not types or "array" in types):
-        items = schema.get("items")
-        if isinstance(items, dict):
-            value[:] = [coerce_like_ajv(item, items, root) for item in value]
+        _coerce_array(value, schema, root)
         return value
     if not types or any(_matches(value, t) for t in types):
+        if isinstance(value, float) and "integer" in types and "number" not in types:
+            return int(value)  # JSON has one number type: 5.0 is an integer
         return value
     for t in types:
         coerced = _coerce_scalar(value, t)
@@ -111,6 +124,16 @@ def _coerce_object(value: dict[str, Any], schema: dict[str, Any], root: dict[str
         for key in value:
             if key not in known:
                 value[key] = coerce_like_ajv(value[key], extra, root)
+
+
+def _coerce_array(value: list[Any], schema: dict[str, Any], root: dict[str, Any]) -> None:
+    prefix = schema.get("prefixItems")
+    items = schema.get("items")
+    for index, item in enumerate(value):
+        if isinstance(prefix, list) and index < len(prefix):
+            value[index] = coerce_like_ajv(item, prefix[index], root)
+        elif isinstance(items, dict):
+            value[index] = coerce_like_ajv(item, items, root)
 
 
 def _coerce_union(value: Any, branches: list[Any], root: dict[str, Any]) -> Any:
@@ -174,7 +197,7 @@ def _coerce_scalar(value: Any, json_type: str) -> Any:
     if json_type == "boolean":
         return _to_boolean(value)
     if json_type == "null":
-        return None if value in ("", 0, False) and value is not True else _FAIL
+        return None if value in ("", 0, False) else _FAIL
     return _FAIL
 
 
@@ -238,6 +261,97 @@ _TYPE_MESSAGES = {
     "enum": "must be equal to one of the allowed values",
     "extra_forbidden": "must NOT have additional properties",
 }
+
+
+def _ajv_lines(errors: list[ErrorDetails], schema: dict[str, Any]) -> str:
+    """AJV's error list: required before properties at the root, anyOf trailers added."""
+    ordered = sorted(errors, key=lambda e: not (e["type"] == "missing" and len(e["loc"]) == 1))
+    lines: list[str] = []
+    open_: list[tuple[str, ...]] = []  # nullable fields whose errors are being listed
+    for err in ordered:
+        loc = tuple(str(part) for part in err["loc"])
+        inner = loc[:-1] if err["type"] in ("missing", "extra_forbidden") else loc
+        prefixes = _nullable_prefixes(inner, schema)
+        while open_ and open_[-1] not in prefixes:
+            lines += _any_of_trailer(open_.pop())
+        open_ += [p for p in prefixes if p not in open_]
+        lines.append(_ajv_line(err))
+    while open_:
+        lines += _any_of_trailer(open_.pop())
+    return "\n".join(lines) or "Unknown validation error"
+
+
+def _any_of_trailer(prefix: tuple[str, ...]) -> list[str]:
+    # A nullable field is ``anyOf: [X, {type: null}]``: AJV also reports the null branch
+    # and the anyOf itself after X's errors.
+    path = "/".join(prefix) or "root"
+    return [f"  - {path}: must be null", f"  - {path}: must match a schema in anyOf"]
+
+
+def _nullable_prefixes(loc: tuple[str, ...], root: dict[str, Any]) -> list[tuple[str, ...]]:
+    """The prefixes of ``loc`` (outermost first) whose schema is a nullable ``anyOf``."""
+    found: list[tuple[str, ...]] = []
+    schema: Any = root
+    for depth in range(len(loc) + 1):
+        schema = _resolve(schema, root)
+        branches = schema.get("anyOf") if isinstance(schema, dict) else None
+        if isinstance(branches, list):
+            others = [b for b in branches if _resolve(b, root) != {"type": "null"}]
+            if len(others) < len(branches):
+                found.append(loc[:depth])
+            schema = _resolve(others[0], root) if len(others) == 1 else None
+        if depth == len(loc) or not isinstance(schema, dict):
+            break
+        schema = _child_schema(schema, loc[depth])
+    return found
+
+
+def _child_schema(schema: dict[str, Any], part: str) -> Any:
+    props = schema.get("properties")
+    if isinstance(props, dict) and part in props:
+        return props[part]
+    if part.isdigit():
+        prefix = schema.get("prefixItems")
+        if isinstance(prefix, list) and int(part) < len(prefix):
+            return prefix[int(part)]
+        return schema.get("items")
+    extra = schema.get("additionalProperties")
+    return extra if isinstance(extra, dict) else None
+
+
+def _null_out(args: Any, errors: list[ErrorDetails], root: dict[str, Any]) -> bool:
+    """Set nullable fields holding "", 0 or false to null where they failed; True if any."""
+    changed = False
+    for err in errors:
+        loc = tuple(str(part) for part in err["loc"])
+        for prefix in _nullable_prefixes(loc, root):
+            if not prefix:
+                continue
+            parent = _value_at(args, prefix[:-1])
+            key: Any = prefix[-1]
+            if isinstance(parent, list) and key.isdigit():
+                key = int(key)
+            elif not isinstance(parent, dict):
+                continue
+            try:
+                value = parent[key]
+            except (KeyError, IndexError):
+                continue
+            if value is not None and _coerce_scalar(value, "null") is None:
+                parent[key] = None
+                changed = True
+    return changed
+
+
+def _value_at(value: Any, path: tuple[str, ...]) -> Any:
+    for part in path:
+        if isinstance(value, dict):
+            value = value.get(part)
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return None
+    return value
 
 
 def _ajv_line(err: ErrorDetails) -> str:
