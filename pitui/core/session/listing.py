@@ -1,0 +1,268 @@
+"""Fast session listing (PI_SPEC §5.8). Standard library only, so ``pitui session ls`` starts fast.
+
+pi parses every line of every file to list sessions (users report 11 s). A listing needs
+only a few facts, and pi's writer puts ``"type"`` first on every line, so this module
+finds them with byte searches (C speed) and parses only the handful of lines that
+matter: the header, the first user message, the last user/assistant message, the last
+``session_info``. A file that does not look pi-written in that way gets a full parse.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pitui import paths
+from pitui.core.session.ids import encode_cwd
+
+_MESSAGE_AT_LINE_START = b'\n{"type":"message",'
+_MESSAGE_ANYWHERE = b'"type":"message"'
+
+
+@dataclass
+class SessionInfo:
+    """One row of the session list."""
+
+    path: str
+    id: str
+    cwd: str
+    created: str
+    """Header time (ISO)."""
+    modified_ms: int
+    """Last user/assistant message time, else header time, else file mtime (epoch ms)."""
+    message_count: int
+    first_message: str
+    """First user text (blocks joined by a space), or ``(no messages)``."""
+    name: str | None = None
+    parent_session_path: str | None = None
+
+    @property
+    def modified(self) -> str:
+        """``modified_ms`` as ISO text."""
+        moment = datetime.fromtimestamp(self.modified_ms / 1000, UTC)
+        return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{self.modified_ms % 1000:03d}Z"
+
+    def to_json(self) -> dict[str, Any]:
+        """pi's field names; unset optionals absent."""
+        data: dict[str, Any] = {"path": self.path, "id": self.id, "cwd": self.cwd}
+        if self.name is not None:
+            data["name"] = self.name
+        if self.parent_session_path is not None:
+            data["parentSessionPath"] = self.parent_session_path
+        data.update(
+            created=self.created,
+            modified=self.modified,
+            messageCount=self.message_count,
+            firstMessage=self.first_message,
+        )
+        return data
+
+
+def default_session_dir(cwd: str) -> Path:
+    """``<pitui home>/sessions/--<cwd encoded>--``."""
+    return paths.sessions_dir() / encode_cwd(cwd)
+
+
+def _load(line: bytes) -> dict[str, Any] | None:
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
+def _line_around(data: bytes, pos: int) -> tuple[int, bytes]:
+    start = data.rfind(b"\n", 0, pos) + 1
+    end = data.find(b"\n", pos)
+    end = len(data) if end < 0 else end
+    return start, data[start:end]
+
+
+def _text_of(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    texts = [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
+    return " ".join(t for t in texts if isinstance(t, str))
+
+
+def _chat_message(obj: dict[str, Any] | None) -> dict[str, Any] | None:
+    if obj is None or obj.get("type") != "message":
+        return None
+    message = obj.get("message")
+    if isinstance(message, dict) and message.get("role") in ("user", "assistant"):
+        return message if "content" in message else None
+    return None
+
+
+def _activity_ms(obj: dict[str, Any], message: dict[str, Any]) -> int | None:
+    stamp = message.get("timestamp")
+    if isinstance(stamp, int | float) and not isinstance(stamp, bool):
+        return int(stamp)
+    return _iso_ms(obj.get("timestamp"))
+
+
+def _iso_ms(value: Any) -> int | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return int(datetime.fromisoformat(value).timestamp() * 1000 + 0.5)
+    except ValueError:
+        return None
+
+
+class _Facts:
+    def __init__(self) -> None:
+        self.count = 0
+        self.first = ""
+        self.last_ms: int | None = None
+        self.name: str | None = None
+
+    def see(self, obj: dict[str, Any]) -> None:
+        kind = obj.get("type")
+        if kind == "session_info" and isinstance(obj.get("name"), str) and obj["name"]:
+            self.name = obj["name"].strip()
+        if kind != "message":
+            return
+        self.count += 1
+        message = _chat_message(obj)
+        if message is None:
+            return
+        stamp = _activity_ms(obj, message)
+        if stamp is not None:
+            self.last_ms = max(self.last_ms or 0, stamp)
+        if not self.first and message.get("role") == "user":
+            self.first = _text_of(message)
+
+
+def _full_scan(data: bytes) -> _Facts:
+    facts = _Facts()
+    for line in data.split(b"\n")[1:]:
+        obj = _load(line) if line.strip() else None
+        if obj is not None:
+            facts.see(obj)
+    return facts
+
+
+def _last_matching(data: bytes, needle: bytes, want: str) -> dict[str, Any] | None:
+    end = len(data)
+    while (pos := data.rfind(needle, 0, end)) > 0:
+        start, line = _line_around(data, pos)
+        obj = _load(line)
+        if obj is not None and obj.get("type") == want:
+            return obj
+        end = start
+    return None
+
+
+def _fast_scan(data: bytes) -> _Facts | None:
+    """Facts by byte search; None when the file does not have pi's line layout."""
+    facts = _Facts()
+    facts.count = data.count(_MESSAGE_AT_LINE_START)
+    if facts.count != data.count(_MESSAGE_ANYWHERE):
+        return None
+    pos = 0
+    while (pos := data.find(b'"role":"user"', pos)) > 0:
+        start, line = _line_around(data, pos)
+        message = _chat_message(_load(line))
+        if message is not None and message.get("role") == "user" and _text_of(message):
+            facts.first = _text_of(message)
+            break
+        pos = start + len(line) + 1
+    for role in (b'"role":"assistant"', b'"role":"user"'):
+        obj = _last_matching(data, role, "message")
+        message = _chat_message(obj)
+        if obj is not None and message is not None:
+            stamp = _activity_ms(obj, message)
+            if stamp is not None:
+                facts.last_ms = max(facts.last_ms or 0, stamp)
+    end = len(data)
+    while (pos := data.rfind(b'"type":"session_info"', 0, end)) > 0:
+        end, line = _line_around(data, pos)
+        info = _load(line)
+        name = info.get("name") if info and info.get("type") == "session_info" else None
+        if isinstance(name, str) and name:
+            facts.name = name.strip()
+            break
+    return facts
+
+
+def read_session_info(path: Path) -> SessionInfo | None:
+    """The listing row of one file; None when it is not a session file."""
+    try:
+        data = path.read_bytes()
+        mtime_ms = int(path.stat().st_mtime * 1000)
+    except OSError:
+        return None
+    newline = data.find(b"\n")
+    header = _load(data if newline < 0 else data[:newline])
+    if header is None or header.get("type") != "session" or not isinstance(header.get("id"), str):
+        return None
+    if not data.endswith(b"\n") and _load(data[data.rfind(b"\n") + 1 :]) is None:
+        data = data[: data.rfind(b"\n") + 1]  # a torn last line is not an entry
+    facts = _fast_scan(data) or _full_scan(data)
+    created = header.get("timestamp") if isinstance(header.get("timestamp"), str) else ""
+    modified = facts.last_ms if facts.last_ms else _iso_ms(created) or mtime_ms
+    cwd, parent = header.get("cwd"), header.get("parentSession")
+    return SessionInfo(
+        path=str(path),
+        id=header["id"],
+        cwd=cwd if isinstance(cwd, str) else "",
+        created=str(created),
+        modified_ms=modified,
+        message_count=facts.count,
+        first_message=facts.first or "(no messages)",
+        name=facts.name,
+        parent_session_path=parent if isinstance(parent, str) else None,
+    )
+
+
+def _session_files(directory: Path) -> list[Path]:
+    try:
+        with os.scandir(directory) as it:
+            return [Path(e.path) for e in it if e.name.endswith(".jsonl") and e.is_file()]
+    except OSError:
+        return []
+
+
+def list_sessions(
+    cwd: str | None = None, session_dir: Path | None = None, *, all_projects: bool = False
+) -> list[SessionInfo]:
+    """Sessions of ``cwd`` (or in ``session_dir``, or of every project), newest first."""
+    if all_projects:
+        root = session_dir or paths.sessions_dir()
+        files = _session_files(root)
+        try:
+            with os.scandir(root) as it:
+                for sub in sorted(e.path for e in it if e.is_dir()):
+                    files += _session_files(Path(sub))
+        except OSError:
+            pass
+    else:
+        files = _session_files(session_dir or default_session_dir(cwd or os.getcwd()))
+    infos = [info for f in files if (info := read_session_info(f)) is not None]
+    infos.sort(key=lambda i: i.modified_ms, reverse=True)
+    return infos
+
+
+def most_recent_session(directory: Path) -> Path | None:
+    """Newest ``*.jsonl`` by mtime whose first line (first 512 bytes) is a session header."""
+    best: tuple[float, Path] | None = None
+    for file in _session_files(directory):
+        try:
+            with file.open("rb") as handle:
+                head = handle.read(512).split(b"\n")[0]
+            mtime = file.stat().st_mtime
+        except OSError:
+            continue
+        header = _load(head)
+        valid = header and header.get("type") == "session" and isinstance(header.get("id"), str)
+        if valid and (best is None or mtime > best[0]):
+            best = (mtime, file)
+    return None if best is None else best[1]

@@ -1,0 +1,461 @@
+"""SessionStore: one session's entry tree, its leaf, and its file (pi's SessionManager).
+
+Appends are synchronous in memory (ids and leaf are final when the call starts) and
+durable on disk when the awaited call returns. As in pi, nothing is written until the
+session holds an assistant message; then the header and every pending entry go out at
+once, and each later entry is one appended line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Any
+
+import aiofiles
+import aiofiles.os
+
+from pitui.agent.messages import AgentMessage
+from pitui.ai.types import UserContent
+from pitui.core.session import listing
+from pitui.core.session.context import UNSET, LeafArg, SessionContext, build_context_from_table
+from pitui.core.session.entries import (
+    BranchSummaryEntry,
+    CompactionEntry,
+    CustomEntry,
+    CustomMessageEntry,
+    LabelEntry,
+    MessageEntry,
+    ModelChangeEntry,
+    SessionEntry,
+    SessionHeader,
+    SessionInfoEntry,
+    ThinkingLevelChangeEntry,
+)
+from pitui.core.session.ids import (
+    CURRENT_SESSION_VERSION,
+    iso_now,
+    new_entry_id,
+    new_session_id,
+    session_file_name,
+)
+from pitui.core.session.load import LoadedFile, LoadReport, parse_session_bytes
+from pitui.core.session.table import EntryTable
+from pitui.core.session.tree import TreeNode, build_tree
+from pitui.core.session.writer import SessionWriter, dumps_line
+from pitui.errors import SessionError
+
+
+def _has_assistant(table: EntryTable) -> bool:
+    for position, kind in enumerate(table.types):
+        if kind == "message":
+            message = table.raw(position).get("message")
+            if isinstance(message, dict) and message.get("role") == "assistant":
+                return True
+    return False
+
+
+class SessionStore:
+    """One session. Build with :meth:`create`, :meth:`open`, :meth:`in_memory` or :meth:`fork`."""
+
+    def __init__(self, header: SessionHeader, path: Path | None, session_dir: Path | None) -> None:
+        self.header = header
+        self.path = path
+        """The session file (None for an in-memory session)."""
+        self.session_dir = session_dir
+        self.read_only = False
+        self.report = LoadReport()
+        """Problems found when the file was opened."""
+        self._table = EntryTable()
+        self._labels: dict[str, str] = {}
+        self._leaf: str | None = None
+        self._has_assistant = False
+        self._pending: list[bytes] = [dumps_line(header.to_json_dict())]
+        self._writer: SessionWriter | None = None
+        self._needs_newline = False
+        self._write_lock = asyncio.Lock()
+
+    # ------------------------------------------------------------------ constructors
+
+    @classmethod
+    def _new(
+        cls,
+        cwd: str,
+        session_dir: Path | None,
+        persist: bool,
+        session_id: str | None,
+        parent: str | None,
+    ) -> SessionStore:
+        timestamp = iso_now()
+        header = SessionHeader(
+            version=CURRENT_SESSION_VERSION,
+            id=session_id or new_session_id(),
+            timestamp=timestamp,
+            cwd=cwd,
+            parent_session=parent,
+        )
+        directory = (session_dir or listing.default_session_dir(cwd)) if persist else None
+        path = directory / session_file_name(timestamp, header.id) if directory else None
+        return cls(header, path, directory)
+
+    @classmethod
+    def create(
+        cls,
+        cwd: str | Path,
+        session_dir: Path | None = None,
+        *,
+        session_id: str | None = None,
+        parent_session: str | None = None,
+    ) -> SessionStore:
+        """A new session for ``cwd``; its file appears with the first assistant message."""
+        return cls._new(str(cwd), session_dir, True, session_id, parent_session)
+
+    @classmethod
+    def in_memory(cls, cwd: str | Path) -> SessionStore:
+        """A session that is never written (``--no-session``)."""
+        return cls._new(str(cwd), None, False, None, None)
+
+    @classmethod
+    async def open(
+        cls,
+        path: Path | str,
+        *,
+        session_dir: Path | None = None,
+        read_only: bool = False,
+        fallback_read_only: bool = False,
+    ) -> SessionStore:
+        """Open a session file; a missing file starts a new session at that path (as pi).
+
+        Args:
+            path: The session file.
+            session_dir: Directory for sessions forked from this one (default: the file's).
+            read_only: Never lock or write (a v1/v2 file is migrated in memory only).
+            fallback_read_only: When another process holds the file, open it read-only
+                instead of raising.
+
+        Raises:
+            SessionError: Bad header (the file is left untouched), or the file is locked.
+        """
+        file = Path(os.path.abspath(path))  # noqa: ASYNC240  (getcwd only, no disk I/O)
+        directory = session_dir or file.parent
+        if not await aiofiles.os.path.exists(file):
+            store = cls._new(str(Path.cwd()), directory, True, None, None)
+            store.path = file
+            return store
+        writer: SessionWriter | None = None
+        if not read_only:
+            try:
+                writer = await SessionWriter.open(file)
+            except SessionError:
+                if not fallback_read_only:
+                    raise
+        try:
+            async with aiofiles.open(file, "rb") as handle:
+                data = await handle.read()
+            loaded = await asyncio.to_thread(parse_session_bytes, data, name=str(file))
+            store = await cls._from_loaded(loaded, file, directory, writer, data)
+        except BaseException:
+            if writer is not None:
+                await writer.close()
+            raise
+        store.read_only = writer is None
+        return store
+
+    @classmethod
+    async def _from_loaded(
+        cls,
+        loaded: LoadedFile,
+        file: Path,
+        directory: Path,
+        writer: SessionWriter | None,
+        data: bytes,
+    ) -> SessionStore:
+        if loaded.header is None:  # an empty file: a new session at this path
+            store = cls._new(str(Path.cwd()), directory, True, None, None)
+            store.path, store._writer = file, writer
+            return store
+        store = cls(SessionHeader.load(loaded.header), file, directory)
+        store.report = loaded.report
+        store._table, store._labels = loaded.table, loaded.labels
+        store._leaf = loaded.table.ids[-1] if len(loaded.table) else None
+        store._has_assistant = _has_assistant(loaded.table)
+        store._pending = []
+        store._writer = writer
+        if writer is not None and loaded.report.migrated_from is not None:
+            await writer.replace_all(b"".join(dumps_line(obj) for obj in loaded.objects))
+        elif writer is not None:
+            writer.set_needs_newline(bool(data) and not data.endswith(b"\n"))
+        return store
+
+    @classmethod
+    async def continue_recent(
+        cls, cwd: str | Path, session_dir: Path | None = None
+    ) -> SessionStore:
+        """The most recent session of ``cwd`` (by file mtime), or a new one."""
+        directory = session_dir or listing.default_session_dir(str(cwd))
+        recent = await asyncio.to_thread(listing.most_recent_session, directory)
+        if recent is None:
+            return cls.create(cwd, directory)
+        return await cls.open(recent, session_dir=directory)
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def session_id(self) -> str:
+        """The session's UUID."""
+        return self.header.id
+
+    @property
+    def cwd(self) -> str:
+        """Working directory the session belongs to."""
+        return self.header.cwd
+
+    @property
+    def persisted(self) -> bool:
+        """False for an in-memory session."""
+        return self.path is not None
+
+    def get_leaf_id(self) -> str | None:
+        """Id of the current leaf (None before the first entry or after :meth:`reset_leaf`)."""
+        return self._leaf
+
+    def get_leaf_entry(self) -> SessionEntry | None:
+        """The current leaf entry."""
+        return None if self._leaf is None else self._table.get(self._leaf)
+
+    def get_entry(self, entry_id: str) -> SessionEntry | None:
+        """The entry with this id."""
+        return self._table.get(entry_id)
+
+    def get_entries(self) -> list[SessionEntry]:
+        """Every entry in file order (header excluded)."""
+        return self._table.all()
+
+    def entry_count(self) -> int:
+        """Number of entries (header excluded)."""
+        return len(self._table)
+
+    def get_children(self, entry_id: str) -> list[SessionEntry]:
+        """Direct children of an entry, in file order."""
+        table = self._table
+        return [table.entry(i) for i, p in enumerate(table.parents) if p == entry_id]
+
+    def get_branch(self, from_id: str | None = None) -> list[SessionEntry]:
+        """Entries from the root to ``from_id`` (default: the leaf), root first."""
+        start = from_id if from_id is not None else self._leaf
+        position = None if start is None else self._table.index.get(start)
+        if position is None:
+            return []
+        return [self._table.entry(i) for i in self._table.path_positions(position)]
+
+    def get_tree(self) -> list[TreeNode]:
+        """The session as a forest (children by timestamp, labels resolved)."""
+        return build_tree(self._table, self._labels)
+
+    def get_label(self, entry_id: str) -> str | None:
+        """The resolved label of an entry."""
+        return self._labels.get(entry_id)
+
+    def labels(self) -> dict[str, str]:
+        """All resolved labels: target id → label."""
+        return dict(self._labels)
+
+    def get_session_name(self) -> str | None:
+        """Name from the latest ``session_info`` with a non-empty name."""
+        table = self._table
+        for position in range(len(table) - 1, -1, -1):
+            if table.types[position] == "session_info":
+                name = table.raw(position).get("name")
+                if isinstance(name, str) and name:
+                    return name
+        return None
+
+    def build_context(self, leaf_id: LeafArg = UNSET) -> SessionContext:
+        """What the model sees at ``leaf_id`` (default: the current leaf)."""
+        return build_context_from_table(self._table, self._leaf if leaf_id is UNSET else leaf_id)
+
+    @property
+    def table(self) -> EntryTable:
+        """The raw entry table (for tools that need speed: ``pitui session``, benchmarks)."""
+        return self._table
+
+    # ------------------------------------------------------------------ appending
+
+    def _check_writable(self) -> None:
+        if self.read_only:
+            raise SessionError(f"{self.path} is open read-only", title="Session read-only")
+
+    def _base(self) -> dict[str, Any]:
+        return {"id": new_entry_id(self._table.index), "parent_id": self._leaf}
+
+    async def _append(self, entry: SessionEntry) -> str:
+        self._check_writable()
+        raw = entry.to_json_dict()
+        self._table.add_entry(entry, raw)
+        self._leaf = entry.id
+        if isinstance(entry, MessageEntry) and entry.message.role == "assistant":
+            self._has_assistant = True
+        if self.path is not None:
+            self._pending.append(dumps_line(raw))
+            await self.flush()
+        return entry.id
+
+    async def flush(self) -> None:
+        """Write pending lines (once the session has an assistant message, as pi)."""
+        if self.path is None or self.read_only or not self._has_assistant:
+            return
+        async with self._write_lock:
+            if not self._pending:
+                return
+            lines, self._pending = self._pending, []
+            try:
+                if self._writer is None:
+                    self._writer = await SessionWriter.open(self.path)
+                await self._writer.append(b"".join(lines))
+            except BaseException:
+                self._pending[:0] = lines
+                raise
+
+    async def append_message(self, message: AgentMessage) -> str:
+        """Append a message as a child of the leaf; returns the new entry's id."""
+        return await self._append(
+            MessageEntry(**self._base(), timestamp=iso_now(), message=message)
+        )
+
+    async def append_thinking_level_change(self, thinking_level: str) -> str:
+        """Record a thinking-level change."""
+        entry = ThinkingLevelChangeEntry(
+            **self._base(), timestamp=iso_now(), thinking_level=thinking_level
+        )
+        return await self._append(entry)
+
+    async def append_model_change(self, provider: str, model_id: str) -> str:
+        """Record a model change."""
+        entry = ModelChangeEntry(
+            **self._base(), timestamp=iso_now(), provider=provider, model_id=model_id
+        )
+        return await self._append(entry)
+
+    async def append_compaction(
+        self,
+        summary: str,
+        first_kept_entry_id: str,
+        tokens_before: int,
+        details: Any = None,
+        from_hook: bool | None = None,
+    ) -> str:
+        """Record a compaction (what the model sees: summary + kept entries + later ones)."""
+        entry = CompactionEntry(
+            **self._base(),
+            timestamp=iso_now(),
+            summary=summary,
+            first_kept_entry_id=first_kept_entry_id,
+            tokens_before=tokens_before,
+            details=details,
+            from_hook=from_hook,
+        )
+        return await self._append(entry)
+
+    async def append_custom_entry(self, custom_type: str, data: Any = None) -> str:
+        """Store extension state (never sent to the model)."""
+        entry = CustomEntry(**self._base(), timestamp=iso_now(), custom_type=custom_type, data=data)
+        return await self._append(entry)
+
+    async def append_custom_message(
+        self,
+        custom_type: str,
+        content: str | list[UserContent],
+        display: bool = True,
+        details: Any = None,
+        exclude_from_context: bool | None = None,
+    ) -> str:
+        """Append a custom message entry (sent as a user message unless excluded)."""
+        entry = CustomMessageEntry(
+            **self._base(),
+            timestamp=iso_now(),
+            custom_type=custom_type,
+            content=content,
+            details=details,
+            display=display,
+            exclude_from_context=exclude_from_context,
+        )
+        return await self._append(entry)
+
+    async def set_name(self, name: str) -> str:
+        """Append a ``session_info`` entry with the trimmed name."""
+        entry = SessionInfoEntry(**self._base(), timestamp=iso_now(), name=name.strip())
+        return await self._append(entry)
+
+    async def set_label(self, target_id: str, label: str | None) -> str:
+        """Set (or with None/empty, clear) an entry's label.
+
+        Raises:
+            SessionError: No entry has ``target_id``.
+        """
+        if target_id not in self._table.index:
+            raise SessionError(f"Entry {target_id} not found")
+        entry = LabelEntry(**self._base(), timestamp=iso_now(), target_id=target_id, label=label)
+        entry_id = await self._append(entry)
+        if label:
+            self._labels[target_id] = label
+        else:
+            self._labels.pop(target_id, None)
+        return entry_id
+
+    # ------------------------------------------------------------------ branching
+
+    def branch(self, entry_id: str) -> None:
+        """Move the leaf to ``entry_id``; the next append starts a new branch there."""
+        if entry_id not in self._table.index:
+            raise SessionError(f"Entry {entry_id} not found")
+        self._leaf = entry_id
+
+    def reset_leaf(self) -> None:
+        """Leaf = None: the next append is a new root."""
+        self._leaf = None
+
+    async def branch_with_summary(
+        self,
+        from_id: str | None,
+        summary: str,
+        details: Any = None,
+        from_hook: bool | None = None,
+    ) -> str:
+        """Move the leaf to ``from_id`` and append a branch summary there."""
+        if from_id is not None and from_id not in self._table.index:
+            raise SessionError(f"Entry {from_id} not found")
+        self._leaf = from_id
+        entry = BranchSummaryEntry(
+            **self._base(),
+            timestamp=iso_now(),
+            from_id=from_id if from_id is not None else "root",
+            summary=summary,
+            details=details,
+            from_hook=from_hook,
+        )
+        return await self._append(entry)
+
+    async def fork(self, entry_id: str) -> SessionStore:
+        """A new session holding the path root→``entry_id`` (pi's ``createBranchedSession``).
+
+        The entries keep their ids; label entries are dropped and one fresh label entry is
+        appended per resolved label whose target is on the path. The new file's header names
+        this file as ``parentSession``; it is written now if the path has an assistant
+        message, else with the first one. This store stays open.
+        """
+        from pitui.core.session.fork import fork_store
+
+        return await fork_store(self, entry_id)
+
+    async def close(self) -> None:
+        """Release the file (pending entries of a session without a reply are dropped, as pi)."""
+        if self._writer is not None:
+            await self._writer.close()
+            self._writer = None
+
+    async def __aenter__(self) -> SessionStore:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()

@@ -1,0 +1,123 @@
+"""Durable, exclusive writing of one session file.
+
+One writer per file: the writer holds an advisory ``flock`` on the file for as long as it
+is open, so a second pitui process is refused instead of interleaving lines. Every append
+is written, flushed and fsynced off the event loop (aiofiles). A full rewrite (migration)
+goes to a locked temp file that is fsynced and renamed over the original, so a crash
+leaves either the old file or the new one, never a half-written one.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import aiofiles
+import aiofiles.os
+from aiofiles.threadpool.binary import AsyncBufferedIOBase
+
+from pitui.errors import SessionError
+
+_fsync = aiofiles.os.wrap(os.fsync)
+
+
+def dumps_line(obj: dict[str, Any]) -> bytes:
+    """One JSONL line as pi writes it (compact, UTF-8, trailing newline)."""
+    text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    try:
+        return text.encode("utf-8") + b"\n"
+    except UnicodeEncodeError:
+        # A lone surrogate cannot be UTF-8; escape it the way JSON.stringify does.
+        return json.dumps(obj, separators=(",", ":")).encode("ascii") + b"\n"
+
+
+def _lock(handle: AsyncBufferedIOBase, path: Path) -> None:
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SessionError(
+            f"{path} is open for writing in another pitui process; "
+            "close it there, or open this session read-only.",
+            title="Session in use",
+        ) from None
+
+
+async def _fsync_dir(directory: Path) -> None:
+    fd = await aiofiles.os.wrap(os.open)(directory, os.O_RDONLY)
+    try:
+        await _fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class SessionWriter:
+    """An open, locked session file that accepts appends."""
+
+    def __init__(self, path: Path, handle: AsyncBufferedIOBase, needs_newline: bool) -> None:
+        self.path = path
+        self._handle = handle
+        self._needs_newline = needs_newline
+
+    @classmethod
+    async def open(cls, path: Path, *, needs_newline: bool = False) -> SessionWriter:
+        """Open (creating it if missing) and lock ``path`` for appending.
+
+        Raises:
+            SessionError: Another process holds the file.
+        """
+        created = not await aiofiles.os.path.exists(path)
+        if created:
+            await aiofiles.os.makedirs(path.parent, exist_ok=True)
+        handle = await aiofiles.open(path, "ab")
+        try:
+            _lock(handle, path)
+        except SessionError:
+            await handle.close()
+            raise
+        if created:
+            await _fsync_dir(path.parent)
+        return cls(path, handle, needs_newline)
+
+    def set_needs_newline(self, value: bool) -> None:
+        """Whether the file ends without a newline (a torn or unterminated last line)."""
+        self._needs_newline = value
+
+    async def append(self, data: bytes) -> None:
+        """Append whole lines, then flush and fsync before returning."""
+        if self._needs_newline:
+            # Never glue an entry to the torn tail of a crashed write.
+            data = b"\n" + data
+        try:
+            await self._handle.write(data)
+            await self._handle.flush()
+            await _fsync(self._handle.fileno())
+        except OSError as exc:
+            raise SessionError(f"cannot write {self.path}: {exc}") from exc
+        self._needs_newline = False
+
+    async def replace_all(self, data: bytes) -> None:
+        """Atomically replace the file's content (temp file + fsync + rename), keeping the lock."""
+        temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        handle = await aiofiles.open(temp, "wb")
+        try:
+            _lock(handle, temp)  # locked before it becomes visible under the real name
+            await handle.write(data)
+            await handle.flush()
+            await _fsync(handle.fileno())
+            await aiofiles.os.replace(temp, self.path)
+            await _fsync_dir(self.path.parent)
+        except BaseException:
+            await handle.close()
+            if await aiofiles.os.path.exists(temp):
+                await aiofiles.os.remove(temp)
+            raise
+        old, self._handle = self._handle, handle
+        self._needs_newline = False
+        await old.close()
+
+    async def close(self) -> None:
+        """Close the file (releasing the lock)."""
+        await self._handle.close()
