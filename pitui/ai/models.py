@@ -183,19 +183,28 @@ class ModelRegistry:
     async def load(
         cls, models_file: Path | None = None, auth: AuthStorage | None = None
     ) -> ModelRegistry:
-        """Read models.json (and the auth file unless ``auth`` is given)."""
-        auth = auth or await AuthStorage.load()
+        """Read models.json (and the auth file unless ``auth`` is given).
+
+        Never raises for a bad file: an invalid auth file leaves only environment keys,
+        an invalid models.json leaves the built-ins; either way :attr:`error` says why.
+        """
+        auth_error: ConfigError | None = None
+        if auth is None:
+            try:
+                auth = await AuthStorage.load()
+            except ConfigError as exc:
+                auth, auth_error = AuthStorage(), exc
         path = models_file or paths.models_file()
         try:
             async with aiofiles.open(path, encoding="utf-8") as handle:
                 text = await handle.read()
         except FileNotFoundError:
-            return cls(builtin_models(), auth)
+            return cls(builtin_models(), auth, auth_error)
         try:
             config = parse_models_config(text, path)
         except ModelsConfigError as exc:
             return cls(builtin_models(), auth, ConfigError(str(exc)))
-        return cls(await _merge(config), _with_configured_keys(auth, config))
+        return cls(await _merge(config), _with_configured_keys(auth, config), auth_error)
 
     # ------------------------------------------------------------------ lookups
 

@@ -278,6 +278,16 @@ async def test_invalid_models_json_is_a_config_error_and_builtins_survive(
     assert registry.find("demo", "demo") is not None
 
 
+async def test_invalid_auth_file_is_reported_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = paths.auth_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("[1, 2")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-test-key")
+    registry = await ModelRegistry.load()
+    assert isinstance(registry.error, ConfigError) and str(path) in str(registry.error)
+    assert registry.find("openai", "gpt-5.4") in registry.available()
+
+
 # --------------------------------------------------------------------------- availability
 
 
