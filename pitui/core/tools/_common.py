@@ -60,6 +60,10 @@ class ToolParams(BaseModel):
 class ToolDetails(PiModel):
     """Base of the per-tool ``details`` models (UI-only data, never sent to the model)."""
 
+    def to_json_dict(self) -> dict[str, Any]:
+        """pi's JSON: keys whose value is unset (``undefined`` in pi) are left out."""
+        return {k: v for k, v in super().to_json_dict().items() if v is not None}
+
 
 def text_result(text: str, details: ToolDetails | None = None) -> AgentToolResult:
     """A result with one text block and ``details`` dumped to pi's JSON (or ``None``)."""

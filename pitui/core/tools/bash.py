@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import os
 import shutil
 import signal as signals
@@ -163,10 +164,10 @@ class BashTool(AgentTool):
                 stderr=asyncio.subprocess.STDOUT,
                 start_new_session=True,
             )
-        except FileNotFoundError as exc:
-            raise ToolError(f"spawn {shell} ENOENT") from exc
         except OSError as exc:
-            raise ToolError(f"spawn {shell} {exc.strerror or exc}") from exc
+            # Node's wording: "spawn /bin/zsh ENOENT".
+            code = errno.errorcode.get(exc.errno or 0, "EIO")
+            raise ToolError(f"spawn {shell} {code}") from exc
         output = OutputCollector()
         throttle = _Throttle(on_update, lambda: _partial(output), self.update_interval)
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from pitui.agent.tool import AgentTool, AgentToolResult
@@ -24,3 +25,11 @@ async def run(
 def text(result: AgentToolResult) -> str:
     """All text blocks of a result joined with newlines."""
     return "\n".join(b.text for b in result.content if isinstance(b, TextContent))
+
+
+def read_and_remove(path: str) -> str:
+    """The text of a temp file a tool left behind; the file is deleted."""
+    with open(path, encoding="utf-8") as handle:
+        data = handle.read()
+    os.unlink(path)
+    return data
