@@ -1,0 +1,164 @@
+"""The Textual app: owns the ChatState, runs the reducer, forwards intents. Kept thin."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Iterable
+from typing import ClassVar, Literal
+
+from textual._path import CSSPathType
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from pitui.ui.bridge import AgentEventBatch, EventBridge, Subscribe
+from pitui.ui.port import SessionPort
+from pitui.ui.pvector import changed_positions
+from pitui.ui.reducer import AnyEvent, reduce_all
+from pitui.ui.screens.main import MainScreen
+from pitui.ui.state import ChatState
+from pitui.ui.theme import ThemeCatalog, discover_themes, fallback_variables, to_textual_theme
+from pitui.ui.ui_events import (
+    AddNotice,
+    QueueMessage,
+    ToggleAllThinking,
+    ToggleAllTools,
+    ToggleItem,
+)
+from pitui.ui.widgets.base import ToggleRequested
+from pitui.ui.widgets.composer import Composer
+from pitui.ui.widgets.status_bar import SessionInfo
+
+NO_SESSION_NOTICE = "No agent session is connected in this build yet: the UI runs without a model."
+
+
+class PituiApp(App[None]):
+    """pitui's full-screen UI."""
+
+    CSS_PATH: ClassVar[CSSPathType | None] = [
+        "app.tcss",
+        "screens/main.tcss",
+        "widgets/conversation.tcss",
+        "widgets/tool_card.tcss",
+        "widgets/composer.tcss",
+        "widgets/status_bar.tcss",
+    ]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+t", "toggle_thinking", "thinking", id="toggle_thinking"),
+        Binding("ctrl+o", "toggle_tools", "expand tools", id="expand_tools"),
+        Binding("escape", "interrupt", "abort", id="interrupt"),
+        Binding("ctrl+q", "quit", "quit", id="quit"),
+    ]
+
+    def __init__(
+        self,
+        *,
+        session: SessionPort | None = None,
+        event_source: Subscribe | None = None,
+        info: SessionInfo | None = None,
+        themes: ThemeCatalog | None = None,
+        theme_name: str = "dark",
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.chat = ChatState()
+        self.info = info or SessionInfo(cwd=os.getcwd())
+        self._catalog = themes
+        self._theme_name = theme_name
+        self._notices: list[AnyEvent] = []
+        source = event_source or (session.subscribe if session is not None else None)
+        self.bridge = EventBridge(self, source) if source is not None else None
+
+    def get_default_screen(self) -> Screen[None]:
+        return MainScreen()
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return fallback_variables()
+
+    @property
+    def main(self) -> MainScreen:
+        """The main screen."""
+        screen = self.screen_stack[0]
+        assert isinstance(screen, MainScreen)
+        return screen
+
+    def on_mount(self) -> None:
+        self._notices = self._install_themes()
+
+    async def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
+        notices = self._notices
+        self.main.show_status(self.info, self.chat)
+        if self.bridge is not None:
+            self.bridge.start()
+        elif self.session is None:
+            notices.append(AddNotice(NO_SESSION_NOTICE, "warning"))
+        if notices:
+            await self.apply(notices)
+
+    def _install_themes(self) -> list[AnyEvent]:
+        catalog = self._catalog if self._catalog is not None else ThemeCatalog()
+        for theme in catalog.themes.values():
+            self.register_theme(to_textual_theme(theme))
+        notices: list[AnyEvent] = [AddNotice(str(p), "warning") for p in catalog.problems]
+        chosen = catalog.themes.get(self._theme_name)
+        if chosen is not None:
+            self.theme = chosen.textual_name
+        elif catalog.themes:
+            notices.append(AddNotice(f"Unknown theme {self._theme_name!r}", "warning"))
+        return notices
+
+    def on_unmount(self) -> None:
+        if self.bridge is not None:
+            self.bridge.stop()
+
+    async def apply(self, events: Iterable[AnyEvent]) -> None:
+        """Reduce ``events`` and update only the widgets whose items changed."""
+        old = self.chat
+        new = reduce_all(old, events)
+        self.chat = new
+        changed = [new.items[p].id for p in changed_positions(old.items, new.items)]
+        queue_changed = old.steering != new.steering or old.follow_up != new.follow_up
+        await self.main.show_state(new, changed, queue_changed)
+        if new.usage is not old.usage:
+            self.main.show_status(self.info, new)
+
+    async def on_agent_event_batch(self, message: AgentEventBatch) -> None:
+        await self.apply(message.events)
+
+    async def on_toggle_requested(self, message: ToggleRequested) -> None:
+        await self.apply([ToggleItem(message.item_id)])
+
+    async def on_composer_submitted(self, message: Composer.Submitted) -> None:
+        text = message.text.strip()
+        if self.session is None:
+            await self.apply([AddNotice(NO_SESSION_NOTICE, "warning")])
+        elif self.chat.busy:
+            kind: Literal["steer", "followUp"] = "followUp" if message.follow_up else "steer"
+            await self.apply([QueueMessage(text, kind)])
+            await (self.session.follow_up(text) if message.follow_up else self.session.steer(text))
+        else:
+            await self.session.prompt(text)
+
+    async def action_toggle_thinking(self) -> None:
+        await self.apply([ToggleAllThinking()])
+
+    async def action_toggle_tools(self) -> None:
+        await self.apply([ToggleAllTools()])
+
+    async def action_interrupt(self) -> None:
+        if self.session is not None and self.chat.busy:
+            await self.session.abort()
+
+    def update_info(self, info: SessionInfo) -> None:
+        """New session facts (model, name, window …) for the status bar."""
+        self.info = info
+        self.main.show_status(info, self.chat)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry point of the TUI mode (called by ``pitui.cli``)."""
+    catalog = discover_themes()
+    app = PituiApp(themes=catalog, theme_name=getattr(args, "theme", None) or "dark")
+    app.run()
+    return 0

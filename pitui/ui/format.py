@@ -1,0 +1,34 @@
+"""Number and path formatting as pi's footer and tool headers show them."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def format_tokens(count: int) -> str:
+    """pi's token format: <1000 raw, <10k ``1.2k``, <1M ``12k``, <10M ``1.2M``, else ``12M``."""
+    if count < 1000:
+        return str(count)
+    if count < 10_000:
+        return f"{count / 1000:.1f}k"
+    if count < 1_000_000:
+        return f"{round(count / 1000)}k"
+    if count < 10_000_000:
+        return f"{count / 1_000_000:.1f}M"
+    return f"{round(count / 1_000_000)}M"
+
+
+def shorten_path(path: str) -> str:
+    """Replace the home directory prefix with ``~``."""
+    home = str(Path.home())
+    if home and home != "/" and (path == home or path.startswith(home + os.sep)):
+        return "~" + path[len(home) :]
+    return path
+
+
+def context_percent(tokens: int | None, window: int) -> float | None:
+    """Context use in percent of the window, or None when unknown."""
+    if tokens is None or window <= 0:
+        return None
+    return tokens / window * 100

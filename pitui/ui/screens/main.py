@@ -1,0 +1,89 @@
+"""The main screen: conversation, tool cards, queue, composer, status bar.
+
+Its stylesheet ``main.tcss`` sits beside this module (loaded by the app, since the
+default screen is created before screen stylesheets are read).
+
+Wide terminals (≥ 100 columns) show the tool pane beside the conversation; narrow ones
+collapse it into a toggle (F2) that swaps it in for the conversation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Static
+
+from pitui.ui.state import ChatState
+from pitui.ui.widgets.composer import Composer, QueueView
+from pitui.ui.widgets.conversation import ConversationView, ItemPane, ToolPane
+from pitui.ui.widgets.status_bar import SessionInfo, StatusBar
+
+NARROW_BELOW = 100
+HINTS = "^O expand  ^T thinking  F2 tools"
+
+
+class MainScreen(Screen[None]):
+    """Lays out the panes and routes state changes to the widgets that show them."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f2", "toggle_tool_pane", "tool pane", id="toggle_tool_pane"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="panes"):
+            with Vertical(id="conversation-box"):
+                yield ConversationView(id="conversation")
+                yield Static("new output ↓", id="new-output")
+            yield ToolPane(id="tools")
+        yield QueueView(id="queue")
+        yield Composer(id="composer")
+        yield StatusBar(id="status")
+
+    class Ready(Message):
+        """The screen's widgets exist; the app may start feeding it."""
+
+    def on_mount(self) -> None:
+        self.post_message(self.Ready())
+        self.query_one("#conversation", ConversationView).border_title = "Conversation"
+        self.query_one("#tools", ToolPane).border_title = "Tools"
+        self.query_one("#queue", QueueView).show((), ())
+        self.query_one(Composer).focus()
+
+    @property
+    def conversation(self) -> ConversationView:
+        """The conversation pane."""
+        return self.query_one("#conversation", ConversationView)
+
+    @property
+    def tools(self) -> ToolPane:
+        """The tool-card pane."""
+        return self.query_one("#tools", ToolPane)
+
+    async def show_state(
+        self, state: ChatState, changed_ids: Sequence[str], queue_changed: bool = True
+    ) -> None:
+        """Update only the widgets of ``changed_ids`` (plus the queue if it changed)."""
+        if changed_ids:
+            await self.conversation.sync(state, changed_ids)
+            await self.tools.sync(state, changed_ids)
+        if queue_changed:
+            self.query_one("#queue", QueueView).show(state.steering, state.follow_up)
+
+    def show_status(self, info: SessionInfo, state: ChatState) -> None:
+        """Redraw the status bar."""
+        self.query_one(StatusBar).show(info, state.usage, HINTS)
+
+    def on_item_pane_unseen(self, message: ItemPane.Unseen) -> None:
+        if message.pane.id == "conversation":
+            self.query_one("#new-output").set_class(message.unseen, "-visible")
+
+    def action_toggle_tool_pane(self) -> None:
+        """Show or hide the tool pane (narrow: swap it in for the conversation)."""
+        self.toggle_class("-show-tools")

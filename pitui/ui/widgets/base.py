@@ -1,0 +1,61 @@
+"""What every item widget shares: the item it shows, in-place updates, fold requests."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Static
+
+from pitui.ui.state import ChatItem
+
+
+class ToggleRequested(Message):
+    """The user clicked a foldable item; the app turns this into a ToggleItem event."""
+
+    def __init__(self, item_id: str) -> None:
+        super().__init__()
+        self.item_id = item_id
+
+
+@runtime_checkable
+class ItemWidget(Protocol):
+    """A widget bound to one ChatItem id that can be updated in place."""
+
+    item_id: str
+
+    async def update_item(self, item: Any) -> None:
+        """Show the new version of the item."""
+
+
+class ItemStatic(Static):
+    """An item drawn as one block of styled text (re-rendered only when its item changes)."""
+
+    DEFAULT_CSS = "ItemStatic { height: auto; }"
+    FOLDABLE: ClassVar[bool] = False
+
+    def __init__(self, item: ChatItem) -> None:
+        super().__init__(classes=self.classes_for(item))
+        self.item_id = item.id
+        self.item: ChatItem = item
+        self.update(self.render_item(item))
+
+    def classes_for(self, item: ChatItem) -> str:
+        """CSS classes that depend on the item's state."""
+        expanded = getattr(item, "expanded", False)
+        return "-expanded" if expanded else ""
+
+    def render_item(self, item: Any) -> Content:
+        """The item as styled text."""
+        raise NotImplementedError
+
+    async def update_item(self, item: Any) -> None:
+        """Re-render for a new version of the item."""
+        self.item = item
+        self.set_classes(self.classes_for(item))
+        self.update(self.render_item(item))
+
+    def on_click(self) -> None:
+        if self.FOLDABLE:
+            self.post_message(ToggleRequested(self.item_id))

@@ -1,0 +1,109 @@
+"""The composer: a multi-line editor that posts intents (submit, follow-up), with history."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Static, TextArea
+
+from pitui.ui.sanitize import inert
+
+NEWLINE_KEYS = frozenset({"shift+enter", "ctrl+j"})
+FOLLOW_UP_KEYS = frozenset({"alt+enter"})
+
+
+class Composer(TextArea):
+    """Enter submits, Shift+Enter (or Ctrl+J) inserts a newline, Alt+Enter queues a follow-up.
+
+    ↑ on the first line / ↓ on the last line walk the history of submitted texts.
+    """
+
+    class Submitted(Message):
+        """The user sent ``text``; ``follow_up`` for Alt+Enter. The app decides what it means."""
+
+        def __init__(self, composer: Composer, text: str, follow_up: bool = False) -> None:
+            super().__init__()
+            self.composer = composer
+            self.text = text
+            self.follow_up = follow_up
+
+        @property
+        def control(self) -> Composer:
+            return self.composer
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+        self.sent_history: list[str] = []
+        self._history_pos: int | None = None
+        self._draft = ""
+
+    async def _on_key(self, event: events.Key) -> None:
+        key = event.key
+        if key == "enter" or key in FOLLOW_UP_KEYS:
+            event.stop()
+            event.prevent_default()
+            self.submit(follow_up=key in FOLLOW_UP_KEYS)
+            return
+        if key in NEWLINE_KEYS:
+            event.stop()
+            event.prevent_default()
+            self.insert("\n")
+            return
+        if key == "up" and self.cursor_at_first_line and self._recall(-1):
+            event.stop()
+            event.prevent_default()
+            return
+        if key == "down" and self.cursor_at_last_line and self._recall(1):
+            event.stop()
+            event.prevent_default()
+            return
+        await super()._on_key(event)
+
+    def submit(self, follow_up: bool = False) -> None:
+        """Post the current text (if any) and clear the editor."""
+        text = self.text
+        if not text.strip():
+            return
+        if not self.sent_history or self.sent_history[-1] != text:
+            self.sent_history.append(text)
+        self._history_pos = None
+        self.clear()
+        self.post_message(self.Submitted(self, text, follow_up))
+
+    def _recall(self, step: int) -> bool:
+        if not self.sent_history:
+            return False
+        if self._history_pos is None:
+            if step > 0:
+                return False
+            self._draft = self.text
+            pos = len(self.sent_history) - 1
+        else:
+            pos = self._history_pos + step
+        if pos >= len(self.sent_history):
+            self._history_pos = None
+            self.load_text(self._draft)
+            return True
+        if pos < 0:
+            return True  # stay on the oldest entry
+        self._history_pos = pos
+        self.load_text(self.sent_history[pos])
+        self.move_cursor(self.document.end)
+        return True
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self.set_class(self.text.lstrip().startswith("!"), "-bash")
+
+
+class QueueView(Static):
+    """Queued steering / follow-up messages above the composer (hidden when empty)."""
+
+    def show(self, steering: tuple[str, ...], follow_up: tuple[str, ...]) -> None:
+        """Redraw the queue; hides itself when both queues are empty."""
+        lines = [f"Steering: {inert(t)}" for t in steering]
+        lines += [f"Follow-up: {inert(t)}" for t in follow_up]
+        self.display = bool(lines)
+        if lines:
+            lines.append("↳ alt+up to edit all queued messages")
+        self.update(Content("\n".join(lines)))

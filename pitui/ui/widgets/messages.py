@@ -1,0 +1,227 @@
+"""Conversation item widgets: user, assistant (streamed markdown), thinking, bash, cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.content import Content
+from textual.widgets import Markdown
+from textual.widgets._markdown import MarkdownStream
+
+from pitui.ui.sanitize import inert
+from pitui.ui.state import (
+    ApprovalItem,
+    AssistantItem,
+    BashItem,
+    BranchSummaryItem,
+    ChatItem,
+    CompactionItem,
+    CustomItem,
+    NoticeItem,
+    ThinkingItem,
+    ToolCardItem,
+    UserItem,
+)
+from pitui.ui.widgets.base import ItemStatic
+from pitui.ui.widgets.tool_renderers import renderer_for
+
+GLYPHS = {"pending": "○", "running": "●", "success": "✓", "error": "✗", "denied": "⊘"}
+GLYPH_STYLES = {
+    "pending": "$pi-muted",
+    "running": "$pi-accent",
+    "success": "$pi-success",
+    "error": "$pi-error",
+    "denied": "$pi-warning",
+}
+BASH_PREVIEW_LINES = 20
+
+
+class UserMessage(ItemStatic):
+    """A user prompt on a tinted block."""
+
+    def render_item(self, item: UserItem) -> Content:
+        suffix = f"\n[{item.images} image{'s' if item.images != 1 else ''}]" if item.images else ""
+        return Content(inert(item.text) + suffix)
+
+
+class AssistantMarkdown(Markdown):
+    """An assistant text block, streamed with a MarkdownStream (appends, never re-renders)."""
+
+    def __init__(self, item: AssistantItem) -> None:
+        self._shown = inert(item.text)
+        super().__init__(self._shown, classes="-streaming" if item.streaming else "")
+        self.item_id = item.id
+        self._stream: MarkdownStream | None = None
+
+    async def update_item(self, item: AssistantItem) -> None:
+        """Append the new tail while streaming; replace only if the text was rewritten."""
+        text = inert(item.text)
+        if text != self._shown:
+            if item.streaming and text.startswith(self._shown):
+                if self._stream is None:
+                    self._stream = Markdown.get_stream(self)
+                await self._stream.write(text[len(self._shown) :])
+            else:
+                await self._stop_stream()
+                await self.update(text)
+            self._shown = text
+        if not item.streaming:
+            await self._stop_stream()
+        self.set_class(item.streaming, "-streaming")
+
+    async def _stop_stream(self) -> None:
+        if self._stream is not None:
+            stream, self._stream = self._stream, None
+            await stream.stop()
+
+    @property
+    def shown_text(self) -> str:
+        """The markdown source displayed so far."""
+        return self._shown
+
+
+class ThinkingBlock(ItemStatic):
+    """A thinking block: one line when collapsed, italic text when expanded."""
+
+    FOLDABLE = True
+
+    def render_item(self, item: ThinkingItem) -> Content:
+        text = inert(item.text).strip()
+        if not item.expanded:
+            count = len(text.split("\n")) if text else 0
+            plural = "line" if count == 1 else "lines"
+            label = "Thinking..." if item.streaming else f"Thinking · {count} {plural}"
+            return Content.styled(f"▸ {label}", "italic $pi-thinkingText")
+        return Content.assemble(("▾ Thinking\n", "$pi-muted"), (text, "italic $pi-thinkingText"))
+
+
+class ToolRef(ItemStatic):
+    """The one-line mention of a tool call under the reply that made it."""
+
+    FOLDABLE = True
+
+    def render_item(self, item: ToolCardItem) -> Content:
+        header = renderer_for(item.tool_name).header(item)
+        glyph = (f" {GLYPHS[item.state]}", GLYPH_STYLES[item.state])
+        return Content.assemble(("└ ", "$pi-muted"), header, glyph)
+
+
+class BashBlock(ItemStatic):
+    """A user ``!`` command: ``$ cmd``, the output tail and how it ended."""
+
+    FOLDABLE = True
+
+    def classes_for(self, item: ChatItem) -> str:
+        assert isinstance(item, BashItem)
+        return " ".join(
+            c
+            for c, on in (
+                ("-expanded", item.expanded),
+                ("-running", item.running),
+                ("-excluded", item.exclude_from_context),
+            )
+            if on
+        )
+
+    def render_item(self, item: BashItem) -> Content:
+        parts: list[Content] = [Content.styled(f"$ {inert(item.command)}", "bold $pi-bashMode")]
+        output = inert(item.output).strip("\n")
+        if output:
+            lines = output.split("\n")
+            if not item.expanded and len(lines) > BASH_PREVIEW_LINES:
+                skipped = len(lines) - BASH_PREVIEW_LINES
+                parts.append(Content.styled(f"... ({skipped} earlier lines)", "$pi-muted"))
+                lines = lines[-BASH_PREVIEW_LINES:]
+            parts.append(Content.styled("\n".join(lines), "$pi-toolOutput"))
+        status = _bash_status(item)
+        if status:
+            parts.append(Content.styled(status, "$pi-warning" if item.cancelled else "$pi-muted"))
+        return Content("\n").join(parts)
+
+
+def _bash_status(item: BashItem) -> str:
+    if item.running:
+        return ""
+    if item.cancelled:
+        status = "(cancelled)"
+    elif item.exit_code not in (None, 0):
+        status = f"(exit {item.exit_code})"
+    else:
+        status = ""
+    if item.truncated and item.full_output_path:
+        status = f"{status} Output truncated. Full output: {inert(item.full_output_path)}".strip()
+    return status
+
+
+class CustomBlock(ItemStatic):
+    """A displayed custom message, boxed with its ``[customType]`` label."""
+
+    FOLDABLE = True
+
+    def render_item(self, item: CustomItem) -> Content:
+        label = Content.styled(f"[{inert(item.custom_type)}]", "bold $pi-customMessageLabel")
+        if not item.expanded:
+            return label
+        return Content.assemble(label, "\n", inert(item.text))
+
+
+class SummaryCard(ItemStatic):
+    """Compaction and branch summaries: collapsed to one line, expanded in place."""
+
+    FOLDABLE = True
+
+    def render_item(self, item: CompactionItem | BranchSummaryItem) -> Content:
+        if isinstance(item, CompactionItem):
+            title = f"Compacted from {item.tokens_before:,} tokens"
+        else:
+            title = "Branch summary"
+        marker = "▾" if item.expanded else "▸"
+        head = Content.styled(f"{marker} {title}", "bold $pi-customMessageLabel")
+        if not item.expanded:
+            return head
+        return Content.assemble(head, "\n", inert(item.summary))
+
+
+class ApprovalCard(ItemStatic):
+    """A permission prompt in the conversation; the modal answers it."""
+
+    def classes_for(self, item: ChatItem) -> str:
+        assert isinstance(item, ApprovalItem)
+        return f"-{item.status}"
+
+    def render_item(self, item: ApprovalItem) -> Content:
+        card = ToolCardItem(item.id, item.tool_call_id, item.tool_name, item.args)
+        header = renderer_for(item.tool_name).header(card)
+        title = Content.assemble(("Allow ", "bold"), header, ("?", "bold"))
+        answers = {
+            "pending": "[y] once  [a] always here  [n] deny + reason",
+            "allowed": "allowed",
+            "denied": "denied" + (f": {item.reason}" if item.reason else ""),
+        }
+        return Content.assemble(title, "\n", (answers[item.status], "$pi-muted"))
+
+
+class NoticeLine(ItemStatic):
+    """A status line, warning or error."""
+
+    def classes_for(self, item: ChatItem) -> str:
+        assert isinstance(item, NoticeItem)
+        return f"-{item.level}"
+
+    def render_item(self, item: NoticeItem) -> Content:
+        return Content(inert(item.text))
+
+
+CONVERSATION_WIDGETS: dict[type, Any] = {
+    UserItem: UserMessage,
+    AssistantItem: AssistantMarkdown,
+    ThinkingItem: ThinkingBlock,
+    ToolCardItem: ToolRef,
+    BashItem: BashBlock,
+    CustomItem: CustomBlock,
+    CompactionItem: SummaryCard,
+    BranchSummaryItem: SummaryCard,
+    ApprovalItem: ApprovalCard,
+    NoticeItem: NoticeLine,
+}
+"""Which widget shows an item in the conversation, by item type."""
