@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -68,7 +68,7 @@ Stop: TypeAlias = Literal["auto", "stop", "length", "toolUse", "error"]
 
 @dataclass
 class Reply:
-    blocks: list[Block] = field(default_factory=list)
+    blocks: Sequence[Block] = field(default_factory=list)
     stop: Stop = "auto"
     fail_before_start: bool = False
     pause_after_start: float = 0.0
