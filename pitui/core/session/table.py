@@ -72,6 +72,10 @@ class EntryTable:
         self._typed[position] = typed
         return typed
 
+    def is_typed(self, position: int) -> bool:
+        """Whether the entry at ``position`` has been validated already."""
+        return self._typed[position] is not None
+
     def get(self, entry_id: str) -> SessionEntry | None:
         """The entry with this id, if any."""
         position = self.index.get(entry_id)
