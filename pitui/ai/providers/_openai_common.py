@@ -1,0 +1,69 @@
+"""Small pieces both OpenAI adapters (Chat Completions and Responses) share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pitui.ai.options import StreamOptions
+from pitui.ai.providers._http import ProviderError
+from pitui.ai.types import Model, ThinkingLevel
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+# pi's "simple" options: without an explicit limit, ask for at most this many tokens.
+DEFAULT_MAX_TOKENS_CAP = 32_000
+_XHIGH_MODELS = ("gpt-5.2", "gpt-5.3", "gpt-5.4", "opus-4-6", "opus-4.6")
+
+
+def endpoint(model: Model, path: str) -> str:
+    """``path`` (e.g. ``/chat/completions``) relative to the model's base URL."""
+    base = (model.base_url or DEFAULT_BASE_URL).rstrip("/")
+    return base + path
+
+
+def request_headers(model: Model, api_key: str | None) -> dict[str, str]:
+    """Bearer auth (when a key is known) plus the model's own headers.
+
+    ``options.headers`` are merged last by the HTTP layer, so callers can override both.
+    """
+    headers: dict[str, str] = {}
+    if api_key:
+        headers["authorization"] = f"Bearer {api_key}"
+    headers.update(model.headers or {})
+    return headers
+
+
+def supports_xhigh(model: Model) -> bool:
+    """Whether ``xhigh`` is a real effort level for this model (else it means ``high``)."""
+    return any(part in model.id for part in _XHIGH_MODELS)
+
+
+def reasoning_effort(model: Model, options: StreamOptions) -> ThinkingLevel | None:
+    """The requested effort, ``None`` when thinking is off (PI_SPEC 2.8)."""
+    level = options.reasoning
+    if level == "off":
+        return None
+    if level == "xhigh" and not supports_xhigh(model):
+        return "high"
+    return level
+
+
+def max_output_tokens(model: Model, options: StreamOptions) -> int:
+    """The explicit limit, else ``min(model.max_tokens, 32000)`` as pi's simple API."""
+    return options.max_tokens or min(model.max_tokens, DEFAULT_MAX_TOKENS_CAP)
+
+
+def image_url(mime_type: str, data: str) -> str:
+    """A ``data:`` URL for a base64 image block."""
+    return f"data:{mime_type};base64,{data}"
+
+
+def as_object(value: Any) -> dict[str, Any]:
+    """``value`` if it is a JSON object, else an empty one (tool arguments must be objects)."""
+    return value if isinstance(value, dict) else {}
+
+
+def require_object(data: Any, what: str) -> dict[str, Any]:
+    """``data`` as a JSON object, or a stream error naming what was expected."""
+    if not isinstance(data, dict):
+        raise ProviderError(f"Malformed {what} from provider: {str(data)[:200]!r}")
+    return data

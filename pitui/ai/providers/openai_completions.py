@@ -1,0 +1,325 @@
+"""The OpenAI Chat Completions adapter (``openai-completions``), for OpenAI and every
+compatible server: Ollama, vLLM, llama.cpp, LM Studio, OpenRouter, DeepSeek, Groq, z.ai …
+
+Request building lives in :mod:`openai_completions_request`; this module streams the
+reply (PI_SPEC 2.3, 2.6; PROVIDERS.md §2/2a): content and reasoning deltas, tool calls
+(a new block when the id changes; ``index`` is ignored as pi does), encrypted
+``reasoning_details`` attached to tool calls, finish reasons, usage from whichever chunk
+carries it, error objects inside a 200 stream, and a stream that stops too early.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from httpx_sse import ServerSentEvent
+
+from pitui.ai.event_stream import AssistantMessageEventStream, run_stream
+from pitui.ai.events import (
+    StartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+from pitui.ai.keys import env_api_key
+from pitui.ai.options import StreamOptions
+from pitui.ai.partial_json import parse_streaming_json
+from pitui.ai.providers._http import ProviderError, SSERequest, parse_json_data, post_sse
+from pitui.ai.providers._openai_common import (
+    as_object,
+    endpoint,
+    request_headers,
+    require_object,
+)
+from pitui.ai.providers.openai_compat import resolve_compat
+from pitui.ai.providers.openai_completions_request import build_body
+from pitui.ai.stream import empty_output
+from pitui.ai.types import (
+    AssistantMessage,
+    Context,
+    Model,
+    StopReason,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    Usage,
+    calculate_cost,
+)
+
+REASONING_FIELDS = ("reasoning_content", "reasoning", "reasoning_text")
+_STOP_REASONS: dict[str, StopReason] = {
+    "stop": "stop",
+    "end": "stop",
+    "length": "length",
+    "function_call": "toolUse",
+    "tool_calls": "toolUse",
+    "content_filter": "error",
+}
+EARLY_END_MESSAGE = "Stream ended before the response was complete"
+
+
+def stream(model: Model, context: Context, options: StreamOptions) -> AssistantMessageEventStream:
+    """Stream one Chat Completions reply of ``model`` to ``context``. Never raises."""
+    output = empty_output(model)
+
+    async def body(events: AssistantMessageEventStream, out: AssistantMessage) -> None:
+        await _run(model, context, options, events, out)
+
+    return run_stream(output, body, options.signal)
+
+
+async def _run(
+    model: Model,
+    context: Context,
+    options: StreamOptions,
+    events: AssistantMessageEventStream,
+    output: AssistantMessage,
+) -> None:
+    compat = resolve_compat(model)
+    api_key = options.api_key or env_api_key(model.provider)
+    request = SSERequest(
+        url=endpoint(model, "/chat/completions"),
+        headers=request_headers(model, api_key),
+        body=build_body(model, context, options, compat),
+        secrets=(api_key,) if api_key else (),
+    )
+    started = False
+
+    async def handle(sse: AsyncIterator[ServerSentEvent]) -> None:
+        nonlocal started
+        if not started:
+            # pi emits start once the response headers are in (PI_SPEC 1.4 item 1).
+            events.push(StartEvent(partial=output))
+            started = True
+        await ChunkReader(model, events, output).read(sse)
+
+    await post_sse(request, options, handle, lambda: bool(output.content))
+
+
+class ChunkReader:
+    """Turns one response's chunks into block events on ``output``."""
+
+    def __init__(
+        self, model: Model, events: AssistantMessageEventStream, output: AssistantMessage
+    ) -> None:
+        self._model = model
+        self._events = events
+        self._out = output
+        self._block: TextContent | ThinkingContent | ToolCall | None = None
+        self._raw_args = ""
+        self._finished = False
+        # A retried attempt starts from a clean slate (no content reached the user yet).
+        output.usage = Usage()
+        output.stop_reason = "stop"
+
+    async def read(self, sse: AsyncIterator[ServerSentEvent]) -> None:
+        """Consume the stream up to ``[DONE]``, then close the open block."""
+        done = False
+        async for event in sse:
+            if event.data.strip() == "[DONE]":
+                done = True
+                break
+            if not event.data.strip():
+                continue
+            self.chunk(require_object(parse_json_data(event), "chunk"))
+        if not done and not self._finished:
+            raise ProviderError(EARLY_END_MESSAGE, retryable=True)
+        self._close_block()
+
+    def chunk(self, chunk: dict[str, Any]) -> None:
+        """Apply one parsed chunk."""
+        error = chunk.get("error")
+        if error:
+            raise _stream_error(error)
+        usage = chunk.get("usage")
+        if usage:
+            self._set_usage(usage)
+        choices = chunk.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            return
+        choice = choices[0]
+        if not usage and choice.get("usage"):
+            # Some servers (Moonshot) put usage on the choice.
+            self._set_usage(choice["usage"])
+        finish = choice.get("finish_reason")
+        if finish:
+            self._finished = True
+            self._out.stop_reason = _map_finish_reason(finish)
+        delta = choice.get("delta")
+        if isinstance(delta, dict):
+            self._delta(delta)
+
+    def _delta(self, delta: dict[str, Any]) -> None:
+        content = delta.get("content")
+        if isinstance(content, str) and content:
+            self._text(content)
+        for field in REASONING_FIELDS:
+            value = delta.get(field)
+            # Use only the first non-empty field: some servers send the same text twice.
+            if isinstance(value, str) and value:
+                self._thinking(field, value)
+                break
+        tool_calls = delta.get("tool_calls")
+        if isinstance(tool_calls, list):
+            for call in tool_calls:
+                if isinstance(call, dict):
+                    self._tool_call(call)
+        details = delta.get("reasoning_details")
+        if isinstance(details, list):
+            self._attach_reasoning_details(details)
+
+    # ------------------------------------------------------------------ blocks
+
+    def _index(self) -> int:
+        return len(self._out.content) - 1
+
+    def _text(self, text: str) -> None:
+        block = self._block
+        if not isinstance(block, TextContent):
+            self._close_block()
+            block = TextContent(text="")
+            self._open(block)
+            self._events.push(TextStartEvent(content_index=self._index(), partial=self._out))
+        block.text += text
+        self._events.push(
+            TextDeltaEvent(content_index=self._index(), delta=text, partial=self._out)
+        )
+
+    def _thinking(self, field: str, text: str) -> None:
+        block = self._block
+        if not isinstance(block, ThinkingContent):
+            self._close_block()
+            # The signature records the field, so the reasoning is echoed back in it.
+            block = ThinkingContent(thinking="", thinking_signature=field)
+            self._open(block)
+            self._events.push(ThinkingStartEvent(content_index=self._index(), partial=self._out))
+        block.thinking += text
+        self._events.push(
+            ThinkingDeltaEvent(content_index=self._index(), delta=text, partial=self._out)
+        )
+
+    def _tool_call(self, call: dict[str, Any]) -> None:
+        call_id = call.get("id") or ""
+        raw_function = call.get("function")
+        function: dict[str, Any] = raw_function if isinstance(raw_function, dict) else {}
+        name = function.get("name") or ""
+        block = self._block
+        if not isinstance(block, ToolCall) or (call_id and block.id != call_id):
+            self._close_block()
+            block = ToolCall(id=str(call_id), name=str(name), arguments={})
+            self._raw_args = ""
+            self._open(block)
+            self._events.push(ToolCallStartEvent(content_index=self._index(), partial=self._out))
+        if call_id:
+            block.id = str(call_id)
+        if name:
+            block.name = str(name)
+        fragment = _arguments_text(function.get("arguments"))
+        if fragment:
+            self._raw_args += fragment
+            block.arguments = as_object(parse_streaming_json(self._raw_args))
+        self._events.push(
+            ToolCallDeltaEvent(content_index=self._index(), delta=fragment, partial=self._out)
+        )
+
+    def _attach_reasoning_details(self, details: list[Any]) -> None:
+        for detail in details:
+            if not isinstance(detail, dict) or detail.get("type") != "reasoning.encrypted":
+                continue
+            if not detail.get("id") or not detail.get("data"):
+                continue
+            for block in self._out.content:
+                if isinstance(block, ToolCall) and block.id == detail["id"]:
+                    block.thought_signature = json.dumps(
+                        detail, ensure_ascii=False, separators=(",", ":")
+                    )
+                    break
+
+    def _open(self, block: TextContent | ThinkingContent | ToolCall) -> None:
+        self._block = block
+        self._out.content.append(block)
+
+    def _close_block(self) -> None:
+        block, self._block = self._block, None
+        index = self._index()
+        if isinstance(block, TextContent):
+            self._events.push(
+                TextEndEvent(content_index=index, content=block.text, partial=self._out)
+            )
+        elif isinstance(block, ThinkingContent):
+            self._events.push(
+                ThinkingEndEvent(content_index=index, content=block.thinking, partial=self._out)
+            )
+        elif isinstance(block, ToolCall):
+            block.arguments = as_object(parse_streaming_json(self._raw_args))
+            self._raw_args = ""
+            self._events.push(
+                ToolCallEndEvent(content_index=index, tool_call=block, partial=self._out)
+            )
+
+    def _set_usage(self, raw: Any) -> None:
+        if isinstance(raw, dict):
+            self._out.usage = parse_usage(raw, self._model)
+
+
+def parse_usage(raw: dict[str, Any], model: Model) -> Usage:
+    """Chat Completions usage → pi usage (PI_SPEC 2.6), with cost filled in."""
+    prompt_details = raw.get("prompt_tokens_details") or {}
+    completion_details = raw.get("completion_tokens_details") or {}
+    cached = _int(prompt_details.get("cached_tokens"))
+    reasoning = _int(completion_details.get("reasoning_tokens"))
+    input_tokens = _int(raw.get("prompt_tokens")) - cached
+    # pi adds reasoning tokens to output and computes the total itself (Groq omits them).
+    output_tokens = _int(raw.get("completion_tokens")) + reasoning
+    usage = Usage(
+        input=input_tokens,
+        output=output_tokens,
+        cache_read=cached,
+        cache_write=0,
+        total_tokens=input_tokens + output_tokens + cached,
+    )
+    calculate_cost(model, usage)
+    return usage
+
+
+def _int(value: Any) -> int:
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
+
+
+def _arguments_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    # A few servers send the arguments as an object rather than a JSON string.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _map_finish_reason(reason: Any) -> StopReason:
+    mapped = _STOP_REASONS.get(reason) if isinstance(reason, str) else None
+    if mapped is None:
+        raise ProviderError(f"Unhandled stop reason: {reason}")
+    return mapped
+
+
+def _stream_error(error: Any) -> ProviderError:
+    """An error object inside a 200 stream (OpenRouter), as the OpenAI SDK reports it."""
+    if not isinstance(error, dict):
+        return ProviderError(str(error))
+    message = str(error.get("message") or json.dumps(error))
+    metadata = error.get("metadata")
+    raw = metadata.get("raw") if isinstance(metadata, dict) else None
+    if raw:
+        message += f"\n{raw}"
+    code = error.get("code")
+    status = code if isinstance(code, int) else None
+    retryable = status is not None and (status == 429 or status >= 500)
+    return ProviderError(message, status=status, retryable=retryable)
