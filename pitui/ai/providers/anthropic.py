@@ -1,0 +1,355 @@
+"""The anthropic-messages adapter: ``POST /v1/messages`` streamed, as pi reads it.
+
+Request shape lives in :mod:`pitui.ai.providers.anthropic_request`; this module reads the
+SSE stream (PI_SPEC §2.2 wire → pi, §2.6 usage, §1.3 stop reasons) into the partial
+:class:`AssistantMessage` and pushes the §1.4 events.
+
+Hot path: one ``json.loads`` per SSE event, a dict lookup by the server's block index,
+an in-place string append, and one event object built without re-validation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+from typing import Any, ClassVar
+
+from httpx_sse import ServerSentEvent
+
+from pitui.ai.event_stream import AssistantMessageEventStream, error_stream, run_stream
+from pitui.ai.events import (
+    StartEvent,
+    TextDeltaEvent,
+    TextEndEvent,
+    TextStartEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ThinkingStartEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+from pitui.ai.keys import env_api_key
+from pitui.ai.options import StreamOptions
+from pitui.ai.partial_json import parse_streaming_json
+from pitui.ai.providers._http import ProviderError, SSERequest, post_sse
+from pitui.ai.providers.anthropic_request import (
+    DEFAULT_BASE_URL,
+    build_body,
+    build_headers,
+    from_claude_code_name,
+    is_oauth_token,
+)
+from pitui.ai.types import (
+    AssistantMessage,
+    Context,
+    Model,
+    StopReason,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    Usage,
+    calculate_cost,
+)
+
+REDACTED_THINKING_TEXT = "[Reasoning redacted]"
+_STOP_REASONS: dict[str, StopReason] = {
+    "end_turn": "stop",
+    "max_tokens": "length",
+    "tool_use": "toolUse",
+    "refusal": "error",
+    "pause_turn": "stop",
+    "stop_sequence": "stop",
+    "sensitive": "error",
+}
+# In-band error types worth a retry while nothing has reached the consumer yet.
+_RETRYABLE_ERROR_TYPES = frozenset(
+    {"overloaded_error", "api_error", "rate_limit_error", "timeout_error"}
+)
+
+Block = TextContent | ThinkingContent | ToolCall
+
+
+def stream(model: Model, context: Context, options: StreamOptions) -> AssistantMessageEventStream:
+    """Stream one reply of an Anthropic Messages model. Never raises.
+
+    The key is ``options.api_key``, else the provider's environment variable. A
+    ``sk-ant-oat`` token is sent as Bearer auth with Claude Code identity (PI_SPEC §2.2).
+    """
+    output = AssistantMessage(api=model.api, provider=model.provider, model=model.id)
+    api_key = options.api_key or env_api_key(model.provider)
+    if not api_key:
+        return error_stream(output, f"No API key for provider: {model.provider}")
+
+    async def body(events: AssistantMessageEventStream, out: AssistantMessage) -> None:
+        oauth = is_oauth_token(api_key)
+        base_url = (model.base_url or DEFAULT_BASE_URL).rstrip("/")
+        request = SSERequest(
+            url=f"{base_url}/v1/messages",
+            headers=build_headers(model, context, api_key),
+            body=build_body(model, context, options, oauth),
+            secrets=(api_key,),
+        )
+        # Anthropic: ``start`` goes out before any network I/O (PI_SPEC §1.4).
+        events.push(StartEvent(partial=out))
+        reader = _StreamReader(model, context, out, events, oauth)
+        await post_sse(request, options, reader.read, reader.content_started)
+
+    return run_stream(output, body, options.signal)
+
+
+class _Open:
+    """A block the server has started and not yet stopped."""
+
+    __slots__ = ("block", "json", "position")
+
+    def __init__(self, block: Block, position: int) -> None:
+        self.block = block
+        self.position = position
+        self.json = ""
+
+
+class _StreamReader:
+    """Turns one SSE response into events on the partial message."""
+
+    def __init__(
+        self,
+        model: Model,
+        context: Context,
+        output: AssistantMessage,
+        events: AssistantMessageEventStream,
+        oauth: bool,
+    ) -> None:
+        self.model = model
+        self.context = context
+        self.out = output
+        self.events = events
+        self.oauth = oauth
+        self.open: dict[int, _Open] = {}
+        self.stopped = False
+
+    def content_started(self) -> bool:
+        """True once a block event went out: from then on failures are not retried."""
+        return bool(self.out.content)
+
+    async def read(self, sse: AsyncIterator[ServerSentEvent]) -> None:
+        """Consume one attempt's events; raise :class:`ProviderError` on failure."""
+        self.stopped = False
+        self.open.clear()
+        handlers = self._handlers
+        async for event in sse:
+            # Dispatch on the event name as the SDK does: ping, unknown names (and their
+            # payloads) are skipped without parsing.
+            handler = handlers.get(event.event)
+            if handler is None:
+                continue
+            data = _parse(event.data)
+            if isinstance(data, dict):
+                handler(self, data)
+            if self.stopped:
+                return
+        raise ProviderError(
+            "Stream ended before message_stop (connection closed early)", retryable=True
+        )
+
+    # ------------------------------------------------------------------ message level
+
+    def _message_start(self, data: dict[str, Any]) -> None:
+        usage = (data.get("message") or {}).get("usage") or {}
+        u = self.out.usage
+        u.input = usage.get("input_tokens") or 0
+        u.output = usage.get("output_tokens") or 0
+        u.cache_read = usage.get("cache_read_input_tokens") or 0
+        u.cache_write = usage.get("cache_creation_input_tokens") or 0
+        self._total(u)
+
+    def _message_delta(self, data: dict[str, Any]) -> None:
+        self._close_open_blocks()
+        reason = (data.get("delta") or {}).get("stop_reason")
+        if reason:
+            mapped = _STOP_REASONS.get(reason)
+            if mapped is None:
+                raise ProviderError(f"Unhandled stop reason: {reason}")
+            self.out.stop_reason = mapped
+        usage = data.get("usage") or {}
+        u = self.out.usage
+        # Only reported fields overwrite: proxies may omit input_tokens here.
+        if usage.get("input_tokens") is not None:
+            u.input = usage["input_tokens"]
+        if usage.get("output_tokens") is not None:
+            u.output = usage["output_tokens"]
+        if usage.get("cache_read_input_tokens") is not None:
+            u.cache_read = usage["cache_read_input_tokens"]
+        if usage.get("cache_creation_input_tokens") is not None:
+            u.cache_write = usage["cache_creation_input_tokens"]
+        self._total(u)
+
+    def _message_stop(self, data: dict[str, Any]) -> None:
+        self._close_open_blocks()
+        self.stopped = True
+
+    def _error(self, data: dict[str, Any]) -> None:
+        raw = data.get("error")
+        error: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        etype = str(error.get("type") or "error")
+        message = str(error.get("message") or json.dumps(data))
+        raise ProviderError(f"{etype}: {message}", retryable=etype in _RETRYABLE_ERROR_TYPES)
+
+    def _total(self, u: Usage) -> None:
+        u.total_tokens = u.input + u.output + u.cache_read + u.cache_write
+        calculate_cost(self.model, u)
+
+    # ------------------------------------------------------------------ blocks
+
+    def _block_start(self, data: dict[str, Any]) -> None:
+        raw = data.get("content_block") or {}
+        kind = raw.get("type")
+        block: Block
+        if kind == "text":
+            block = TextContent(text="")
+        elif kind == "thinking":
+            block = ThinkingContent(thinking="", thinking_signature="")
+        elif kind == "redacted_thinking":
+            block = ThinkingContent(
+                thinking=REDACTED_THINKING_TEXT, thinking_signature=raw.get("data"), redacted=True
+            )
+        elif kind == "tool_use":
+            name = str(raw.get("name") or "")
+            if self.oauth:
+                name = from_claude_code_name(name, self.context.tools)
+            args = raw.get("input")
+            block = ToolCall(
+                id=str(raw.get("id") or ""),
+                name=name,
+                arguments=args if isinstance(args, dict) else {},
+            )
+            _set_extra(block, "partialJson", "")
+        else:
+            return  # server tools and future block types are not pi content
+        index = data.get("index")
+        position = len(self.out.content)
+        _set_extra(block, "index", index)
+        self.out.content.append(block)
+        self.open[index if isinstance(index, int) else -1] = _Open(block, position)
+        start_type = (
+            TextStartEvent
+            if kind == "text"
+            else ToolCallStartEvent
+            if kind == "tool_use"
+            else ThinkingStartEvent
+        )
+        self.events.push(start_type.model_construct(content_index=position, partial=self.out))
+
+    def _block_delta(self, data: dict[str, Any]) -> None:
+        current = self.open.get(data.get("index", -1))
+        delta = data.get("delta")
+        if current is None or not isinstance(delta, dict):
+            return
+        kind = delta.get("type")
+        block = current.block
+        if kind == "text_delta" and isinstance(block, TextContent):
+            piece = delta.get("text") or ""
+            _append(block, "text", piece)
+            self.events.push(
+                TextDeltaEvent.model_construct(
+                    content_index=current.position, delta=piece, partial=self.out
+                )
+            )
+        elif kind == "thinking_delta" and isinstance(block, ThinkingContent):
+            piece = delta.get("thinking") or ""
+            _append(block, "thinking", piece)
+            self.events.push(
+                ThinkingDeltaEvent.model_construct(
+                    content_index=current.position, delta=piece, partial=self.out
+                )
+            )
+        elif kind == "input_json_delta" and isinstance(block, ToolCall):
+            piece = delta.get("partial_json") or ""
+            current.json += piece
+            _set_extra(block, "partialJson", current.json)
+            block.__dict__["arguments"] = _arguments(current.json)
+            self.events.push(
+                ToolCallDeltaEvent.model_construct(
+                    content_index=current.position, delta=piece, partial=self.out
+                )
+            )
+        elif kind == "signature_delta" and isinstance(block, ThinkingContent):
+            # Signatures mutate the block silently (PI_SPEC §1.4.5).
+            signature = (block.thinking_signature or "") + (delta.get("signature") or "")
+            block.__dict__["thinking_signature"] = signature
+
+    def _block_stop(self, data: dict[str, Any]) -> None:
+        current = self.open.pop(data.get("index", -1), None)
+        if current is not None:
+            self._end(current)
+
+    def _close_open_blocks(self) -> None:
+        # ``max_tokens`` can cut a block off with no content_block_stop.
+        for key in sorted(self.open, key=lambda k: self.open[k].position):
+            self._end(self.open.pop(key))
+
+    def _end(self, current: _Open) -> None:
+        block = current.block
+        _del_extra(block, "index")
+        position = current.position
+        if isinstance(block, TextContent):
+            event: Any = TextEndEvent.model_construct(
+                content_index=position, content=block.text, partial=self.out
+            )
+        elif isinstance(block, ThinkingContent):
+            event = ThinkingEndEvent.model_construct(
+                content_index=position, content=block.thinking, partial=self.out
+            )
+        else:
+            block.__dict__["arguments"] = _arguments(current.json)
+            _del_extra(block, "partialJson")
+            event = ToolCallEndEvent.model_construct(
+                content_index=position, tool_call=block, partial=self.out
+            )
+        self.events.push(event)
+
+    _handlers: ClassVar[dict[str, Callable[[_StreamReader, dict[str, Any]], None]]] = {
+        "message_start": _message_start,
+        "message_delta": _message_delta,
+        "message_stop": _message_stop,
+        "content_block_start": _block_start,
+        "content_block_delta": _block_delta,
+        "content_block_stop": _block_stop,
+        "error": _error,
+    }
+
+
+def _parse(text: str) -> Any:
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise ProviderError(f"Malformed event data from provider: {text[:200]!r}") from exc
+
+
+def _append(block: TextContent | ThinkingContent, field: str, piece: str) -> None:
+    # Pop the string out of the model first so that it is the only reference: CPython
+    # then grows it in place, keeping a long reply linear instead of quadratic to build.
+    fields = block.__dict__
+    text: str = fields.pop(field)
+    text += piece
+    fields[field] = text
+
+
+def _arguments(raw: str) -> dict[str, Any]:
+    parsed = parse_streaming_json(raw)
+    return parsed if isinstance(parsed, dict) else {}
+
+
+def _set_extra(block: Block, key: str, value: Any) -> None:
+    # pi keeps scratch fields (``index``, ``partialJson``) on blocks while streaming.
+    extra = block.__pydantic_extra__
+    if extra is not None:
+        extra[key] = value
+
+
+def _del_extra(block: Block, key: str) -> None:
+    extra = block.__pydantic_extra__
+    if extra is not None:
+        extra.pop(key, None)
