@@ -26,6 +26,7 @@ class AssistantMessageEventStream:
         self._result: asyncio.Future[AssistantMessage] = asyncio.get_running_loop().create_future()
         self._finished = False
         self._on_consumer_cancel: Callable[[], None] | None = None
+        self._consumer: asyncio.Task[object] | None = None
 
     @property
     def finished(self) -> bool:
@@ -52,6 +53,7 @@ class AssistantMessageEventStream:
         return self
 
     async def __anext__(self) -> AssistantMessageEvent:
+        self._watch_consumer()
         try:
             event = await self._queue.get()
         except asyncio.CancelledError:
@@ -60,8 +62,23 @@ class AssistantMessageEventStream:
                 self._on_consumer_cancel()
             raise
         if event is None:
+            # Put the end marker back so iterating a finished stream again ends at once.
+            self._queue.put_nowait(None)
             raise StopAsyncIteration
         return event
+
+    def _watch_consumer(self) -> None:
+        # Cancellation can also land in the consumer's own code between two events;
+        # a consuming task that ends cancelled before the stream did aborts it too.
+        task = asyncio.current_task()
+        if task is None or task is self._consumer:
+            return
+        self._consumer = task
+        task.add_done_callback(self._consumer_done)
+
+    def _consumer_done(self, task: asyncio.Task[object]) -> None:
+        if task.cancelled() and not self._finished and self._on_consumer_cancel is not None:
+            self._on_consumer_cancel()
 
     async def result(self) -> AssistantMessage:
         """The final message, once the stream has ended."""
