@@ -78,3 +78,19 @@ def last_body(server: ReplayServer) -> dict[str, Any]:
     """The JSON body of the last request the server received."""
     body: dict[str, Any] = server.requests[-1].json()
     return body
+
+
+def sse_body(*payloads: dict[str, Any] | str, named: bool = False) -> bytes:
+    """An SSE body: one ``data:`` event per payload (a dict as JSON, a str verbatim).
+
+    With ``named``, each dict event also gets an ``event:`` line with its ``type``
+    (the Responses framing).
+    """
+    out: list[str] = []
+    for payload in payloads:
+        if isinstance(payload, str):
+            out.append(f"data: {payload}\n\n")
+            continue
+        name = f"event: {payload['type']}\n" if named else ""
+        out.append(f"{name}data: {json.dumps(payload)}\n\n")
+    return "".join(out).encode()
