@@ -60,10 +60,16 @@ def rg_args(spec: SearchSpec) -> list[str]:
 
 
 async def search_with_rg(rg: str, spec: SearchSpec) -> SearchResult:
-    """Run ripgrep and read its JSON events until ``limit`` matches (then stop it)."""
+    """Run ripgrep and read its JSON events until ``limit`` matches (then stop it).
+
+    ripgrep matches ``--glob`` patterns containing ``/`` against paths relative to its
+    own cwd, so it runs in the searched directory: ``src/*.ts`` then means the same as
+    in the Python finder.
+    """
     proc = await asyncio.create_subprocess_exec(
         rg,
         *rg_args(spec),
+        cwd=spec.path if spec.is_directory else os.path.dirname(spec.path),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
