@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from pitui.ai.events import (
     ToolCallStartEvent,
 )
 from pitui.ai.options import StreamOptions
+from pitui.ai.transform import transform_messages
 from pitui.ai.types import (
     AssistantMessage,
     Context,
@@ -281,42 +281,5 @@ def pairing_errors(messages: list[Message], *, skip_failed: bool) -> list[str]:
 
 
 def replay_transform(messages: list[Message], model: Model) -> list[Message]:
-    """PI_SPEC 2.1 as the providers apply it: ``pitui.ai.transform`` when present.
-
-    Until that module exists, the ordering repair (pass 2) is applied here: synthetic
-    ``No result provided`` results for unanswered calls, errored/aborted replies dropped.
-    """
-    try:
-        module = importlib.import_module("pitui.ai.transform")
-    except ImportError:
-        return _pass_two(messages)
-    transformed: list[Message] = module.transform_messages(messages, model)
-    return transformed
-
-
-def _pass_two(messages: list[Message]) -> list[Message]:
-    out: list[Message] = []
-    pending: list[ToolCall] = []
-    answered: set[str] = set()
-    for message in messages:
-        if isinstance(message, ToolResultMessage):
-            answered.add(message.tool_call_id)
-            out.append(message)
-            continue
-        for call in pending:
-            if call.id not in answered:
-                out.append(
-                    ToolResultMessage(
-                        tool_call_id=call.id,
-                        tool_name=call.name,
-                        content=[TextContent(text="No result provided")],
-                        is_error=True,
-                    )
-                )
-        pending, answered = [], set()
-        if isinstance(message, AssistantMessage):
-            if message.stop_reason in ("error", "aborted"):
-                continue
-            pending = message.tool_calls()
-        out.append(message)
-    return out
+    """PI_SPEC 2.1 as every provider applies it before the wire."""
+    return transform_messages(messages, model)
