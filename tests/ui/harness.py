@@ -1,0 +1,66 @@
+"""Build a PituiApp fed by recorded events through the real bridge."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.pilot import Pilot
+
+from pitui.agent.events import AgentEvent
+from pitui.ui.app import PituiApp
+from pitui.ui.bridge import Listener, Unsubscribe
+from pitui.ui.theme import discover_themes
+from pitui.ui.widgets.composer import Composer
+from pitui.ui.widgets.status_bar import SessionInfo
+
+INFO = SessionInfo(
+    cwd="/srv/proj",
+    git_branch="main",
+    session_name="Port work",
+    model_id="claude-sonnet-4-5",
+    thinking_level="high",
+    context_window=200_000,
+)
+
+
+class FeedSource:
+    """An event source tests push recorded events through, a few at a time."""
+
+    def __init__(self) -> None:
+        self.listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> Unsubscribe:
+        self.listeners.append(listener)
+        return lambda: self.listeners.remove(listener)
+
+    def emit(self, events: Sequence[AgentEvent]) -> None:
+        for event in events:
+            for listener in list(self.listeners):
+                listener(event)
+
+
+async def wait_subscribed(pilot: Pilot[None], source: FeedSource) -> None:
+    """Wait until the app's bridge listens (it subscribes once the main screen is ready)."""
+    for _ in range(100):
+        if source.listeners:
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the app never subscribed to the event source")
+
+
+def make_app(source: FeedSource, info: SessionInfo = INFO) -> PituiApp:
+    """An app with the built-in themes only, fed by ``source``."""
+    return PituiApp(event_source=source.subscribe, info=info, themes=discover_themes([]))
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Let the bridge's frame timer fire and the widgets update."""
+    await pilot.pause(0.05)
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def freeze(app: PituiApp) -> None:
+    """Make the screen deterministic for snapshots (no cursor blink)."""
+    app.query_one(Composer).cursor_blink = False
