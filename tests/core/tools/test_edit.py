@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from pitui.agent.tool import ToolError
+from pitui.ai.abort import AbortSignal
 from pitui.core.tools.edit import EditTool
 
 from .helpers import run, text
@@ -237,3 +238,12 @@ def test_schema_is_pi_shaped() -> None:
     assert props["edits"]["type"] == "array"
     item = schema["$defs"]["EditItem"]
     assert item["required"] == ["oldText", "newText"]
+
+
+async def test_aborted_edit_leaves_file(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("abc")
+    signal = AbortSignal()
+    signal.abort()
+    with pytest.raises(ToolError, match=r"^Operation aborted$"):
+        await run(EditTool(tmp_path), signal=signal, path="a.txt", oldText="a", newText="b")
+    assert (tmp_path / "a.txt").read_text() == "abc"

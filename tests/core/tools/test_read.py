@@ -130,3 +130,9 @@ async def test_at_prefix_and_aborted(tmp_path: Path) -> None:
 async def test_invalid_utf8_is_replaced(tmp_path: Path) -> None:
     (tmp_path / "bin.txt").write_bytes(b"ok \xff\xfe end")
     assert text(await run(ReadTool(tmp_path), path="bin.txt")) == "ok \ufffd\ufffd end"
+
+
+async def test_directory_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "d").mkdir()
+    with pytest.raises(ToolError, match=r"^EISDIR: illegal operation on a directory, read$"):
+        await run(ReadTool(tmp_path), path="d")
