@@ -67,3 +67,16 @@ def require_object(data: Any, what: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ProviderError(f"Malformed {what} from provider: {str(data)[:200]!r}")
     return data
+
+
+def append_text(store: dict[str, Any], key: str, piece: str) -> None:
+    """``store[key] += piece`` without copying the whole text each time.
+
+    ``store`` is a wire dict or a block's ``__dict__`` (pydantic keeps field values
+    there). Holding the only reference while concatenating lets CPython grow the string
+    in place; ``block.text += piece`` would copy it, which is quadratic for long replies.
+    """
+    text = store.get(key) or ""
+    store[key] = ""  # drop the dict's reference; keeps the key's position
+    text += piece
+    store[key] = text

@@ -34,6 +34,7 @@ from pitui.ai.options import StreamOptions
 from pitui.ai.partial_json import parse_streaming_json
 from pitui.ai.providers._http import ProviderError, SSERequest, parse_json_data, post_sse
 from pitui.ai.providers._openai_common import (
+    append_text,
     as_object,
     endpoint,
     request_headers,
@@ -188,7 +189,7 @@ class ChunkReader:
             block = TextContent(text="")
             self._open(block)
             self._events.push(TextStartEvent(content_index=self._index(), partial=self._out))
-        block.text += text
+        append_text(block.__dict__, "text", text)
         self._events.push(
             TextDeltaEvent(content_index=self._index(), delta=text, partial=self._out)
         )
@@ -201,7 +202,7 @@ class ChunkReader:
             block = ThinkingContent(thinking="", thinking_signature=field)
             self._open(block)
             self._events.push(ThinkingStartEvent(content_index=self._index(), partial=self._out))
-        block.thinking += text
+        append_text(block.__dict__, "thinking", text)
         self._events.push(
             ThinkingDeltaEvent(content_index=self._index(), delta=text, partial=self._out)
         )

@@ -34,6 +34,7 @@ from pitui.ai.options import StreamOptions
 from pitui.ai.partial_json import parse_streaming_json
 from pitui.ai.providers._http import ProviderError, SSERequest, parse_json_data, post_sse
 from pitui.ai.providers._openai_common import (
+    append_text,
     as_object,
     endpoint,
     request_headers,
@@ -184,8 +185,8 @@ class ResponseReader:
         summary = self._summary()
         if not isinstance(block, ThinkingContent) or not summary:
             return
-        block.thinking += text
-        summary[-1]["text"] = str(summary[-1].get("text") or "") + text
+        append_text(block.__dict__, "thinking", text)
+        append_text(summary[-1], "text", text)
         self._events.push(
             ThinkingDeltaEvent(content_index=self._index(), delta=text, partial=self._out)
         )
@@ -218,8 +219,8 @@ class ResponseReader:
         if last.get("type") != part_type:
             return
         delta = str(data.get("delta") or "")
-        block.text += delta
-        last[key] = str(last.get(key) or "") + delta
+        append_text(block.__dict__, "text", delta)
+        append_text(last, key, delta)
         self._events.push(
             TextDeltaEvent(content_index=self._index(), delta=delta, partial=self._out)
         )
