@@ -1,0 +1,8 @@
+"""Compaction and branch summaries (PI_SPEC §6, §7).
+
+Modules: :mod:`.tokens` (chars/4 estimates, context size), :mod:`.jsjson` (JavaScript
+string length and ``JSON.stringify``), :mod:`.files` (file-operation tracking),
+:mod:`.serialize` (the conversation text a summariser reads), :mod:`.prompts` (pi's
+prompt texts), :mod:`.cut` (cut point and :func:`~.cut.prepare_compaction`),
+:mod:`.summarize` (the LLM calls), :mod:`.branch` (branch summaries on navigation).
+"""

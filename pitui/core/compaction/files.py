@@ -1,0 +1,93 @@
+"""Which files a stretch of conversation read and changed (PI_SPEC §6.6).
+
+Only assistant tool calls named exactly ``read``, ``write`` and ``edit`` with a non-empty
+string ``path`` count. The lists keep pi's order: insertion order while collecting, JS
+default sort (UTF-16 code units) in the stored lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pitui.agent.messages import AgentMessage
+from pitui.ai.types import AssistantMessage, ToolCall
+from pitui.core.compaction.jsjson import utf16_sort_key
+
+
+@dataclass
+class FileOperations:
+    """Paths seen, per operation, in first-seen order (dicts used as ordered sets)."""
+
+    read: dict[str, None] = field(default_factory=dict)
+    written: dict[str, None] = field(default_factory=dict)
+    edited: dict[str, None] = field(default_factory=dict)
+
+    def add(self, tool: object, path: object) -> None:
+        """Record one tool call (ignored unless read/write/edit with a non-empty path)."""
+        if not isinstance(path, str) or not path:
+            return
+        if tool == "read":
+            self.read[path] = None
+        elif tool == "write":
+            self.written[path] = None
+        elif tool == "edit":
+            self.edited[path] = None
+
+    def seed(self, details: object) -> None:
+        """Start from an earlier summary's ``details``: readFiles → read, modified → edited."""
+        if not isinstance(details, dict):
+            return
+        read, modified = details.get("readFiles"), details.get("modifiedFiles")
+        for path in read if isinstance(read, list) else ():
+            if isinstance(path, str):
+                self.read[path] = None
+        for path in modified if isinstance(modified, list) else ():
+            if isinstance(path, str):
+                self.edited[path] = None
+
+    def to_json(self) -> dict[str, list[str]]:
+        """``{"read", "written", "edited"}`` in insertion order."""
+        return {"read": list(self.read), "written": list(self.written), "edited": list(self.edited)}
+
+
+def extract_from_message(message: AgentMessage, ops: FileOperations) -> None:
+    """Add the file operations of an assistant message's tool calls."""
+    if isinstance(message, AssistantMessage):
+        for block in message.content:
+            if isinstance(block, ToolCall):
+                ops.add(block.name, block.arguments.get("path"))
+
+
+def extract_from_raw(message: Mapping[str, Any], ops: FileOperations) -> None:
+    """:func:`extract_from_message` for a message given as its JSON object."""
+    if message.get("role") != "assistant":
+        return
+    content = message.get("content")
+    for block in content if isinstance(content, list) else ():
+        if isinstance(block, dict) and block.get("type") == "toolCall":
+            arguments = block.get("arguments")
+            if isinstance(arguments, dict):
+                ops.add(block.get("name"), arguments.get("path"))
+
+
+def _js_sorted(paths: Iterable[str]) -> list[str]:
+    return sorted(paths, key=utf16_sort_key)
+
+
+def compute_file_lists(ops: FileOperations) -> tuple[list[str], list[str]]:
+    """(readFiles, modifiedFiles): read-only files and edited ∪ written files, sorted."""
+    modified = {**ops.edited, **ops.written}
+    read_only = _js_sorted(p for p in ops.read if p not in modified)
+    return read_only, _js_sorted(modified)
+
+
+def format_file_operations(read_files: list[str], modified_files: list[str]) -> str:
+    """The ``<read-files>`` / ``<modified-files>`` block appended to a summary ("" if none)."""
+    sections: list[str] = []
+    if read_files:
+        sections.append("<read-files>\n" + "\n".join(read_files) + "\n</read-files>")
+    if modified_files:
+        sections.append("<modified-files>\n" + "\n".join(modified_files) + "\n</modified-files>")
+    return "\n\n" + "\n\n".join(sections) if sections else ""
