@@ -1,0 +1,14 @@
+"""The view model and reducer are plain Python: importing them must not load Textual."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def test_reducer_does_not_import_textual() -> None:
+    code = (
+        "import sys, pitui.ui.reducer, pitui.ui.state, pitui.ui.ui_events;"
+        "assert 'textual' not in sys.modules, 'textual imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
