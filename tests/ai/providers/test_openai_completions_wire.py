@@ -383,3 +383,25 @@ async def test_block_alternation_closes_in_order(replay_server: ReplayServer) ->
     assert [b.type for b in run.message.content] == ["text", "thinking", "text"]
     assert run.message.stop_reason == "length"
     assert_event_order(run)
+
+
+def test_adapters_are_registered_by_api() -> None:
+    from pitui.ai.providers import openai_completions, openai_responses
+    from pitui.ai.stream import get_adapter
+
+    assert get_adapter("openai-completions") is openai_completions.stream
+    assert get_adapter("openai-responses") is openai_responses.stream
+
+
+async def test_key_from_the_environment_and_model_headers(
+    replay_server: ReplayServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-from-env-000000")
+    target = model(API, "openai", "gpt-4o-mini", headers={"x-extra": "1"})
+    reply = Reply(body=sse_body(_chunk({"content": "x"}), _chunk(finish="stop"), "[DONE]"))
+    context = Context(messages=[UserMessage(content="q")])
+    options = StreamOptions(headers={"x-extra": "2", "x-option": "3"})
+    await run_replay(replay_server, stream, target, context, options, reply)
+    headers = {k.lower(): v for k, v in replay_server.requests[-1].headers.items()}
+    assert headers["authorization"] == "Bearer sk-from-env-000000"
+    assert (headers["x-extra"], headers["x-option"]) == ("2", "3")
