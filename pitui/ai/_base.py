@@ -38,11 +38,15 @@ class PiModel(BaseModel):
     def model_post_init(self, context: Any, /) -> None:
         if isinstance(context, dict) and context.get(LOADING):
             return
-        # Built in code: defaults are real values and belong in the JSON.
+        # Built in code: defaults are real values and belong in the JSON, while an
+        # optional field left at None is absent (pi omits undefined), even if passed
+        # explicitly. A required field that is None (``parentId``) stays, as null.
         fields_set = self.__pydantic_fields_set__
-        for name in type(self).model_fields:
-            if name not in fields_set and getattr(self, name) is not None:
+        for name, info in type(self).model_fields.items():
+            if getattr(self, name) is not None:
                 fields_set.add(name)
+            elif not info.is_required():
+                fields_set.discard(name)
 
     @model_serializer(mode="wrap")
     def _omit_unset(self, handler: SerializerFunctionWrapHandler) -> Any:

@@ -1,0 +1,527 @@
+"""AgentSession: the one façade every mode uses (pi's ``AgentSession``).
+
+It owns the agent, the session store, settings, the model registry and the permission
+gate. It persists every finished message in order, records model and thinking-level
+changes, runs the user's ``!`` commands, retries transient provider errors, and moves
+around the session tree. Modes subscribe to its events and call its methods; they add
+only I/O.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeAlias
+
+from pitui.agent.agent import Agent, AgentError
+from pitui.agent.events import MessageEndEvent, MessageStartEvent, ToolExecutionEndEvent
+from pitui.agent.messages import AgentMessage
+from pitui.ai.abort import AbortSignal
+from pitui.ai.models import ModelRegistry
+from pitui.ai.types import (
+    THINKING_LEVELS,
+    AssistantMessage,
+    ImageContent,
+    Model,
+    TextContent,
+    ThinkingLevel,
+    Usage,
+    UserMessage,
+)
+from pitui.core.messages import BashExecutionMessage
+from pitui.core.permissions import PermissionGate
+from pitui.core.retry import is_retryable_error, retry_delay_ms
+from pitui.core.session.entries import CustomMessageEntry, MessageEntry
+from pitui.core.session.store import SessionStore
+from pitui.core.session_events import (
+    AutoRetryEndEvent,
+    AutoRetryStartEvent,
+    SessionChangedEvent,
+    SessionChangeKind,
+    SessionEvent,
+    ToolDeniedEvent,
+    UserBashStartEvent,
+    UserBashUpdateEvent,
+)
+from pitui.core.settings import Settings
+from pitui.core.user_bash import run_user_bash
+
+SessionListener: TypeAlias = Callable[[SessionEvent], Awaitable[None] | None]
+StreamingBehavior: TypeAlias = str | None
+"""``"steer"`` or ``"followUp"`` while the agent works; None refuses a busy prompt."""
+
+
+@dataclass
+class UsageTotals:
+    """Token and cost totals over every assistant entry of the file (all branches)."""
+
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+    cost: float = 0.0
+
+
+@dataclass
+class _Runtime:
+    """Transient state of the façade (never persisted)."""
+
+    pending_bash: list[BashExecutionMessage] = field(default_factory=list)
+    bash_signal: AbortSignal | None = None
+    retry_signal: AbortSignal | None = None
+
+
+def text_of(content: str | list[TextContent | ImageContent]) -> str:
+    """The text blocks of user-like content joined with no separator (pi's editor text)."""
+    if isinstance(content, str):
+        return content
+    return "".join(block.text for block in content if isinstance(block, TextContent))
+
+
+class AgentSession:
+    """Agent + session store + settings + models + permission gate, behind one API.
+
+    Build one with :func:`pitui.core.session_setup.create_agent_session`.
+    """
+
+    def __init__(
+        self,
+        *,
+        agent: Agent,
+        store: SessionStore,
+        settings: Settings,
+        registry: ModelRegistry,
+        gate: PermissionGate,
+        cwd: Path,
+    ) -> None:
+        self.agent = agent
+        self.store = store
+        self.settings = settings
+        self.registry = registry
+        self.gate = gate
+        self.cwd = cwd
+        self._listeners: list[SessionListener] = []
+        self._runtime = _Runtime()
+        agent.subscribe(self._on_agent_event)
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def model(self) -> Model | None:
+        """The model the next call goes to."""
+        return self.agent.state.model
+
+    @property
+    def thinking_level(self) -> ThinkingLevel:
+        """The current thinking level."""
+        return self.agent.state.thinking_level
+
+    @property
+    def messages(self) -> list[AgentMessage]:
+        """The transcript the model works from."""
+        return self.agent.state.messages
+
+    @property
+    def is_streaming(self) -> bool:
+        """True while a run is in progress."""
+        return self.agent.state.is_streaming
+
+    @property
+    def session_file(self) -> Path | None:
+        """The session file (None with ``--no-session``)."""
+        return self.store.path
+
+    @property
+    def session_name(self) -> str | None:
+        """The latest non-empty ``session_info`` name."""
+        return self.store.get_session_name()
+
+    def usage_totals(self) -> UsageTotals:
+        """Tokens and cost summed over all assistant entries in the file (pi's footer)."""
+        totals = UsageTotals()
+        for entry in self.store.get_entries():
+            if isinstance(entry, MessageEntry) and isinstance(entry.message, AssistantMessage):
+                _add_usage(totals, entry.message.usage)
+        return totals
+
+    def last_assistant_text(self) -> str | None:
+        """The text of the latest assistant message, trimmed (``/copy``)."""
+        for message in reversed(self.messages):
+            if isinstance(message, AssistantMessage):
+                return message.text().strip() or None
+        return None
+
+    def available_thinking_levels(self) -> list[ThinkingLevel]:
+        """Levels the current model accepts (``off`` only without reasoning)."""
+        model = self.model
+        if model is None or not model.reasoning:
+            return ["off"]
+        xhigh = any(tag in model.id for tag in ("gpt-5.2", "gpt-5.3", "gpt-5.4", "opus-4-6"))
+        return [level for level in THINKING_LEVELS if level != "xhigh" or xhigh]
+
+    # ------------------------------------------------------------------ events
+
+    def subscribe(self, listener: SessionListener) -> Callable[[], None]:
+        """Receive every session event; returns an unsubscribe function."""
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    async def emit(self, event: SessionEvent) -> None:
+        """Deliver ``event`` to every listener (awaiting async ones, in order)."""
+        for listener in list(self._listeners):
+            pending = listener(event)
+            if pending is not None and inspect.isawaitable(pending):
+                await pending
+
+    async def _on_agent_event(self, event: SessionEvent) -> None:
+        if isinstance(event, MessageEndEvent):
+            # Awaited by the loop, so entries land in the file in event order.
+            await self.store.append_message(event.message)
+        if isinstance(event, ToolExecutionEndEvent):
+            decision = self.gate.decisions.pop(event.tool_call_id, None)
+            if decision is not None and not decision.allowed:
+                await self.emit(
+                    ToolDeniedEvent(
+                        tool_call_id=event.tool_call_id,
+                        tool_name=event.tool_name,
+                        message=decision.message or "",
+                    )
+                )
+        await self.emit(event)
+
+    # ------------------------------------------------------------------ prompting
+
+    async def prompt(
+        self,
+        text: str,
+        images: list[ImageContent] | None = None,
+        *,
+        streaming_behavior: StreamingBehavior = None,
+    ) -> None:
+        """Send the user's message and run until the agent (and any retries) finish.
+
+        While a run is in progress, ``streaming_behavior`` ``"steer"`` or ``"followUp"``
+        queues the message instead; without it a busy prompt raises :class:`AgentError`.
+        """
+        if self.is_streaming:
+            if streaming_behavior == "steer":
+                self.steer(text, images)
+                return
+            if streaming_behavior == "followUp":
+                self.follow_up(text, images)
+                return
+        await self._flush_pending_bash()
+        content: list[TextContent | ImageContent] = [TextContent(text=text), *(images or [])]
+        await self.agent.prompt(UserMessage(content=content))
+        await self._after_run()
+
+    def steer(self, text: str, images: list[ImageContent] | None = None) -> None:
+        """Interrupt the run: delivered at the next steering poll."""
+        self.agent.steer(UserMessage(content=[TextContent(text=text), *(images or [])]))
+
+    def follow_up(self, text: str, images: list[ImageContent] | None = None) -> None:
+        """Delivered when the agent would otherwise stop."""
+        self.agent.follow_up(UserMessage(content=[TextContent(text=text), *(images or [])]))
+
+    def queued_texts(self) -> tuple[list[str], list[str]]:
+        """``(steering, follow-up)`` texts waiting in the queues."""
+        steering = [text_of(_content(m)) for m in self.agent.queued_steering]
+        follow = [text_of(_content(m)) for m in self.agent.queued_follow_up]
+        return steering, follow
+
+    def dequeue_all(self) -> list[str]:
+        """Take every queued message back (steering first), e.g. into the composer."""
+        steering, follow = self.queued_texts()
+        self.agent.clear_all_queues()
+        return steering + follow
+
+    async def continue_(self) -> None:
+        """Run the model again on the transcript (after an error or an abort)."""
+        await self.agent.continue_()
+        await self._after_run()
+
+    def abort(self) -> None:
+        """Abort the run, a retry wait and a running ``!`` command."""
+        for signal in (self._runtime.retry_signal, self._runtime.bash_signal):
+            if signal is not None:
+                signal.abort("aborted by user")
+        self.agent.abort()
+
+    async def wait_for_idle(self) -> None:
+        """Return once no run is in progress."""
+        await self.agent.wait_for_idle()
+
+    async def _after_run(self) -> None:
+        """Post-run work: automatic retries, then (issue 7) automatic compaction."""
+        await self._retry_transient_errors()
+
+    async def _retry_transient_errors(self) -> None:
+        policy = self.settings.retry
+        attempt = 0
+        while policy.enabled:
+            last = self._last_assistant()
+            window = self.model.context_window if self.model else None
+            if last is None or not is_retryable_error(last, window):
+                if attempt:
+                    await self.emit(AutoRetryEndEvent(success=True, attempt=attempt))
+                return
+            if attempt >= policy.max_retries:
+                await self.emit(
+                    AutoRetryEndEvent(
+                        success=False, attempt=attempt, final_error=last.error_message
+                    )
+                )
+                return
+            attempt += 1
+            if not await self._wait_before_retry(last, attempt):
+                return
+            await self.agent.continue_()
+
+    async def _wait_before_retry(self, failed: AssistantMessage, attempt: int) -> bool:
+        policy = self.settings.retry
+        delay = retry_delay_ms(policy.base_delay_ms, attempt)
+        # The failed reply stays in the file but leaves the model's context.
+        self.agent.replace_messages([m for m in self.messages if m is not failed])
+        await self.emit(
+            AutoRetryStartEvent(
+                attempt=attempt,
+                max_attempts=policy.max_retries,
+                delay_ms=delay,
+                error_message=failed.error_message or "",
+            )
+        )
+        signal = self._runtime.retry_signal = AbortSignal()
+        try:
+            await asyncio.wait_for(signal.wait(), delay / 1000)
+        except TimeoutError:
+            return True
+        finally:
+            self._runtime.retry_signal = None
+        await self.emit(
+            AutoRetryEndEvent(success=False, attempt=attempt, final_error="Retry cancelled")
+        )
+        return False
+
+    def _last_assistant(self) -> AssistantMessage | None:
+        messages = self.messages
+        if messages and isinstance(messages[-1], AssistantMessage):
+            return messages[-1]
+        return None
+
+    # ------------------------------------------------------------------ ! commands
+
+    async def run_bash(self, command: str, *, exclude_from_context: bool = False) -> None:
+        """Run the user's ``!cmd`` (``!!cmd``: kept out of the model's context).
+
+        While the agent works, the result is held and added just before the next prompt,
+        so it never lands between a tool call and its result.
+
+        Raises:
+            AgentError: when another ``!`` command is still running.
+        """
+        if self._runtime.bash_signal is not None:
+            raise AgentError("A bash command is already running. Press Esc to cancel it first.")
+        signal = self._runtime.bash_signal = AbortSignal()
+        await self.emit(
+            UserBashStartEvent(command=command, exclude_from_context=exclude_from_context)
+        )
+        updates: set[asyncio.Task[None]] = set()
+
+        def on_output(text: str) -> None:
+            task = asyncio.ensure_future(self.emit(UserBashUpdateEvent(output=text)))
+            updates.add(task)
+            task.add_done_callback(updates.discard)
+
+        try:
+            message = await run_user_bash(
+                command,
+                self.cwd,
+                exclude_from_context=exclude_from_context,
+                shell_path=self.settings.shell_path,
+                cancel=signal,
+                on_output=on_output,
+            )
+        finally:
+            self._runtime.bash_signal = None
+        if updates:
+            await asyncio.gather(*updates)
+        if self.is_streaming:
+            self._runtime.pending_bash.append(message)
+            return
+        await self._add_bash_message(message)
+
+    async def _add_bash_message(self, message: BashExecutionMessage) -> None:
+        self.agent.append_message(message)
+        await self.store.append_message(message)
+        await self.emit(MessageStartEvent(message=message))
+        await self.emit(MessageEndEvent(message=message))
+
+    async def _flush_pending_bash(self) -> None:
+        pending, self._runtime.pending_bash = self._runtime.pending_bash, []
+        for message in pending:
+            await self._add_bash_message(message)
+
+    # ------------------------------------------------------------------ model & thinking
+
+    async def set_model(self, model: Model) -> None:
+        """Switch models; recorded as a ``model_change`` entry."""
+        self.agent.state.model = model
+        await self.store.append_model_change(model.provider, model.id)
+        await self._clamp_thinking()
+        await self._changed("model")
+
+    async def set_thinking_level(self, level: ThinkingLevel) -> None:
+        """Set the level (clamped to what the model accepts); recorded as an entry."""
+        available = self.available_thinking_levels()
+        chosen = level if level in available else available[-1] if level != "off" else "off"
+        if chosen == self.thinking_level:
+            return
+        self.agent.state.thinking_level = chosen
+        await self.store.append_thinking_level_change(chosen)
+        await self._changed("thinking")
+
+    async def cycle_thinking_level(self) -> ThinkingLevel:
+        """Next level in order (wrapping); returns the new level."""
+        levels = self.available_thinking_levels()
+        current = self.thinking_level
+        index = levels.index(current) if current in levels else -1
+        await self.set_thinking_level(levels[(index + 1) % len(levels)])
+        return self.thinking_level
+
+    async def _clamp_thinking(self) -> None:
+        available = self.available_thinking_levels()
+        if self.thinking_level not in available:
+            await self.set_thinking_level("off" if available == ["off"] else available[-1])
+
+    # ------------------------------------------------------------------ the session tree
+
+    async def set_name(self, name: str) -> None:
+        """Name the session (a ``session_info`` entry)."""
+        await self.store.set_name(name.strip())
+        await self._changed("name")
+
+    async def set_label(self, entry_id: str, label: str | None) -> None:
+        """Label an entry (empty clears)."""
+        await self.store.set_label(entry_id, label)
+        await self._changed("label")
+
+    async def navigate(self, entry_id: str) -> str | None:
+        """Move the leaf to ``entry_id`` without a summary; returns text for the composer.
+
+        Selecting a user (or custom) message puts the leaf on its parent and returns the
+        message's text, so the user can edit and resend it (PI_SPEC §7.9).
+        """
+        if entry_id == self.store.get_leaf_id():
+            return None
+        entry = self.store.get_entry(entry_id)
+        if entry is None:
+            raise AgentError(f"Entry {entry_id} not found")
+        new_leaf, editor_text = navigation_target(entry)
+        if new_leaf is None:
+            self.store.reset_leaf()
+        else:
+            self.store.branch(new_leaf)
+        self.rebuild_from_session()
+        await self._changed("navigate")
+        return editor_text
+
+    async def fork(self, entry_id: str) -> str | None:
+        """Continue in a new session file holding the path before ``entry_id``.
+
+        Returns the text of the forked user message for the composer.
+        """
+        entry = self.store.get_entry(entry_id)
+        if entry is None:
+            raise AgentError(f"Entry {entry_id} not found")
+        parent, editor_text = navigation_target(entry)
+        old = self.store
+        if parent is None:
+            parent_file = str(old.path) if old.path else None
+            self.store = SessionStore.create(old.cwd, old.session_dir, parent_session=parent_file)
+        else:
+            self.store = await old.fork(parent)
+        await old.close()
+        self.rebuild_from_session()
+        await self._changed("fork")
+        return editor_text
+
+    async def new_session(self) -> None:
+        """Start an empty session in a new file (model and thinking level carried over)."""
+        old = self.store
+        if old.path is None:
+            self.store = SessionStore.in_memory(old.cwd)
+        else:
+            self.store = SessionStore.create(old.cwd, old.session_dir)
+        await old.close()
+        self.agent.reset()
+        await self.record_model_and_thinking()
+        await self._changed("new")
+
+    async def resume(self, path: Path) -> None:
+        """Switch to the session file at ``path`` (its model and level come back too)."""
+        new_store = await SessionStore.open(path)
+        old, self.store = self.store, new_store
+        await old.close()
+        self.agent.reset()
+        self.rebuild_from_session(restore_model=True)
+        await self._changed("resume")
+
+    def rebuild_from_session(self, *, restore_model: bool = False) -> None:
+        """Replace the agent's transcript with the session context at the leaf."""
+        context = self.store.build_context()
+        self.agent.replace_messages(context.messages)
+        if not restore_model:
+            return
+        if context.model is not None:
+            model = self.registry.find(context.model.provider, context.model.model_id)
+            if model is not None:
+                self.agent.state.model = model
+        level = context.thinking_level
+        if level in THINKING_LEVELS:
+            self.agent.state.thinking_level = level
+
+    async def record_model_and_thinking(self) -> None:
+        """Write the current model and level as the first entries of a new session (as pi)."""
+        if self.model is not None:
+            await self.store.append_model_change(self.model.provider, self.model.id)
+        await self.store.append_thinking_level_change(self.thinking_level)
+
+    async def close(self) -> None:
+        """Abort work in progress and release the session file."""
+        self.abort()
+        await self.agent.wait_for_idle()
+        await self.store.close()
+
+    async def _changed(self, kind: SessionChangeKind) -> None:
+        await self.emit(SessionChangedEvent(kind=kind))
+
+
+def navigation_target(entry: object) -> tuple[str | None, str | None]:
+    """``(new leaf, composer text)`` for selecting ``entry`` in the tree (PI_SPEC §7.9)."""
+    if isinstance(entry, MessageEntry) and isinstance(entry.message, UserMessage):
+        return entry.parent_id, text_of(entry.message.content)
+    if isinstance(entry, CustomMessageEntry):
+        return entry.parent_id, text_of(entry.content)
+    entry_id = getattr(entry, "id", None)
+    return (entry_id if isinstance(entry_id, str) else None), None
+
+
+def _content(message: AgentMessage) -> str | list[TextContent | ImageContent]:
+    content = getattr(message, "content", "")
+    return content if isinstance(content, str | list) else ""
+
+
+def _add_usage(totals: UsageTotals, usage: Usage) -> None:
+    totals.input += int(usage.input)
+    totals.output += int(usage.output)
+    totals.cache_read += int(usage.cache_read)
+    totals.cache_write += int(usage.cache_write)
+    totals.cost += float(usage.cost.total)

@@ -1,0 +1,91 @@
+"""Session-level events: AgentEvents plus what the façade adds (PI_SPEC §3.3).
+
+pi's additions (auto-retry, auto-compaction) keep pi's names and fields. pitui's own
+(``tool_denied``, ``user_bash_*``, ``session_changed``) tell a UI what pi's interactive
+mode learns by reaching into its session object.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypeAlias
+
+from pydantic import Field
+
+from pitui.agent.events import AgentEvent
+from pitui.ai._base import PiModel
+
+
+class AutoRetryStartEvent(PiModel):
+    type: Literal["auto_retry_start"] = "auto_retry_start"
+    attempt: int
+    max_attempts: int
+    delay_ms: int
+    error_message: str
+
+
+class AutoRetryEndEvent(PiModel):
+    type: Literal["auto_retry_end"] = "auto_retry_end"
+    success: bool
+    attempt: int
+    final_error: str | None = None
+
+
+class AutoCompactionStartEvent(PiModel):
+    type: Literal["auto_compaction_start"] = "auto_compaction_start"
+    reason: Literal["threshold", "overflow"]
+
+
+class AutoCompactionEndEvent(PiModel):
+    type: Literal["auto_compaction_end"] = "auto_compaction_end"
+    result: Any = None
+    aborted: bool = False
+    will_retry: bool = False
+    error_message: str | None = None
+
+
+class ToolDeniedEvent(PiModel):
+    """The permission gate refused a call (its paired error result follows)."""
+
+    type: Literal["tool_denied"] = "tool_denied"
+    tool_call_id: str
+    tool_name: str
+    message: str
+
+
+class UserBashStartEvent(PiModel):
+    """A ``!`` / ``!!`` command started; its bashExecution message ends it."""
+
+    type: Literal["user_bash_start"] = "user_bash_start"
+    command: str
+    exclude_from_context: bool = False
+
+
+class UserBashUpdateEvent(PiModel):
+    type: Literal["user_bash_update"] = "user_bash_update"
+    output: str
+
+
+SessionChangeKind: TypeAlias = Literal[
+    "model", "thinking", "name", "label", "new", "resume", "navigate", "fork", "compaction"
+]
+
+
+class SessionChangedEvent(PiModel):
+    """Something outside a run changed; for transcript changes the UI re-reads messages."""
+
+    type: Literal["session_changed"] = "session_changed"
+    kind: SessionChangeKind
+
+
+SessionOnlyEvent: TypeAlias = Annotated[
+    AutoRetryStartEvent
+    | AutoRetryEndEvent
+    | AutoCompactionStartEvent
+    | AutoCompactionEndEvent
+    | ToolDeniedEvent
+    | UserBashStartEvent
+    | UserBashUpdateEvent
+    | SessionChangedEvent,
+    Field(discriminator="type"),
+]
+SessionEvent: TypeAlias = AgentEvent | SessionOnlyEvent

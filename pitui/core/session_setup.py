@@ -1,0 +1,213 @@
+"""Build an :class:`AgentSession` from what a mode was asked for (flags, settings, files).
+
+Every mode goes through :func:`create_agent_session`: settings, models and keys, the
+session file (new, ``--continue``, ``--session``, ``--no-session``), the model and
+thinking level, the tools, the system prompt and the permission gate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pitui.agent.agent import Agent
+from pitui.agent.config import ConvertToLlm
+from pitui.agent.messages import AgentMessage
+from pitui.agent.state import AgentState
+from pitui.ai.models import ModelRegistry
+from pitui.ai.options import StreamOptions
+from pitui.ai.stream import StreamFn, stream
+from pitui.ai.types import (
+    THINKING_LEVELS,
+    ImageContent,
+    Message,
+    Model,
+    TextContent,
+    ThinkingLevel,
+    ToolResultMessage,
+    UserMessage,
+)
+from pitui.core.agent_session import AgentSession
+from pitui.core.messages import convert_to_llm
+from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy
+from pitui.core.session.store import SessionStore
+from pitui.core.settings import ApprovalMode, Settings, load_settings, update_project_settings
+from pitui.core.system_prompt import load_system_prompt
+from pitui.core.tools import create_tools
+
+IMAGES_BLOCKED = "Image reading is disabled."
+
+
+@dataclass
+class SessionOptions:
+    """What a mode asks for. Unset fields fall back to settings and defaults."""
+
+    cwd: Path
+    model: str | None = None
+    """``provider/id[:thinking]`` or a fuzzy id (``--model``)."""
+    provider: str | None = None
+    thinking: ThinkingLevel | None = None
+    tools: Sequence[str] | None = None
+    approve: ApprovalMode | None = None
+    """``--approve`` (or a mode's default, e.g. ``workspace`` for print mode)."""
+    session_file: Path | None = None
+    session_dir: Path | None = None
+    continue_recent: bool = False
+    no_session: bool = False
+    system_prompt: str | None = None
+    append_system_prompt: str | None = None
+    api_key: str | None = None
+    asker: Asker | None = None
+    """Answers permission requests (the TUI's modal); None: nobody to ask."""
+    stream_fn: StreamFn = stream
+    settings: Settings | None = None
+    registry: ModelRegistry | None = None
+    warnings: list[str] = field(default_factory=list)
+    """Filled with problems worth telling the user (bad settings, unknown model…)."""
+
+
+async def create_agent_session(options: SessionOptions) -> AgentSession:
+    """Resolve everything and return a ready session (nothing is written yet)."""
+    cwd = options.cwd
+    settings = options.settings
+    if settings is None:
+        loaded = await load_settings(cwd)
+        settings = loaded.settings
+        options.warnings += loaded.errors
+    registry = options.registry or await ModelRegistry.load()
+    if registry.error is not None:
+        options.warnings.append(str(registry.error))
+    store = await _open_store(options)
+    context = store.build_context()
+    model, thinking = await _choose_model(options, settings, registry, context.model, store)
+    if options.api_key:  # --api-key applies to the provider of the chosen model
+        registry.auth.set_runtime_api_key(model.provider, options.api_key)
+    tool_names = list(options.tools) if options.tools is not None else settings.tools
+    tools = create_tools(cwd, tool_names, shell_path=settings.shell_path)
+    system_prompt = await load_system_prompt(
+        cwd,
+        [t.name for t in tools],
+        system_prompt=options.system_prompt,
+        append_system_prompt=options.append_system_prompt,
+    )
+    gate = _make_gate(cwd, settings, options)
+    agent = Agent(
+        initial_state=AgentState(
+            system_prompt=system_prompt, model=model, thinking_level=thinking, tools=tools
+        ),
+        stream_fn=options.stream_fn,
+        convert_to_llm=_converter(settings),
+        get_api_key=registry.auth.get_api_key,
+        stream_options=StreamOptions(thinking_budgets=settings.thinking_budgets),
+        session_id=store.session_id,
+        steering_mode=settings.steering_mode,
+        follow_up_mode=settings.follow_up_mode,
+        before_tool_call=lambda call, _params: gate.check(call.id, call.name, call.arguments),
+    )
+    session = AgentSession(
+        agent=agent, store=store, settings=settings, registry=registry, gate=gate, cwd=cwd
+    )
+    if context.messages:
+        session.rebuild_from_session()
+        await _record_changes(session, context.model, context.thinking_level)
+    else:
+        await session.record_model_and_thinking()
+    return session
+
+
+async def _open_store(options: SessionOptions) -> SessionStore:
+    if options.no_session:
+        return SessionStore.in_memory(options.cwd)
+    if options.session_file is not None:
+        return await SessionStore.open(options.session_file, session_dir=options.session_dir)
+    if options.continue_recent:
+        return await SessionStore.continue_recent(options.cwd, options.session_dir)
+    return SessionStore.create(options.cwd, options.session_dir)
+
+
+async def _choose_model(
+    options: SessionOptions,
+    settings: Settings,
+    registry: ModelRegistry,
+    session_model: object,
+    store: SessionStore,
+) -> tuple[Model, ThinkingLevel]:
+    thinking: ThinkingLevel | None = options.thinking
+    model: Model | None = None
+    if options.model:
+        choice = registry.parse_model_arg(options.model, options.provider)
+        model = choice.model
+        thinking = thinking or choice.thinking
+        if choice.warning:
+            options.warnings.append(choice.warning)
+    if model is None and session_model is not None:
+        provider = getattr(session_model, "provider", "")
+        model_id = getattr(session_model, "model_id", "")
+        model = registry.find(provider, model_id)
+    if model is None:
+        model = await registry.resolve_default(settings.default_provider, settings.default_model)
+    if thinking is None:
+        level = store.build_context().thinking_level if store.entry_count() else None
+        thinking = _as_level(level) or settings.default_thinking_level or "off"
+    if not model.reasoning:
+        thinking = "off"
+    return model, thinking
+
+
+def _as_level(value: str | None) -> ThinkingLevel | None:
+    for level in THINKING_LEVELS:
+        if value == level:
+            return level
+    return None
+
+
+async def _record_changes(
+    session: AgentSession, previous_model: object, previous_level: str
+) -> None:
+    """On resume, record a model or level that differs from the file's (as pi does)."""
+    model = session.model
+    if model is not None and (
+        previous_model is None
+        or (getattr(previous_model, "provider", None), getattr(previous_model, "model_id", None))
+        != (model.provider, model.id)
+    ):
+        await session.store.append_model_change(model.provider, model.id)
+    if previous_level != session.thinking_level:
+        await session.store.append_thinking_level_change(session.thinking_level)
+
+
+def _make_gate(cwd: Path, settings: Settings, options: SessionOptions) -> PermissionGate:
+    policy = PermissionPolicy.from_settings(cwd, settings.approval, options.approve)
+
+    async def remember(change: dict[str, object]) -> None:
+        await update_project_settings(cwd, dict(change))
+
+    return PermissionGate(policy, options.asker, remember)
+
+
+def _converter(settings: Settings) -> ConvertToLlm:
+    if not settings.images.block_images:
+        return convert_to_llm
+
+    def convert_blocking_images(messages: list[AgentMessage]) -> list[Message]:
+        return [block_images(m) for m in convert_to_llm(messages)]
+
+    return convert_blocking_images
+
+
+def block_images(message: Message) -> Message:
+    """Replace image blocks with pi's note (consecutive notes collapsed to one)."""
+    if not isinstance(message, UserMessage | ToolResultMessage) or isinstance(message.content, str):
+        return message
+    if not any(isinstance(b, ImageContent) for b in message.content):
+        return message
+    blocks: list[TextContent | ImageContent] = []
+    for block in message.content:
+        if isinstance(block, ImageContent):
+            if blocks and isinstance(blocks[-1], TextContent) and blocks[-1].text == IMAGES_BLOCKED:
+                continue
+            blocks.append(TextContent(text=IMAGES_BLOCKED))
+        else:
+            blocks.append(block)
+    return message.model_copy(update={"content": blocks})
