@@ -67,10 +67,9 @@ def test_bash_body_shows_tail_and_full_output_path() -> None:
     text = "\n".join(str(n) for n in range(1, 13))
     details = {"fullOutputPath": "/tmp/pi-bash-1.log"}
     shown = body(card("bash", {"command": "seq 12"}, text, details=details))
-    assert shown == "\n".join(
-        ["... (7 earlier lines, ctrl+o to expand)", "8", "9", "10", "11", "12"]
-        + ["[Full output: /tmp/pi-bash-1.log]"]
-    )
+    hint = "... (7 earlier lines, ctrl+o to expand)"
+    full = "[Full output: /tmp/pi-bash-1.log]"
+    assert shown == "\n".join([hint, "8", "9", "10", "11", "12", full])
 
 
 def test_write_body_and_error() -> None:
