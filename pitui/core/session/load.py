@@ -183,7 +183,10 @@ def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -
     try:
         parsed = _parse_lines(data, report)
         first = parsed[0][1] if parsed else None
-        problem = _header_problem(first) if (parsed or data.strip()) else None
+        # A file whose only content is a torn first line never held a complete line: it
+        # is a crashed creation, as good as empty (nothing to protect).
+        only_torn = report.torn_tail and not report.bad_lines
+        problem = _header_problem(first) if (parsed or (not only_torn and data.strip())) else None
         if problem and not lenient:
             raise SessionError(
                 f"{name or 'session file'}: {problem}. The file was left untouched; "

@@ -171,6 +171,8 @@ class SessionStore:
         writer: SessionWriter | None,
         data: bytes,
     ) -> SessionStore:
+        if writer is not None:
+            writer.set_needs_newline(bool(data) and not data.endswith(b"\n"))
         if loaded.header is None:  # an empty file: a new session at this path
             store = cls._new(str(Path.cwd()), directory, True, None, None)
             store.path, store._writer = file, writer
@@ -184,8 +186,6 @@ class SessionStore:
         store._writer = writer
         if writer is not None and loaded.report.migrated_from is not None:
             await writer.replace_all(b"".join(dumps_line(obj) for obj in loaded.objects))
-        elif writer is not None:
-            writer.set_needs_newline(bool(data) and not data.endswith(b"\n"))
         return store
 
     @classmethod

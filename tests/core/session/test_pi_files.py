@@ -1,0 +1,113 @@
+"""pi's own session files: round-trip, migration shape, and context equal to pi's oracle."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pitui.core.messages import convert_to_llm
+from pitui.core.session.context import UNSET, build_session_context
+from pitui.core.session.entries import MessageEntry, parse_entry
+from pitui.core.session.load import parse_session_bytes
+from pitui.core.session.migrate import migrate_objects
+from pitui.core.session.store import SessionStore
+from tests.core.session.helpers import (
+    NAMES,
+    ORACLE,
+    ORACLE_LEAVES,
+    PI_SESSIONS,
+    names_in,
+    read_objects,
+)
+
+_ID = re.compile(r"^[0-9a-f]{8}$")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_entry_and_message_round_trips(name: str) -> None:
+    for path in (PI_SESSIONS / f"{name}.jsonl", ORACLE / f"{name}.v3.jsonl"):
+        objects = read_objects(path)
+        migrate_objects(objects)
+        for obj in objects[1:]:
+            entry = parse_entry(obj)
+            assert entry.to_json_dict() == obj
+            if isinstance(entry, MessageEntry):
+                assert type(entry.message).__name__ != "OpaqueMessage"
+                assert entry.message.to_json_dict() == obj["message"]
+
+
+def _shape(obj: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in obj.items() if k not in ("id", "parentId", "firstKeptEntryId")}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_migration_has_pis_structure(name: str) -> None:
+    ours = read_objects(PI_SESSIONS / f"{name}.jsonl")
+    assert migrate_objects(ours) == 1
+    expected = read_objects(ORACLE / f"{name}.v3.jsonl")
+    assert len(ours) == len(expected)
+    assert ours[0] == expected[0]
+    assert list(ours[0])[-1] == "version"
+    positions = {o["id"]: i for i, o in enumerate(ours[1:], 1)}
+    expected_positions = {o["id"]: i for i, o in enumerate(expected[1:], 1)}
+    previous = None
+    for mine, theirs in zip(ours[1:], expected[1:], strict=True):
+        assert list(mine) == list(theirs)  # same keys in the same order
+        assert _shape(mine) == _shape(theirs)
+        assert _ID.match(mine["id"]) and mine["parentId"] == previous
+        previous = mine["id"]
+        if "firstKeptEntryId" in theirs:
+            target = expected_positions[theirs["firstKeptEntryId"]]
+            assert positions[mine["firstKeptEntryId"]] == target
+    assert migrate_objects(ours) is None  # idempotent
+
+
+def _oracle(name: str, suffix: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((ORACLE / f"{name}.{suffix}.json").read_text())
+    return data
+
+
+def _cases() -> list[tuple[str, str, str | None]]:
+    return [(n, s, leaf) for n, leaves in ORACLE_LEAVES.items() for s, leaf in leaves.items()]
+
+
+@pytest.mark.parametrize(("name", "suffix", "leaf"), _cases())
+def test_context_equals_pis(name: str, suffix: str, leaf: str | None) -> None:
+    expected = _oracle(name, suffix)
+    loaded = parse_session_bytes((ORACLE / f"{name}.v3.jsonl").read_bytes())
+    entries = loaded.table.all()
+    assert len(entries) == expected["entryCount"]
+    context = build_session_context(entries, leaf if leaf is not None else UNSET)
+    assert context.leaf_id == expected["leafId"]
+    assert context.thinking_level == expected["thinkingLevel"]
+    assert (context.model.to_json_dict() if context.model else None) == expected["model"]
+    assert [m.to_json_dict() for m in context.messages] == expected["agentMessages"]
+    llm = convert_to_llm(context.messages)
+    assert [m.to_json_dict() for m in llm] == expected["llmMessages"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_context_of_v1_original_equals_v3_context(name: str) -> None:
+    store = await SessionStore.open(PI_SESSIONS / f"{name}.jsonl", read_only=True)
+    assert store.report.migrated_from == 1
+    expected = _oracle(name, "v3.context")
+    assert [m.to_json_dict() for m in store.build_context().messages] == expected["agentMessages"]
+
+
+async def test_opening_v1_for_writing_rewrites_it_atomically(tmp_path: Path) -> None:
+    target = tmp_path / "s.jsonl"
+    shutil.copy(PI_SESSIONS / "large-session.jsonl", target)
+    store = await SessionStore.open(target)
+    await store.close()
+    rewritten = read_objects(target)
+    assert rewritten[0]["version"] == 3
+    assert [o.get("id") for o in rewritten[1:]] == [e.id for e in store.get_entries()]
+    assert names_in(tmp_path) == ["s.jsonl"]  # no temp file left
+    again = await SessionStore.open(target, read_only=True)
+    assert again.report.migrated_from is None
+    assert again.get_leaf_id() == store.get_leaf_id()
