@@ -17,6 +17,7 @@ from pydantic import Field
 from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
 from pitui.ai.abort import AbortSignal
 from pitui.core.tools._common import ToolDetails, ToolParams, run_abortable, text_result
+from pitui.core.tools.find_fd import default_fd, find_with_fd
 from pitui.core.tools.gitignore import compile_glob, walk
 from pitui.core.tools.path_utils import resolve_to_cwd
 from pitui.core.tools.truncate import (
@@ -64,7 +65,7 @@ def find_paths(root: str, pattern: str, limit: int) -> list[str]:
         found.append(entry.rel_path + "/" if entry.is_dir else entry.rel_path)
         if len(found) >= limit:
             break
-    return found
+    return sorted(found)  # the order fd's output is sorted into
 
 
 class FindTool(AgentTool):
@@ -79,8 +80,12 @@ class FindTool(AgentTool):
     )
     parameters: ClassVar[type[ToolParams]] = FindParams
 
-    def __init__(self, cwd: Path | str) -> None:
+    def __init__(
+        self, cwd: Path | str, *, fd_path: str | None = None, force_python: bool = False
+    ) -> None:
+        """``fd_path`` overrides the fd lookup; ``force_python`` never uses fd."""
         self.cwd = Path(cwd)
+        self.fd_path = None if force_python else (fd_path or default_fd())
 
     async def execute(
         self, tool_call_id: str, params: Any, cancel: AbortSignal, on_update: UpdateCallback
@@ -95,8 +100,11 @@ class FindTool(AgentTool):
             raise ToolError(f"Path not found: {root}")
         if not await asyncio.to_thread(os.path.isdir, root):
             raise ToolError(f"Not a directory: {root}")
-        limit = params.limit if params.limit is not None else DEFAULT_LIMIT
-        found = await asyncio.to_thread(find_paths, root, params.pattern, max(1, limit))
+        limit = max(1, params.limit if params.limit is not None else DEFAULT_LIMIT)
+        if self.fd_path:
+            found = await find_with_fd(self.fd_path, root, params.pattern, limit)
+        else:
+            found = await asyncio.to_thread(find_paths, root, params.pattern, limit)
         if not found:
             return text_result("No files found matching pattern")
         trunc = truncate_head("\n".join(found), max_lines=NO_LINE_LIMIT)
