@@ -48,8 +48,13 @@ class SearchResult:
 
 
 def rg_args(spec: SearchSpec) -> list[str]:
-    """ripgrep's arguments, as pi passes them."""
-    args = ["--json", "--line-number", "--color=never", "--hidden"]
+    """pi's ripgrep arguments, plus two that make rg agree with the Python finder.
+
+    ``--no-require-git`` honours ``.gitignore`` outside git work trees too, and
+    ``--glob !.git`` keeps ``--hidden`` from searching the repository database.
+    """
+    args = ["--json", "--line-number", "--color=never", "--hidden", "--no-require-git"]
+    args += ["--glob", "!.git"]
     if spec.ignore_case:
         args.append("--ignore-case")
     if spec.literal:

@@ -33,8 +33,9 @@ def make(tmp_path: Path, backend: str) -> GrepTool:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    """A small tree inside a git work tree (ripgrep honours .gitignore only in one)."""
+    """A small tree with a .git directory whose contents must never be searched."""
     (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "COMMIT_EDITMSG").write_text("TODO never searched\n")
     (tmp_path / "src" / "deep").mkdir(parents=True)
     (tmp_path / "src" / "a.py").write_text("import os\nTODO: one\n")
     (tmp_path / "src" / "deep" / "b.py").write_text("x = 1\n# TODO two\n")
@@ -142,3 +143,11 @@ async def test_errors(tmp_path: Path, backend: str) -> None:
 def test_default_uses_rg_only_when_found(tmp_path: Path) -> None:
     assert GrepTool(tmp_path, force_python=True).rg_path is None
     assert GrepTool(tmp_path).rg_path == shutil.which("rg")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_gitignore_outside_git_work_tree(tmp_path: Path, backend: str) -> None:
+    (tmp_path / ".gitignore").write_text("secret.txt\n")
+    (tmp_path / "secret.txt").write_text("needle\n")
+    (tmp_path / "open.txt").write_text("needle\n")
+    assert text(await run(make(tmp_path, backend), pattern="needle")) == "open.txt:1: needle"
