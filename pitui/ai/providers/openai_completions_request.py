@@ -13,7 +13,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from pitui.ai.options import StreamOptions
-from pitui.ai.providers._openai_common import image_url, max_output_tokens, reasoning_effort
+from pitui.ai.providers._openai_common import (
+    endpoint,
+    image_url,
+    max_output_tokens,
+    reasoning_effort,
+)
 from pitui.ai.providers.openai_compat import OpenAICompletionsCompat
 from pitui.ai.transform import (
     normalize_id_openai_completions,
@@ -48,14 +53,7 @@ def build_body(
     if compat.cache_control_format == "anthropic" and options.cache_retention != "none":
         _add_anthropic_cache_control(messages)
     body: Json = {"model": model.id, "messages": messages, "stream": True}
-    retention = options.cache_retention
-    long_ok = retention == "long" and compat.supports_long_cache_retention
-    if options.session_id and (
-        ("api.openai.com" in model.base_url and retention != "none") or long_ok
-    ):
-        body["prompt_cache_key"] = options.session_id
-    if long_ok:
-        body["prompt_cache_retention"] = "24h"
+    _add_prompt_cache(body, model, options, compat)
     if compat.supports_usage_in_streaming:
         body["stream_options"] = {"include_usage": True}
     if compat.supports_store:
@@ -71,6 +69,19 @@ def build_body(
     _add_reasoning(body, model, options, compat)
     _add_routing(body, model)
     return body
+
+
+def _add_prompt_cache(
+    body: Json, model: Model, options: StreamOptions, compat: OpenAICompletionsCompat
+) -> None:
+    """OpenAI's prompt cache key (= session id) and 24h retention, as pi 0.73 sends them."""
+    retention = options.cache_retention
+    long_ok = retention == "long" and compat.supports_long_cache_retention
+    on_openai = "api.openai.com" in endpoint(model, "")
+    if options.session_id and ((on_openai and retention != "none") or long_ok):
+        body["prompt_cache_key"] = options.session_id
+    if long_ok:
+        body["prompt_cache_retention"] = "24h"
 
 
 def _tool(tool: Tool, compat: OpenAICompletionsCompat) -> Json:

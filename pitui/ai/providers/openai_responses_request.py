@@ -14,7 +14,12 @@ import json
 from typing import Any
 
 from pitui.ai.options import StreamOptions
-from pitui.ai.providers._openai_common import image_url, max_output_tokens, reasoning_effort
+from pitui.ai.providers._openai_common import (
+    endpoint,
+    image_url,
+    max_output_tokens,
+    reasoning_effort,
+)
 from pitui.ai.transform import (
     normalize_id_openai_responses,
     strip_unpaired_surrogates,
@@ -47,7 +52,7 @@ def build_body(model: Model, context: Context, options: StreamOptions) -> Json:
     body: Json = {"model": model.id, "input": items, "stream": True}
     if options.session_id and retention != "none":
         body["prompt_cache_key"] = options.session_id
-    if retention == "long" and "api.openai.com" in model.base_url:
+    if retention == "long" and "api.openai.com" in endpoint(model, ""):
         body["prompt_cache_retention"] = "24h"
     body["store"] = False
     body["max_output_tokens"] = max_output_tokens(model, options)
