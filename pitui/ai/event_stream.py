@@ -48,6 +48,9 @@ class AssistantMessageEventStream:
         if not self._result.done():
             self._result.set_result(message)
         self._queue.put_nowait(None)
+        if self._consumer is not None:
+            # A long-lived consumer (the agent loop) reads many streams: don't pile up.
+            self._consumer.remove_done_callback(self._consumer_done)
 
     def __aiter__(self) -> AsyncIterator[AssistantMessageEvent]:
         return self

@@ -342,3 +342,20 @@ async def test_consumer_cancelled_while_handling_an_event_aborts_too() -> None:
     final = await asyncio.wait_for(stream.result(), TIMEOUT)
     assert final.stop_reason == "aborted"
     assert signal.aborted
+
+
+async def test_a_long_lived_consumer_does_not_accumulate_callbacks() -> None:
+    async def body(stream: AssistantMessageEventStream, out: AssistantMessage) -> None:
+        await asyncio.sleep(0)
+
+    task = asyncio.current_task()
+    assert task is not None
+    for _ in range(20):
+        await collect_here(run_stream(new_output(), body))
+    # Only this test's own done-callback machinery (if any) remains: none per stream.
+    assert len(getattr(task, "_callbacks", [])) < 5
+
+
+async def collect_here(stream: AssistantMessageEventStream) -> list[AssistantMessageEvent]:
+    """Iterate in the current task (``collect`` would use a task of its own)."""
+    return [event async for event in stream]
