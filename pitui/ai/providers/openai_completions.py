@@ -125,11 +125,12 @@ class ChunkReader:
         """Consume the stream up to ``[DONE]``, then close the open block."""
         done = False
         async for event in sse:
-            if event.data.strip() == "[DONE]":
+            data = event.data
+            if not data or data.isspace():
+                continue
+            if data.startswith("[DONE]"):  # as the OpenAI SDK tests it
                 done = True
                 break
-            if not event.data.strip():
-                continue
             self.chunk(require_object(parse_json_data(event), "chunk"))
         if not done and not self._finished:
             raise ProviderError(EARLY_END_MESSAGE, retryable=True)
