@@ -151,18 +151,24 @@ async def post_sse(
     options: StreamOptions,
     handle: SSEHandler,
     content_started: Callable[[], bool],
+    before_read: Callable[[], None] | None = None,
 ) -> None:
     """POST ``request`` and feed its SSE events to ``handle``, retrying while allowed.
 
     Raises :class:`ProviderError` (message redacted) when the request finally fails.
     ``handle`` may raise ProviderError itself for an in-band error event; it is retried
     on the same terms when ``content_started()`` is still false.
+
+    ``before_read`` is called before each read from the network, the only points where
+    the adapter yields to the event loop while streaming: an adapter that batches work
+    (joining text deltas, re-parsing tool arguments) can settle it there, and every
+    other task still sees an up-to-date partial message whenever it runs.
     """
     policy = options.retry
     attempt = 0
     while True:
         try:
-            await _post_once(request, options, handle)
+            await _post_once(request, options, handle, before_read)
             return
         except ProviderError as exc:
             failure = exc
@@ -195,7 +201,12 @@ def _transport_message(exc: httpx.TransportError) -> str:
     return f"Connection error ({kind}): {text}" if text else f"Connection error ({kind})"
 
 
-async def _post_once(request: SSERequest, options: StreamOptions, handle: SSEHandler) -> None:
+async def _post_once(
+    request: SSERequest,
+    options: StreamOptions,
+    handle: SSEHandler,
+    before_read: Callable[[], None] | None = None,
+) -> None:
     client = shared_client()
     headers = {"accept": "text/event-stream", **request.headers, **options.headers}
     timeout = httpx.Timeout(options.timeout_s, connect=30.0)
@@ -212,7 +223,30 @@ async def _post_once(request: SSERequest, options: StreamOptions, handle: SSEHan
             raise ProviderError(
                 f"Expected an event stream but got {content_type or 'no content type'}: {snippet}"
             )
+        if before_read is not None and isinstance(response.stream, httpx.AsyncByteStream):
+            response.stream = _NotifyingStream(response.stream, before_read)
         await handle(EventSource(response).aiter_sse())
+
+
+class _NotifyingStream(httpx.AsyncByteStream):
+    """A response byte stream that calls ``hook`` before each (possibly blocking) read."""
+
+    def __init__(self, inner: httpx.AsyncByteStream, hook: Callable[[], None]) -> None:
+        self._inner = inner
+        self._hook = hook
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        chunks = self._inner.__aiter__()
+        while True:
+            self._hook()
+            try:
+                chunk = await chunks.__anext__()
+            except StopAsyncIteration:
+                return
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
 
 
 def parse_json_data(event: ServerSentEvent) -> Any:

@@ -32,6 +32,7 @@ from pitui.ai.events import (
 from pitui.ai.keys import env_api_key
 from pitui.ai.options import StreamOptions
 from pitui.ai.partial_json import parse_streaming_json
+from pitui.ai.providers._fast_events import fast_event
 from pitui.ai.providers._http import ProviderError, SSERequest, post_sse
 from pitui.ai.providers.anthropic_request import (
     DEFAULT_BASE_URL,
@@ -93,20 +94,45 @@ def stream(model: Model, context: Context, options: StreamOptions) -> AssistantM
         # Anthropic: ``start`` goes out before any network I/O (PI_SPEC §1.4).
         events.push(StartEvent(partial=out))
         reader = _StreamReader(model, context, out, events, oauth)
-        await post_sse(request, options, reader.read, reader.content_started)
+        try:
+            await post_sse(request, options, reader.read, reader.content_started, reader.flush)
+        finally:
+            reader.settle()
 
     return run_stream(output, body, options.signal)
 
 
 class _Open:
-    """A block the server has started and not yet stopped."""
+    """A block the server has started and not yet stopped, with its unsettled deltas.
 
-    __slots__ = ("block", "json", "position")
+    Deltas are collected in ``pending`` and joined into the block by :meth:`flush`,
+    which runs before every network read (when other tasks may look at the partial
+    message) and before the block ends. A burst of deltas from one read thus costs one
+    join and one argument parse instead of one per delta (quadratic for long blocks).
+    """
+
+    __slots__ = ("block", "field", "json", "pending", "position")
 
     def __init__(self, block: Block, position: int) -> None:
         self.block = block
         self.position = position
+        self.field = "text" if isinstance(block, TextContent) else "thinking"
+        self.pending: list[str] = []
         self.json = ""
+
+    def flush(self) -> None:
+        """Apply the pending deltas to the block."""
+        joined = "".join(self.pending)
+        self.pending.clear()
+        block = self.block
+        if isinstance(block, ToolCall):
+            # PI_SPEC §1.6: arguments are the lenient parse of all fragments so far.
+            self.json += joined
+            _set_extra(block, "partialJson", self.json)
+            block.__dict__["arguments"] = _arguments(self.json)
+        else:
+            fields = block.__dict__
+            fields[self.field] += joined
 
 
 class _StreamReader:
@@ -126,16 +152,30 @@ class _StreamReader:
         self.events = events
         self.oauth = oauth
         self.open: dict[int, _Open] = {}
+        self.dirty: list[_Open] = []
         self.stopped = False
 
     def content_started(self) -> bool:
         """True once a block event went out: from then on failures are not retried."""
         return bool(self.out.content)
 
+    def flush(self) -> None:
+        """Bring every block of the partial message up to date with its deltas."""
+        for current in self.dirty:
+            current.flush()
+        self.dirty.clear()
+
+    def settle(self) -> None:
+        """At the very end, success or not: flush, and drop the ``index`` scratch field."""
+        self.flush()
+        for block in self.out.content:
+            _del_extra(block, "index")
+
     async def read(self, sse: AsyncIterator[ServerSentEvent]) -> None:
         """Consume one attempt's events; raise :class:`ProviderError` on failure."""
         self.stopped = False
         self.open.clear()
+        self.dirty.clear()
         handlers = self._handlers
         async for event in sse:
             # Dispatch on the event name as the SDK does: ping, unknown names (and their
@@ -143,11 +183,15 @@ class _StreamReader:
             handler = handlers.get(event.event)
             if handler is None:
                 continue
-            data = _parse(event.data)
-            if isinstance(data, dict):
+            try:
+                data = json.loads(event.data)
+            except ValueError as exc:
+                snippet = event.data[:200]
+                raise ProviderError(f"Malformed event data from provider: {snippet!r}") from exc
+            if type(data) is dict:
                 handler(self, data)
-            if self.stopped:
-                return
+                if self.stopped:
+                    return
         raise ProviderError(
             "Stream ended before message_stop (connection closed early)", retryable=True
         )
@@ -231,14 +275,14 @@ class _StreamReader:
         _set_extra(block, "index", index)
         self.out.content.append(block)
         self.open[index if isinstance(index, int) else -1] = _Open(block, position)
-        start_type = (
-            TextStartEvent
-            if kind == "text"
-            else ToolCallStartEvent
-            if kind == "tool_use"
-            else ThinkingStartEvent
-        )
-        self.events.push(start_type.model_construct(content_index=position, partial=self.out))
+        start: TextStartEvent | ThinkingStartEvent | ToolCallStartEvent
+        if kind == "text":
+            start = fast_event(TextStartEvent, content_index=position, partial=self.out)
+        elif kind == "tool_use":
+            start = fast_event(ToolCallStartEvent, content_index=position, partial=self.out)
+        else:
+            start = fast_event(ThinkingStartEvent, content_index=position, partial=self.out)
+        self.events.push(start)
 
     def _block_delta(self, data: dict[str, Any]) -> None:
         current = self.open.get(data.get("index", -1))
@@ -247,36 +291,26 @@ class _StreamReader:
             return
         kind = delta.get("type")
         block = current.block
+        event_type: type[TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent]
         if kind == "text_delta" and isinstance(block, TextContent):
-            piece = delta.get("text") or ""
-            _append(block, "text", piece)
-            self.events.push(
-                TextDeltaEvent.model_construct(
-                    content_index=current.position, delta=piece, partial=self.out
-                )
-            )
+            piece, event_type = delta.get("text") or "", TextDeltaEvent
         elif kind == "thinking_delta" and isinstance(block, ThinkingContent):
-            piece = delta.get("thinking") or ""
-            _append(block, "thinking", piece)
-            self.events.push(
-                ThinkingDeltaEvent.model_construct(
-                    content_index=current.position, delta=piece, partial=self.out
-                )
-            )
+            piece, event_type = delta.get("thinking") or "", ThinkingDeltaEvent
         elif kind == "input_json_delta" and isinstance(block, ToolCall):
-            piece = delta.get("partial_json") or ""
-            current.json += piece
-            _set_extra(block, "partialJson", current.json)
-            block.__dict__["arguments"] = _arguments(current.json)
-            self.events.push(
-                ToolCallDeltaEvent.model_construct(
-                    content_index=current.position, delta=piece, partial=self.out
-                )
-            )
+            piece, event_type = delta.get("partial_json") or "", ToolCallDeltaEvent
         elif kind == "signature_delta" and isinstance(block, ThinkingContent):
             # Signatures mutate the block silently (PI_SPEC §1.4.5).
             signature = (block.thinking_signature or "") + (delta.get("signature") or "")
             block.__dict__["thinking_signature"] = signature
+            return
+        else:
+            return  # citations and future delta types carry nothing pi keeps
+        if not current.pending:
+            self.dirty.append(current)
+        current.pending.append(piece)
+        self.events.push(
+            fast_event(event_type, content_index=current.position, delta=piece, partial=self.out)
+        )
 
     def _block_stop(self, data: dict[str, Any]) -> None:
         current = self.open.pop(data.get("index", -1), None)
@@ -289,22 +323,24 @@ class _StreamReader:
             self._end(self.open.pop(key))
 
     def _end(self, current: _Open) -> None:
+        self.flush()
         block = current.block
         _del_extra(block, "index")
         position = current.position
+        out = self.out
+        event: TextEndEvent | ThinkingEndEvent | ToolCallEndEvent
         if isinstance(block, TextContent):
-            event: Any = TextEndEvent.model_construct(
-                content_index=position, content=block.text, partial=self.out
+            event = fast_event(
+                TextEndEvent, content_index=position, content=block.text, partial=out
             )
         elif isinstance(block, ThinkingContent):
-            event = ThinkingEndEvent.model_construct(
-                content_index=position, content=block.thinking, partial=self.out
+            event = fast_event(
+                ThinkingEndEvent, content_index=position, content=block.thinking, partial=out
             )
         else:
-            block.__dict__["arguments"] = _arguments(current.json)
             _del_extra(block, "partialJson")
-            event = ToolCallEndEvent.model_construct(
-                content_index=position, tool_call=block, partial=self.out
+            event = fast_event(
+                ToolCallEndEvent, content_index=position, tool_call=block, partial=out
             )
         self.events.push(event)
 
@@ -317,24 +353,6 @@ class _StreamReader:
         "content_block_stop": _block_stop,
         "error": _error,
     }
-
-
-def _parse(text: str) -> Any:
-    if not text:
-        return None
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise ProviderError(f"Malformed event data from provider: {text[:200]!r}") from exc
-
-
-def _append(block: TextContent | ThinkingContent, field: str, piece: str) -> None:
-    # Pop the string out of the model first so that it is the only reference: CPython
-    # then grows it in place, keeping a long reply linear instead of quadratic to build.
-    fields = block.__dict__
-    text: str = fields.pop(field)
-    text += piece
-    fields[field] = text
 
 
 def _arguments(raw: str) -> dict[str, Any]:
