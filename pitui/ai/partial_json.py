@@ -49,7 +49,7 @@ _LITERALS: tuple[tuple[str, Any, int], ...] = (
 )
 
 
-class _Incomplete(Exception):
+class _Incomplete(ValueError):
     """partial-json's ``PartialJSON``/``MalformedJSON``/``SyntaxError``: the parse failed."""
 
 

@@ -173,3 +173,9 @@ def test_never_raises_on_any_text(text: str) -> None:
 def test_deep_nesting_does_not_raise() -> None:
     assert parse_streaming_json("[" * 5000) is not None
     assert parse_streaming_json("[" * 5000 + "]" * 5000) is not None
+
+
+@pytest.mark.parametrize("text", ["-", "nope", "1."])
+def test_parse_partial_json_raises_value_error_where_partial_json_throws(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_partial_json(text)
