@@ -4,23 +4,26 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterable
-from typing import ClassVar, Literal
+from collections.abc import Awaitable, Iterable
+from typing import ClassVar
 
 from textual._path import CSSPathType
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+from pitui.core.session_events import SessionChangedEvent
+from pitui.errors import PituiError
 from pitui.ui.bridge import AgentEventBatch, EventBridge, Subscribe
 from pitui.ui.port import SessionPort
 from pitui.ui.pvector import changed_positions
-from pitui.ui.reducer import AnyEvent, reduce_all
+from pitui.ui.reducer import AnyEvent, reduce_all, state_from_messages
 from pitui.ui.screens.main import MainScreen
 from pitui.ui.state import ChatState
 from pitui.ui.theme import ThemeCatalog, discover_themes, fallback_variables, to_textual_theme
 from pitui.ui.ui_events import (
     AddNotice,
+    ClearQueue,
     QueueMessage,
     ToggleAllThinking,
     ToggleAllTools,
@@ -31,6 +34,8 @@ from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.status_bar import SessionInfo
 
 NO_SESSION_NOTICE = "No agent session is connected in this build yet: the UI runs without a model."
+# Session changes after which the transcript itself is different: rebuild the view.
+REBUILD_KINDS = frozenset({"new", "resume", "navigate", "fork", "compaction"})
 
 
 class PituiApp(App[None]):
@@ -48,6 +53,7 @@ class PituiApp(App[None]):
         Binding("ctrl+t", "toggle_thinking", "thinking", id="toggle_thinking"),
         Binding("ctrl+o", "toggle_tools", "expand tools", id="expand_tools"),
         Binding("escape", "interrupt", "abort", id="interrupt"),
+        Binding("alt+up", "dequeue", "restore queue", id="dequeue"),
         Binding("ctrl+q", "quit", "quit", id="quit"),
     ]
 
@@ -83,15 +89,20 @@ class PituiApp(App[None]):
         assert isinstance(screen, MainScreen)
         return screen
 
+    # ------------------------------------------------------------------ startup
+
     def on_mount(self) -> None:
         self._notices = self._install_themes()
 
     async def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         notices = self._notices
+        if self.session is not None and self.session.messages:
+            self.chat = state_from_messages(self.session.messages)
+            await self.main.show_state(self.chat, [item.id for item in self.chat.items])
         self.main.show_status(self.info, self.chat)
         if self.bridge is not None:
             self.bridge.start()
-        elif self.session is None:
+        if self.session is None and self.bridge is None:
             notices.append(AddNotice(NO_SESSION_NOTICE, "warning"))
         if notices:
             await self.apply(notices)
@@ -112,33 +123,68 @@ class PituiApp(App[None]):
         if self.bridge is not None:
             self.bridge.stop()
 
+    # ------------------------------------------------------------------ state
+
     async def apply(self, events: Iterable[AnyEvent]) -> None:
         """Reduce ``events`` and update only the widgets whose items changed."""
         old = self.chat
         new = reduce_all(old, events)
         self.chat = new
         changed = [new.items[p].id for p in changed_positions(old.items, new.items)]
-        queue_changed = old.steering != new.steering or old.follow_up != new.follow_up
-        await self.main.show_state(new, changed, queue_changed)
+        await self.main.show_state(new, changed, old)
         if new.usage is not old.usage:
             self.main.show_status(self.info, new)
 
     async def on_agent_event_batch(self, message: AgentEventBatch) -> None:
         await self.apply(message.events)
+        rebuild = any(
+            isinstance(e, SessionChangedEvent) and e.kind in REBUILD_KINDS for e in message.events
+        )
+        if rebuild and self.session is not None:
+            await self.rebuild(state_from_messages(self.session.messages))
+
+    async def rebuild(self, state: ChatState) -> None:
+        """Replace the whole view (after /new, resume, navigation, compaction)."""
+        for pane in (self.main.conversation, self.main.tools):
+            await pane.clear()
+        self.chat = state
+        await self.main.show_state(state, [item.id for item in state.items])
+        self.main.show_status(self.info, state)
 
     async def on_toggle_requested(self, message: ToggleRequested) -> None:
         await self.apply([ToggleItem(message.item_id)])
 
+    # ------------------------------------------------------------------ intents
+
     async def on_composer_submitted(self, message: Composer.Submitted) -> None:
         text = message.text.strip()
-        if self.session is None:
+        session = self.session
+        if session is None:
             await self.apply([AddNotice(NO_SESSION_NOTICE, "warning")])
+        elif text.startswith("!") and text.lstrip("!").strip():
+            command = text[2:] if text.startswith("!!") else text[1:]
+            excluded = text.startswith("!!")
+            self._run(session.run_bash(command.strip(), exclude_from_context=excluded))
         elif self.chat.busy:
-            kind: Literal["steer", "followUp"] = "followUp" if message.follow_up else "steer"
-            await self.apply([QueueMessage(text, kind)])
-            await (self.session.follow_up(text) if message.follow_up else self.session.steer(text))
+            if message.follow_up:
+                session.follow_up(text)
+                await self.apply([QueueMessage(text, "followUp")])
+            else:
+                session.steer(text)
+                await self.apply([QueueMessage(text, "steer")])
         else:
-            await self.session.prompt(text)
+            self._run(session.prompt(text))
+
+    def _run(self, work: Awaitable[None]) -> None:
+        """Run session work off the message loop; its errors become notices."""
+
+        async def guarded() -> None:
+            try:
+                await work
+            except PituiError as exc:
+                await self.apply([AddNotice(f"Error: {exc}", "error")])
+
+        self.run_worker(guarded(), group="session", exit_on_error=False)
 
     async def action_toggle_thinking(self) -> None:
         await self.apply([ToggleAllThinking()])
@@ -147,8 +193,21 @@ class PituiApp(App[None]):
         await self.apply([ToggleAllTools()])
 
     async def action_interrupt(self) -> None:
-        if self.session is not None and self.chat.busy:
-            await self.session.abort()
+        """Esc: put the queued texts back into the composer and abort (pi's order)."""
+        if self.session is not None and (self.chat.busy or self.chat.bash_id is not None):
+            await self.action_dequeue()
+            self.session.abort()
+
+    async def action_dequeue(self) -> None:
+        """Alt+Up: take queued messages back into the composer."""
+        if self.session is None:
+            return
+        texts = self.session.dequeue_all()
+        if texts:
+            composer = self.main.query_one(Composer)
+            current = composer.text
+            composer.load_text("\n\n".join([*texts, current] if current else texts))
+        await self.apply([ClearQueue()])
 
     def update_info(self, info: SessionInfo) -> None:
         """New session facts (model, name, window …) for the status bar."""

@@ -1,4 +1,4 @@
-"""The one place AgentEvents cross into Textual.
+"""The one place AgentEvents (and the session's own events) cross into Textual.
 
 The bridge subscribes to an event source (``subscribe(listener) -> unsubscribe``), buffers
 what arrives and posts it to the app once per frame as a single :class:`AgentEventBatch`
@@ -15,9 +15,9 @@ from collections.abc import Callable, Sequence
 from textual.message import Message
 from textual.message_pump import MessagePump
 
-from pitui.agent.events import AgentEvent
+from pitui.core.session_events import SessionEvent
 
-Listener = Callable[[AgentEvent], None]
+Listener = Callable[[SessionEvent], None]
 Unsubscribe = Callable[[], None]
 Subscribe = Callable[[Listener], Unsubscribe]
 
@@ -25,9 +25,9 @@ FRAME_SECONDS = 1 / 60
 
 
 class AgentEventBatch(Message):
-    """The AgentEvents of one frame, in arrival order."""
+    """The SessionEvents of one frame, in arrival order."""
 
-    def __init__(self, events: Sequence[AgentEvent]) -> None:
+    def __init__(self, events: Sequence[SessionEvent]) -> None:
         super().__init__()
         self.events = tuple(events)
 
@@ -41,7 +41,7 @@ class EventBridge:
         self._target = target
         self._subscribe = subscribe
         self._frame = frame_seconds
-        self._pending: list[AgentEvent] = []
+        self._pending: list[SessionEvent] = []
         self._handle: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread = 0
@@ -60,7 +60,7 @@ class EventBridge:
             self._unsubscribe = None
         self.flush()
 
-    def _on_event(self, event: AgentEvent) -> None:
+    def _on_event(self, event: SessionEvent) -> None:
         if self._loop is None:
             return
         if threading.get_ident() == self._thread:
@@ -68,7 +68,7 @@ class EventBridge:
         else:
             self._loop.call_soon_threadsafe(self._enqueue, event)
 
-    def _enqueue(self, event: AgentEvent) -> None:
+    def _enqueue(self, event: SessionEvent) -> None:
         self._pending.append(event)
         if self._handle is None and self._loop is not None:
             self._handle = self._loop.call_later(self._frame, self.flush)
@@ -83,7 +83,7 @@ class EventBridge:
             self._target.post_message(AgentEventBatch(events))
 
 
-def replay_source(events: Sequence[AgentEvent]) -> tuple[Subscribe, Callable[[], None]]:
+def replay_source(events: Sequence[SessionEvent]) -> tuple[Subscribe, Callable[[], None]]:
     """A source that emits recorded ``events`` when ``emit()`` is called (tests, demos).
 
     Returns ``(subscribe, emit)``.

@@ -45,6 +45,14 @@ def notice(state: ChatState, text: str, level: NoticeLevel = "info") -> ChatStat
     return add(replace(state, seq=seq), NoticeItem(f"n{seq}", text, level))
 
 
+def status(state: ChatState, text: str) -> ChatState:
+    """A status line; consecutive status lines replace each other (pi)."""
+    last = state.items[-1] if len(state.items) else None
+    if isinstance(last, NoticeItem) and last.level == "info":
+        return put(state, replace(last, text=text))
+    return notice(state, text, "info")
+
+
 def close_tool(state: ChatState, tool_call_id: str) -> ChatState:
     """Forget a finished call in the set of open ones."""
     if tool_call_id not in state.open_tools:
@@ -94,12 +102,29 @@ def _without(queue: tuple[str, ...], text: str) -> tuple[str, ...]:
 def add_custom(state: ChatState, message: AgentMessage) -> ChatState:
     """The item for a coding-agent message role (bash, custom, summaries), if shown."""
     data: dict[str, Any] = message.model_dump(mode="json", by_alias=True)
-    builder = _CUSTOM_BUILDERS.get(str(data.get("role")))
+    role = str(data.get("role"))
+    if role == "bashExecution":
+        running = _running_bash(state, str(data.get("command", "")))
+        if running is not None:  # the live ``!`` item ends with its message
+            done = replace(_bash_item(running.id, data), expanded=running.expanded)
+            bash_id = None if state.bash_id == running.id else state.bash_id
+            return replace(put(state, done), bash_id=bash_id)
+    builder = _CUSTOM_BUILDERS.get(role)
     if builder is None:
         return state
     state, mid = next_id(state)
     item = builder(mid, data)
     return state if item is None else add(state, item)
+
+
+def _running_bash(state: ChatState, command: str, horizon: int = 200) -> BashItem | None:
+    """The oldest still-running ``!`` item for ``command`` among the last ``horizon`` items."""
+    found: BashItem | None = None
+    for pos in range(len(state.items) - 1, max(len(state.items) - horizon, 0) - 1, -1):
+        item = state.items[pos]
+        if isinstance(item, BashItem) and item.running and item.command == command:
+            found = item
+    return found
 
 
 def _content_text(content: Any) -> str:
@@ -119,6 +144,10 @@ def _custom(mid: str, data: dict[str, Any]) -> ChatItem | None:
 
 
 def _bash(mid: str, data: dict[str, Any]) -> ChatItem:
+    return _bash_item(mid, data)
+
+
+def _bash_item(mid: str, data: dict[str, Any]) -> BashItem:
     exit_code = data.get("exitCode")
     return BashItem(
         mid,

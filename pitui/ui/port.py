@@ -1,26 +1,55 @@
-"""What the TUI needs from an agent session (the AgentSession façade will satisfy this)."""
+"""What the TUI needs from an agent session; ``core.AgentSession`` satisfies it.
+
+The app depends on this protocol rather than on the façade so tests can drive it with
+recorded events, and so the UI names exactly the slice of the session it uses.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
-from pitui.ui.bridge import Listener, Unsubscribe
+from pitui.agent.messages import AgentMessage
+from pitui.core.session_events import SessionEvent
 
 
 class SessionPort(Protocol):
-    """The slice of ``core.AgentSession`` the app drives: events in, intents out."""
+    """Events in, intents out."""
 
-    def subscribe(self, listener: Listener) -> Unsubscribe:
-        """Deliver every AgentEvent to ``listener`` until unsubscribed."""
+    def subscribe(self, listener: Callable[[SessionEvent], None]) -> Callable[[], None]:
+        """Deliver every session event to ``listener`` until unsubscribed."""
+        ...
+
+    @property
+    def messages(self) -> list[AgentMessage]:
+        """The transcript of the current branch (to rebuild the view)."""
+        ...
+
+    @property
+    def is_streaming(self) -> bool:
+        """Whether a run is in progress."""
+        ...
 
     async def prompt(self, text: str) -> None:
-        """Start a run with a user message."""
+        """Run the agent on a user message until it is idle again."""
+        ...
 
-    async def steer(self, text: str) -> None:
+    def steer(self, text: str) -> None:
         """Queue a steering message while the agent works."""
+        ...
 
-    async def follow_up(self, text: str) -> None:
+    def follow_up(self, text: str) -> None:
         """Queue a follow-up message for when the agent would stop."""
+        ...
 
-    async def abort(self) -> None:
-        """Abort the current run."""
+    def dequeue_all(self) -> list[str]:
+        """Take every queued message back (steering first)."""
+        ...
+
+    async def run_bash(self, command: str, *, exclude_from_context: bool = False) -> None:
+        """Run the user's ``!cmd`` (``!!cmd`` keeps it out of the model's context)."""
+        ...
+
+    def abort(self) -> None:
+        """Abort the run, a retry wait and a running ``!`` command."""
+        ...

@@ -13,7 +13,6 @@ from typing import Any, TypeAlias, TypeVar
 
 from pitui.agent.events import (
     AgentEndEvent,
-    AgentEvent,
     AgentStartEvent,
     MessageEndEvent,
     MessageStartEvent,
@@ -33,7 +32,9 @@ from pitui.ai.types import (
     ToolResultMessage,
     UserMessage,
 )
+from pitui.core.session_events import SessionEvent
 from pitui.ui import items
+from pitui.ui.session_reducer import SESSION_HANDLERS, WORKING
 from pitui.ui.state import (
     TOOL_DONE_STATES,
     AssistantItem,
@@ -50,7 +51,7 @@ from pitui.ui.state import (
 from pitui.ui.ui_events import UiEvent
 from pitui.ui.ui_reducer import UI_HANDLERS
 
-AnyEvent: TypeAlias = AgentEvent | UiEvent
+AnyEvent: TypeAlias = SessionEvent | UiEvent
 E = TypeVar("E")
 Handler: TypeAlias = Callable[[ChatState, Any], ChatState]
 
@@ -58,8 +59,9 @@ ABORTED_TEXT = "Operation aborted"
 
 
 def reduce(state: ChatState, event: AnyEvent) -> ChatState:
-    """Apply one event. Unknown event types leave the state unchanged."""
-    handler = _HANDLERS.get(type(event)) or UI_HANDLERS.get(type(event))
+    """Apply one AgentEvent, session event or UiEvent. Unknown types change nothing."""
+    kind = type(event)
+    handler = _HANDLERS.get(kind) or SESSION_HANDLERS.get(kind) or UI_HANDLERS.get(kind)
     return state if handler is None else handler(state, event)
 
 
@@ -271,7 +273,7 @@ def _on_tool_end(state: ChatState, event: ToolExecutionEndEvent) -> ChatState:
 
 
 def _on_agent_start(state: ChatState, event: AgentStartEvent) -> ChatState:
-    return replace(state, busy=True)
+    return replace(state, busy=True, activity=WORKING)
 
 
 def _on_agent_end(state: ChatState, event: AgentEndEvent) -> ChatState:
@@ -288,7 +290,7 @@ def _on_agent_end(state: ChatState, event: AgentEndEvent) -> ChatState:
         # pi's failure path: only agent_end carries the synthetic error message.
         line = ABORTED_TEXT if last.stop_reason == "aborted" else _error_line(last)
         state = items.notice(state, line, "error")
-    return replace(state, busy=False, streaming_id=None)
+    return replace(state, busy=False, streaming_id=None, activity=None)
 
 
 def _finish_streaming(state: ChatState, mid: str) -> ChatState:

@@ -181,6 +181,8 @@ class ChatState:
     open_tools: frozenset[str] = frozenset()
     """Tool-call ids whose cards are not finished yet."""
     busy: bool = False
+    activity: str | None = None
+    """The transient working line (``Working...``, retry and compaction waits)."""
     bash_id: str | None = None
     """Item id of the running user ``!`` command, if any."""
     steering: tuple[str, ...] = ()

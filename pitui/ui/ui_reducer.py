@@ -67,6 +67,8 @@ def _toggle_tools(state: ChatState, event: ToggleAllTools) -> ChatState:
 
 
 def _notice(state: ChatState, event: AddNotice) -> ChatState:
+    if event.level == "info":
+        return items.status(state, event.text)
     return items.notice(state, event.text, event.level)
 
 

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from pitui.ui.state import ChatState
-from pitui.ui.widgets.composer import Composer, QueueView
+from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
 from pitui.ui.widgets.conversation import ConversationView, ItemPane, ToolPane
 from pitui.ui.widgets.status_bar import SessionInfo, StatusBar
 
@@ -42,6 +42,7 @@ class MainScreen(Screen[None]):
                 yield ConversationView(id="conversation")
                 yield Static("new output ↓", id="new-output")
             yield ToolPane(id="tools")
+        yield ActivityLine(id="activity")
         yield QueueView(id="queue")
         yield Composer(id="composer")
         yield StatusBar(id="status")
@@ -54,6 +55,7 @@ class MainScreen(Screen[None]):
         self.query_one("#conversation", ConversationView).border_title = "Conversation"
         self.query_one("#tools", ToolPane).border_title = "Tools"
         self.query_one("#queue", QueueView).show((), ())
+        self.query_one("#activity", ActivityLine).show(None)
         self.query_one(Composer).focus()
 
     @property
@@ -67,14 +69,17 @@ class MainScreen(Screen[None]):
         return self.query_one("#tools", ToolPane)
 
     async def show_state(
-        self, state: ChatState, changed_ids: Sequence[str], queue_changed: bool = True
+        self, state: ChatState, changed_ids: Sequence[str], previous: ChatState | None = None
     ) -> None:
-        """Update only the widgets of ``changed_ids`` (plus the queue if it changed)."""
+        """Update only the widgets of ``changed_ids`` (and the lines whose state changed)."""
         if changed_ids:
             await self.conversation.sync(state, changed_ids)
             await self.tools.sync(state, changed_ids)
-        if queue_changed:
-            self.query_one("#queue", QueueView).show(state.steering, state.follow_up)
+        queue = (state.steering, state.follow_up)
+        if previous is None or queue != (previous.steering, previous.follow_up):
+            self.query_one("#queue", QueueView).show(*queue)
+        if previous is None or state.activity != previous.activity:
+            self.query_one("#activity", ActivityLine).show(state.activity)
 
     def show_status(self, info: SessionInfo, state: ChatState) -> None:
         """Redraw the status bar."""

@@ -107,3 +107,12 @@ class QueueView(Static):
         if lines:
             lines.append("↳ alt+up to edit all queued messages")
         self.update(Content("\n".join(lines)))
+
+
+class ActivityLine(Static):
+    """What the agent is busy with (``Working...``, a retry wait …); hidden when idle."""
+
+    def show(self, activity: str | None) -> None:
+        """Show ``activity`` or hide the line."""
+        self.display = activity is not None
+        self.update(Content(activity or ""))

@@ -48,6 +48,12 @@ class ItemPane(VerticalScroll):
         """How many items this pane shows."""
         return len(self._widgets)
 
+    async def clear(self) -> None:
+        """Remove every item widget (the view is being rebuilt)."""
+        self._widgets.clear()
+        self._set_unseen(False)
+        await self.remove_children()
+
     def _at_bottom(self) -> bool:
         return self.max_scroll_y - self.scroll_y <= 1
 

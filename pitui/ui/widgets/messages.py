@@ -69,6 +69,9 @@ class AssistantMarkdown(Markdown):
             await self._stop_stream()
         self.set_class(item.streaming, "-streaming")
 
+    async def on_unmount(self) -> None:
+        await self._stop_stream()
+
     async def _stop_stream(self) -> None:
         if self._stream is not None:
             stream, self._stream = self._stream, None
