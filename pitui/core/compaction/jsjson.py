@@ -93,7 +93,7 @@ def js_quote(text: str) -> str:
     return encoded
 
 
-def _ordered_keys(obj: dict[str, Any]) -> list[str]:
+def js_keys(obj: dict[str, Any]) -> list[str]:
     """JavaScript property order: array-index keys ascending first, then insertion order."""
     keys = list(obj)
     index_keys = [k for k in keys if _INDEX_KEY.fullmatch(k) and int(k) <= _MAX_INDEX]
@@ -118,7 +118,7 @@ def js_stringify(value: Any) -> str:
     if isinstance(value, float):
         return js_number(value)
     if isinstance(value, dict):
-        parts = [f"{js_quote(str(k))}:{js_stringify(value[k])}" for k in _ordered_keys(value)]
+        parts = [f"{js_quote(str(k))}:{js_stringify(value[k])}" for k in js_keys(value)]
         return "{" + ",".join(parts) + "}"
     if isinstance(value, list | tuple):
         return "[" + ",".join(js_stringify(v) for v in value) + "]"

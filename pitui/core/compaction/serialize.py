@@ -19,7 +19,7 @@ from pitui.ai.types import (
     ToolResultMessage,
     UserMessage,
 )
-from pitui.core.compaction.jsjson import js_stringify, utf16_len, utf16_slice
+from pitui.core.compaction.jsjson import js_keys, js_stringify, utf16_len, utf16_slice
 from pitui.core.messages import convert_to_llm
 
 TOOL_RESULT_MAX_CHARS = 2000
@@ -42,7 +42,8 @@ def _texts(content: object) -> str:
 
 
 def _tool_call_text(call: ToolCall) -> str:
-    arguments = ", ".join(f"{k}={js_stringify(v)}" for k, v in call.arguments.items())
+    args = call.arguments
+    arguments = ", ".join(f"{k}={js_stringify(args[k])}" for k in js_keys(args))
     return f"{call.name}({arguments})"
 
 
