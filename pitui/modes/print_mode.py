@@ -1,0 +1,117 @@
+"""``pitui -p`` and ``--mode json``: run prompts to completion without a UI (PI_SPEC §9.10).
+
+Print mode writes each text block of the final reply on its own line; a reply that ended
+in an error or an abort goes to stderr with exit code 1. JSON mode writes the session
+header, then every session event as one JSON line with pi's field names. Nobody can
+answer a permission request here, so the default policy is ``workspace``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from pitui.ai.types import AssistantMessage, TextContent
+from pitui.core.session_events import SessionEvent
+from pitui.core.session_setup import SessionOptions, create_agent_session
+from pitui.errors import PituiError
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry point from :mod:`pitui.cli`."""
+    prompts = list(args.messages)
+    if not sys.stdin.isatty():
+        piped = sys.stdin.read()
+        if piped.strip():
+            prompts.insert(0, piped)
+    if not prompts:
+        print("pitui: no prompt given (pass it as an argument or on stdin)", file=sys.stderr)
+        return 2
+    options = options_from_args(args)
+    try:
+        return asyncio.run(run_prompts(options, prompts, json_mode=args.mode == "json"))
+    except PituiError as exc:
+        print(f"pitui: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as a Unix filter should.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+def options_from_args(args: argparse.Namespace, cwd: Path | None = None) -> SessionOptions:
+    """Session options from the command line (shared by every mode)."""
+    tools = None
+    if args.tools is not None:
+        tools = [name.strip() for name in args.tools.split(",") if name.strip()]
+    return SessionOptions(
+        cwd=cwd or Path.cwd(),
+        model=args.model,
+        provider=args.provider,
+        thinking=args.thinking,
+        tools=tools,
+        approve=args.approve or "workspace",
+        session_file=Path(args.session) if args.session else None,
+        session_dir=Path(args.session_dir) if args.session_dir else None,
+        continue_recent=bool(args.continue_ or args.resume),
+        no_session=args.no_session,
+        system_prompt=args.system_prompt,
+        append_system_prompt=args.append_system_prompt,
+        api_key=args.api_key,
+    )
+
+
+async def run_prompts(
+    options: SessionOptions,
+    prompts: list[str],
+    *,
+    json_mode: bool = False,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Run ``prompts`` in order in one session; returns the exit code."""
+    stdout = out or sys.stdout
+    stderr = err or sys.stderr
+    session = await create_agent_session(options)
+    for warning in options.warnings:
+        print(f"pitui: {warning}", file=stderr)
+    if json_mode:
+        _write_json(stdout, session.store.header.to_json_dict())
+        session.subscribe(lambda event: _write_event(stdout, event))
+    try:
+        for prompt in prompts:
+            await session.prompt(prompt)
+    finally:
+        await session.close()
+    return _report(session.messages, stdout, stderr, print_text=not json_mode)
+
+
+def _report(messages: list[Any], stdout: TextIO, stderr: TextIO, *, print_text: bool) -> int:
+    final = next((m for m in reversed(messages) if isinstance(m, AssistantMessage)), None)
+    if final is None:
+        return 0
+    if final.stop_reason in ("error", "aborted"):
+        print(final.error_message or f"Request {final.stop_reason}", file=stderr)
+        return 1
+    if print_text:
+        for block in final.content:
+            if isinstance(block, TextContent):
+                print(block.text, file=stdout)
+        stdout.flush()
+    return 0
+
+
+def _write_event(stream: TextIO, event: SessionEvent) -> None:
+    _write_json(stream, event.to_json_dict())
+
+
+def _write_json(stream: TextIO, data: dict[str, Any]) -> None:
+    stream.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+    stream.flush()

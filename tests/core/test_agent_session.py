@@ -1,0 +1,188 @@
+"""AgentSession: persistence, ! commands, retries, model/thinking entries, tree moves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pitui import paths
+from pitui.ai.types import AssistantMessage, ToolResultMessage, UserMessage
+from pitui.core.agent_session import AgentSession
+from pitui.core.messages import BashExecutionMessage, convert_to_llm
+from pitui.core.session_events import AutoRetryEndEvent, SessionEvent
+from pitui.core.session_setup import SessionOptions, create_agent_session
+from pitui.core.settings import Settings
+from tests.replay_server import ReplayServer, Reply
+
+
+@pytest.fixture(autouse=True)
+def _fast_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
+
+
+def _models_json(base_url: str) -> None:
+    paths.models_file().parent.mkdir(parents=True, exist_ok=True)
+    paths.models_file().write_text(
+        json.dumps(
+            {
+                "providers": {
+                    "fake": {
+                        "baseUrl": base_url,
+                        "api": "anthropic-messages",
+                        "apiKey": "sk-fake-key-123456",
+                        "models": [{"id": "claude-fake"}],
+                    }
+                }
+            }
+        )
+    )
+
+
+async def _session(cwd: Path, **kw: Any) -> tuple[AgentSession, list[SessionEvent]]:
+    session = await create_agent_session(SessionOptions(cwd=cwd, **kw))
+    events: list[SessionEvent] = []
+    session.subscribe(events.append)
+    return session, events
+
+
+def _file_kinds(session: AgentSession) -> list[str]:
+    assert session.session_file is not None
+    lines = session.session_file.read_text().splitlines()
+    return [
+        e["type"] if e["type"] != "message" else e["message"]["role"]
+        for e in map(json.loads, lines)
+    ]
+
+
+async def test_demo_run_is_persisted_in_order(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("alpha\n")
+    session, events = await _session(tmp_path, approve="workspace")
+    assert session.model is not None and session.model.provider == "demo"
+    await session.prompt("read a.txt")
+    assert _file_kinds(session) == [
+        "session",
+        "model_change",
+        "thinking_level_change",
+        "user",
+        "assistant",
+        "toolResult",
+        "assistant",
+    ]
+    types = [e.type for e in events]
+    assert types[0] == "agent_start" and types[-1] == "agent_end"
+    await session.close()
+
+
+async def test_nothing_on_disk_before_the_first_reply(tmp_path: Path) -> None:
+    session, _ = await _session(tmp_path)
+    assert session.session_file is not None
+    assert not session.session_file.exists()
+    await session.close()
+
+
+async def test_bang_command_is_persisted_and_double_bang_stays_out_of_context(
+    tmp_path: Path,
+) -> None:
+    session, events = await _session(tmp_path)
+    await session.run_bash("echo visible")
+    await session.run_bash("echo hidden", exclude_from_context=True)
+    bash = [m for m in session.messages if isinstance(m, BashExecutionMessage)]
+    assert [m.output for m in bash] == ["visible\n", "hidden\n"]
+    assert bash[0].exit_code == 0
+    llm = convert_to_llm(session.messages)
+    assert len(llm) == 1 and isinstance(llm[0], UserMessage)
+    assert "Ran `echo visible`" in str(llm[0].content)
+    assert "user_bash_start" in [e.type for e in events]
+    await session.prompt("hi")
+    assert _file_kinds(session)[3:5] == ["bashExecution", "bashExecution"]
+    await session.close()
+
+
+async def test_transient_error_is_retried(tmp_path: Path, replay_server: ReplayServer) -> None:
+    _models_json(replay_server.url)
+    replay_server.add(
+        Reply.sse_file("anthropic_error_overloaded.sse"), Reply.sse_file("anthropic_text.sse")
+    )
+    settings = Settings.load({"retry": {"baseDelayMs": 1}})
+    session, events = await _session(tmp_path, model="fake/claude-fake", settings=settings)
+    await session.prompt("hello")
+    retry = [e for e in events if e.type.startswith("auto_retry")]
+    assert [e.type for e in retry] == ["auto_retry_start", "auto_retry_end"]
+    assert isinstance(retry[-1], AutoRetryEndEvent)
+    assert retry[-1].success is True
+    last = session.messages[-1]
+    assert isinstance(last, AssistantMessage) and last.stop_reason == "stop"
+    # The failed reply left the model's context but stays in the file.
+    assert sum(isinstance(m, AssistantMessage) for m in session.messages) == 1
+    assert _file_kinds(session).count("assistant") == 2
+    await session.close()
+
+
+async def test_retries_give_up_after_max(tmp_path: Path, replay_server: ReplayServer) -> None:
+    _models_json(replay_server.url)
+    for _ in range(3):
+        replay_server.add(Reply.sse_file("anthropic_error_overloaded.sse"))
+    settings = Settings.load({"retry": {"baseDelayMs": 1, "maxRetries": 2}})
+    session, events = await _session(tmp_path, model="fake/claude-fake", settings=settings)
+    await session.prompt("hello")
+    ends = [e for e in events if isinstance(e, AutoRetryEndEvent)]
+    assert len(ends) == 1 and ends[0].success is False
+    assert "Overloaded" in str(ends[0].final_error)
+    await session.close()
+
+
+async def test_model_and_thinking_changes_are_entries(tmp_path: Path) -> None:
+    session, _ = await _session(tmp_path)
+    await session.prompt("hi")
+    level = await session.cycle_thinking_level()
+    assert level == "minimal"
+    await session.set_name("  my session ")
+    assert session.session_name == "my session"
+    assert _file_kinds(session)[-2:] == ["thinking_level_change", "session_info"]
+    await session.close()
+
+
+async def test_navigate_to_user_message_returns_its_text(tmp_path: Path) -> None:
+    session, _ = await _session(tmp_path)
+    await session.prompt("first question")
+    await session.prompt("second question")
+    entries = session.store.get_entries()
+    second_user = [
+        e
+        for e in entries
+        if getattr(e, "type", "") == "message"
+        and isinstance(getattr(e, "message", None), UserMessage)
+    ][1]
+    text = await session.navigate(second_user.id)
+    assert text == "second question"
+    assert session.store.get_leaf_id() == second_user.parent_id
+    assert [m.role for m in session.messages] == ["user", "assistant"]
+    await session.close()
+
+
+async def test_resume_restores_messages_model_and_level(tmp_path: Path) -> None:
+    session, _ = await _session(tmp_path, thinking="high")
+    await session.prompt("remember me")
+    path = session.session_file
+    await session.close()
+    resumed, _ = await _session(tmp_path, session_file=path)
+    assert [m.role for m in resumed.messages] == ["user", "assistant"]
+    assert resumed.thinking_level == "high"
+    await resumed.close()
+
+
+async def test_print_mode_denies_writes_outside_the_project(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.txt"
+    project = tmp_path / "p"
+    project.mkdir()
+    session, events = await _session(project, approve="workspace")
+    await session.prompt(f"write {outside}: secret")
+    assert not outside.exists()
+    denied = [e for e in events if e.type == "tool_denied"]
+    assert len(denied) == 1
+    results = [m for m in session.messages if isinstance(m, ToolResultMessage)]
+    assert results[0].is_error is True
+    await session.close()
