@@ -1,0 +1,103 @@
+"""``pitui -p`` and ``--mode json`` as a user runs them: real subprocesses, demo model."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PI_EVENTS = (
+    Path(__file__).parents[1] / "fixtures" / "pi-cli" / "anthropic" / "json-mode-events.jsonl"
+)
+
+
+def _pitui(cwd: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PITUI_DEMO_PACE_MS": "0"}
+    return subprocess.run(
+        [sys.executable, "-m", "pitui", *args],
+        cwd=cwd,
+        input=stdin if stdin is not None else "",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "notes.txt").write_text("first line\nsecond line\n")
+    return root
+
+
+def test_print_mode_answers_and_writes_the_session(project: Path, pitui_home: Path) -> None:
+    result = _pitui(project, "-p", "read notes.txt")
+    assert result.returncode == 0, result.stderr
+    assert "first line" in result.stdout
+    assert "demo" in result.stdout.lower()
+    files = list((pitui_home / "sessions").rglob("*.jsonl"))
+    assert len(files) == 1
+
+
+def test_piped_stdin_becomes_the_prompt(project: Path) -> None:
+    result = _pitui(project, "--no-session", stdin="run echo piped-ok\n")
+    assert result.returncode == 0, result.stderr
+    assert "piped-ok" in result.stdout
+
+
+def test_no_session_writes_nothing(project: Path, pitui_home: Path) -> None:
+    result = _pitui(project, "-p", "--no-session", "hello")
+    assert result.returncode == 0
+    assert not (pitui_home / "sessions").exists()
+
+
+def test_continue_uses_the_same_session(project: Path, pitui_home: Path) -> None:
+    assert _pitui(project, "-p", "hello").returncode == 0
+    assert _pitui(project, "-p", "-c", "again").returncode == 0
+    files = list((pitui_home / "sessions").rglob("*.jsonl"))
+    assert len(files) == 1
+    roles = [
+        json.loads(line).get("message", {}).get("role")
+        for line in files[0].read_text().splitlines()
+    ]
+    assert roles.count("user") == 2
+
+
+def test_session_dir_puts_files_directly_there(project: Path, tmp_path: Path) -> None:
+    target = tmp_path / "my-sessions"
+    assert _pitui(project, "-p", "--session-dir", str(target), "hello").returncode == 0
+    assert len(list(target.glob("*.jsonl"))) == 1
+
+
+def test_unknown_model_is_a_clear_error(project: Path) -> None:
+    result = _pitui(project, "-p", "--model", "nope/does-not-exist", "hello")
+    assert result.returncode == 1
+    assert "nope/does-not-exist" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_json_mode_header_then_events_with_pi_field_names(project: Path) -> None:
+    result = _pitui(project, "-p", "--mode", "json", "--no-session", "read notes.txt")
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines[0]["type"] == "session" and lines[0]["version"] == 3
+    types = [line["type"] for line in lines[1:]]
+    assert types[:3] == ["agent_start", "turn_start", "message_start"]
+    assert types[-1] == "agent_end"
+    pi_lines = [json.loads(line) for line in PI_EVENTS.read_text().splitlines()[1:]]
+    pi_keys = {line["type"]: set(line) for line in pi_lines}
+    ours = {line["type"]: set(line) for line in lines[1:]}
+    for event_type in ("tool_execution_start", "tool_execution_end", "message_update", "turn_end"):
+        assert ours[event_type] == pi_keys[event_type], event_type
+
+
+def test_tools_flag_limits_the_tool_set(project: Path) -> None:
+    result = _pitui(project, "-p", "--no-session", "--tools", "ls", "read notes.txt")
+    assert result.returncode == 0, result.stderr
