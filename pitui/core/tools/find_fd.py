@@ -53,9 +53,9 @@ def fd_args(root: str, pattern: str, limit: int, ignore_files: list[str]) -> lis
         # fd matches --full-path globs against the absolute path built from its real cwd.
         real = to_posix(os.path.realpath(root)).rstrip("/")
         escaped = _GLOB_SPECIALS.sub(r"\\\1", real)
-        args += ["--full-path", f"{escaped}/{pattern.lstrip('/')}"]
+        args += ["--full-path", "--", f"{escaped}/{pattern.lstrip('/')}"]
     else:
-        args.append(pattern)
+        args += ["--", pattern]  # a pattern starting with "-" is not a flag
     # fd runs in ``root`` and searches ".": only then are anchored ignore patterns
     # ("/build/") taken relative to the search directory.
     return [*args, "."]

@@ -61,7 +61,8 @@ def rg_args(spec: SearchSpec) -> list[str]:
         args.append("--fixed-strings")
     if spec.glob:
         args += ["--glob", spec.glob]
-    return [*args, spec.pattern, spec.path]
+    # -e: a pattern starting with "-" must not be read as a flag.
+    return [*args, "-e", spec.pattern, "--", spec.path]
 
 
 async def search_with_rg(rg: str, spec: SearchSpec) -> SearchResult:

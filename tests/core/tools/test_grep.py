@@ -95,6 +95,8 @@ async def test_flags_and_globs(repo: Path, backend: str) -> None:
     assert text(await run(tool, pattern="a.c", literal=True, path="lit.txt")) == "lit.txt:1: a.c"
     assert text(await run(tool, pattern="a.c", path="lit.txt")).count("\n") == 1
     assert text(await run(tool, pattern="nothing-here")) == "No matches found"
+    (repo / "dash.txt").write_text("a --flag b\n")
+    assert text(await run(tool, pattern="--flag", path="dash.txt")) == "dash.txt:1: a --flag b"
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
