@@ -199,6 +199,7 @@ class BashTool(AgentTool):
         finally:
             aborted.cancel()
         if done in finished:
+            done.result()  # surface a failed spill-file write instead of losing it
             return "exited"
         kill_group(proc.pid)
         # The pipe closes once every process of the group is gone; keep what arrived.
