@@ -1,8 +1,14 @@
 """Scrolling panes that show ChatItems: the conversation and the tool cards.
 
 A pane keeps one widget per item id. ``sync`` is given only the ids that changed, so a
-streamed token costs one widget update no matter how long the conversation is. The pane
-follows the bottom only while the user is there (scroll-lock otherwise).
+streamed token costs one widget update no matter how long the conversation is.
+
+Two things keep long sessions cheap and pleasant:
+
+- scroll-lock: the pane follows the bottom only while the user is there; otherwise it
+  posts :class:`ItemPane.Unseen` so the screen can show "new output ↓";
+- a bounded DOM: while following, widgets far above the viewport are unmounted (their
+  items stay in the state); scrolling to the top mounts them again, a batch at a time.
 """
 
 from __future__ import annotations
@@ -10,9 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
+from textual.widgets import Static
 
 from pitui.ui.state import ChatState, ToolCardItem
 from pitui.ui.widgets.messages import CONVERSATION_WIDGETS
@@ -33,11 +41,28 @@ class ItemPane(VerticalScroll):
             self.unseen = unseen
 
     FACTORIES: ClassVar[Mapping[type, WidgetFactory]] = {}
+    MAX_MOUNTED: ClassVar[int] = 200
+    """Item widgets kept mounted while following the bottom."""
+    PRUNE_SLACK: ClassVar[int] = 50
+    """Prune only once this many extra widgets piled up (pruning in batches)."""
+    RESTORE_BATCH: ClassVar[int] = 50
+    """Widgets mounted again per scroll to the top."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._widgets: dict[str, Widget] = {}
+        self._order: list[str] = []  # every item id this pane shows, in order
+        self._known: set[str] = set()
+        self._first = 0  # position in _order of the first mounted widget
+        self._state: ChatState | None = None
         self._unseen = False
+        self._earlier = Static(classes="earlier-marker")
+
+    def compose(self) -> ComposeResult:
+        yield self._earlier
+
+    def on_mount(self) -> None:
+        self._earlier.display = False
 
     def widget_for(self, item_id: str) -> Widget | None:
         """The widget showing ``item_id``, if mounted."""
@@ -45,20 +70,31 @@ class ItemPane(VerticalScroll):
 
     @property
     def item_count(self) -> int:
-        """How many items this pane shows."""
+        """How many items this pane shows (mounted or not)."""
+        return len(self._order)
+
+    @property
+    def mounted_count(self) -> int:
+        """How many item widgets are mounted."""
         return len(self._widgets)
 
     async def clear(self) -> None:
         """Remove every item widget (the view is being rebuilt)."""
+        widgets = list(self._widgets.values())
         self._widgets.clear()
+        self._order.clear()
+        self._known.clear()
+        self._first = 0
         self._set_unseen(False)
-        await self.remove_children()
+        self._earlier.display = False
+        await self.remove_children(widgets)
 
     def _at_bottom(self) -> bool:
         return self.max_scroll_y - self.scroll_y <= 1
 
     async def sync(self, state: ChatState, item_ids: Iterable[str]) -> None:
         """Create or update the widgets of the given (changed) items, in order."""
+        self._state = state
         follow = self._at_bottom()
         new: list[Widget] = []
         touched = False
@@ -69,20 +105,58 @@ class ItemPane(VerticalScroll):
                 continue
             touched = True
             widget = self._widgets.get(item_id)
-            if widget is None:
-                widget = factory(item)
-                self._widgets[item_id] = widget
-                new.append(widget)
-            else:
+            if widget is not None:
                 await widget.update_item(item)  # type: ignore[attr-defined]
+            elif item_id not in self._known:
+                self._known.add(item_id)
+                self._order.append(item_id)
+                widget = self._widgets[item_id] = factory(item)
+                new.append(widget)
+            # else: unmounted above the window; rebuilt from the state when scrolled to.
         if new:
             await self.mount_all(new)
         if not touched:
             return
         if follow:
+            await self._prune()
             self.scroll_end(animate=False)
         else:
             self._set_unseen(True)
+
+    async def _prune(self) -> None:
+        excess = len(self._widgets) - self.MAX_MOUNTED
+        if excess < self.PRUNE_SLACK:
+            return
+        ids = self._order[self._first : self._first + excess]
+        widgets = [self._widgets.pop(item_id) for item_id in ids]
+        self._first += excess
+        self._show_earlier_marker()
+        await self.remove_children(widgets)
+
+    def _show_earlier_marker(self) -> None:
+        self._earlier.display = self._first > 0
+        self._earlier.update(f"▲ {self._first} earlier items: scroll up to show them")
+
+    async def restore_earlier(self) -> None:
+        """Mount the batch of item widgets just above the first mounted one."""
+        if self._first == 0 or self._state is None:
+            return
+        start = max(0, self._first - self.RESTORE_BATCH)
+        anchor = self._widgets.get(self._order[self._first])
+        widgets: list[Widget] = []
+        for item_id in self._order[start : self._first]:
+            item = self._state.get(item_id)
+            widget = self._widgets[item_id] = self.FACTORIES[type(item)](item)
+            widgets.append(widget)
+        height_before = self.virtual_size.height
+        self._first = start
+        await self.mount_all(widgets, before=anchor)
+        self._show_earlier_marker()
+        # Keep what the user was looking at in place.
+        self.call_after_refresh(self._keep_position, height_before)
+
+    def _keep_position(self, height_before: int) -> None:
+        self.scroll_to(y=self.virtual_size.height - height_before, animate=False)
 
     def _set_unseen(self, unseen: bool) -> None:
         if unseen != self._unseen:
@@ -93,6 +167,8 @@ class ItemPane(VerticalScroll):
         super().watch_scroll_y(old_value, new_value)
         if self._unseen and self._at_bottom():
             self._set_unseen(False)
+        if new_value <= 0 < old_value and self._first > 0:
+            self.call_later(self.restore_earlier)
 
 
 class ConversationView(ItemPane):
