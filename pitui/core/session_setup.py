@@ -84,7 +84,12 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     if options.api_key:  # --api-key applies to the provider of the chosen model
         registry.auth.set_runtime_api_key(model.provider, options.api_key)
     tool_names = list(options.tools) if options.tools is not None else settings.tools
-    tools = create_tools(cwd, tool_names, shell_path=settings.shell_path)
+    tools = create_tools(
+        cwd,
+        tool_names,
+        shell_path=settings.shell_path,
+        command_prefix=settings.shell_command_prefix,
+    )
     system_prompt = await load_system_prompt(
         cwd,
         [t.name for t in tools],

@@ -27,10 +27,12 @@ DEFAULT_TOOL_NAMES: tuple[str, ...] = ("read", "bash", "edit", "write")
 READ_ONLY_TOOLS: frozenset[str] = frozenset({"read", "grep", "find", "ls"})
 
 
-def _builders(cwd: Path, shell_path: str | None) -> dict[str, Callable[[], AgentTool]]:
+def _builders(
+    cwd: Path, shell_path: str | None, command_prefix: str | None
+) -> dict[str, Callable[[], AgentTool]]:
     return {
         "read": lambda: ReadTool(cwd),
-        "bash": lambda: BashTool(cwd, shell_path=shell_path),
+        "bash": lambda: BashTool(cwd, shell_path=shell_path, command_prefix=command_prefix),
         "edit": lambda: EditTool(cwd),
         "write": lambda: WriteTool(cwd),
         "grep": lambda: GrepTool(cwd),
@@ -40,7 +42,11 @@ def _builders(cwd: Path, shell_path: str | None) -> dict[str, Callable[[], Agent
 
 
 def create_tools(
-    cwd: Path, names: Sequence[str] | None = None, *, shell_path: str | None = None
+    cwd: Path,
+    names: Sequence[str] | None = None,
+    *,
+    shell_path: str | None = None,
+    command_prefix: str | None = None,
 ) -> list[AgentTool]:
     """Build the named tools (default: read, bash, edit, write) for a session in ``cwd``.
 
@@ -48,11 +54,12 @@ def create_tools(
         cwd: The session's working directory; relative paths resolve against it.
         names: Tool names in the order wanted; ``None`` means the defaults.
         shell_path: The shell ``bash`` runs (pi's ``shellPath`` setting); default /bin/bash.
+        command_prefix: Prepended to every bash command (pi's ``shellCommandPrefix``).
 
     Raises:
         ValueError: A name is not a built-in tool.
     """
-    builders = _builders(Path(cwd), shell_path)
+    builders = _builders(Path(cwd), shell_path, command_prefix)
     wanted = DEFAULT_TOOL_NAMES if names is None else tuple(names)
     unknown = [name for name in wanted if name not in builders]
     if unknown:
