@@ -32,16 +32,20 @@ def _defaults(cls: type[BaseModel]) -> dict[str, Any]:
     return found
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
 def fast_event(cls: type[E], **fields: Any) -> E:
     """An instance of ``cls`` holding ``fields`` (plus defaults), without validation.
 
     Equal to ``cls(**fields)`` for well-typed ``fields``; every field counts as set, as
     it does for an object built in code (see :class:`pitui.ai._base.PiModel`).
     """
-    values = {**_defaults(cls), **fields}
-    event = cls.__new__(cls)
-    object.__setattr__(event, "__dict__", values)
-    object.__setattr__(event, "__pydantic_fields_set__", set(values))
-    object.__setattr__(event, "__pydantic_extra__", {})
-    object.__setattr__(event, "__pydantic_private__", None)
+    values = {**(_DEFAULTS.get(cls) or _defaults(cls)), **fields}
+    event = _new(cls)
+    _set(event, "__dict__", values)
+    _set(event, "__pydantic_fields_set__", set(values))
+    _set(event, "__pydantic_extra__", {})
+    _set(event, "__pydantic_private__", None)
     return event

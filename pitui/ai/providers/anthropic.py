@@ -111,14 +111,23 @@ class _Open:
     join and one argument parse instead of one per delta (quadratic for long blocks).
     """
 
-    __slots__ = ("block", "field", "json", "pending", "position")
+    __slots__ = ("block", "delta_key", "delta_type", "event_type", "json", "pending", "position")
 
     def __init__(self, block: Block, position: int) -> None:
         self.block = block
         self.position = position
-        self.field = "text" if isinstance(block, TextContent) else "thinking"
         self.pending: list[str] = []
         self.json = ""
+        # What a content delta for this block looks like, and the event it becomes.
+        self.event_type: type[TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent]
+        if isinstance(block, TextContent):
+            self.delta_type, self.delta_key, self.event_type = "text_delta", "text", TextDeltaEvent
+        elif isinstance(block, ThinkingContent):
+            self.delta_type, self.delta_key = "thinking_delta", "thinking"
+            self.event_type = ThinkingDeltaEvent
+        else:
+            self.delta_type, self.delta_key = "input_json_delta", "partial_json"
+            self.event_type = ToolCallDeltaEvent
 
     def flush(self) -> None:
         """Apply the pending deltas to the block."""
@@ -132,7 +141,7 @@ class _Open:
             block.__dict__["arguments"] = _arguments(self.json)
         else:
             fields = block.__dict__
-            fields[self.field] += joined
+            fields[self.delta_key] += joined
 
 
 class _StreamReader:
@@ -285,32 +294,29 @@ class _StreamReader:
         self.events.push(start)
 
     def _block_delta(self, data: dict[str, Any]) -> None:
+        # The hot path: one call per delta, so it sticks to dict lookups.
         current = self.open.get(data.get("index", -1))
         delta = data.get("delta")
-        if current is None or not isinstance(delta, dict):
+        if current is None or type(delta) is not dict:
             return
         kind = delta.get("type")
-        block = current.block
-        event_type: type[TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent]
-        if kind == "text_delta" and isinstance(block, TextContent):
-            piece, event_type = delta.get("text") or "", TextDeltaEvent
-        elif kind == "thinking_delta" and isinstance(block, ThinkingContent):
-            piece, event_type = delta.get("thinking") or "", ThinkingDeltaEvent
-        elif kind == "input_json_delta" and isinstance(block, ToolCall):
-            piece, event_type = delta.get("partial_json") or "", ToolCallDeltaEvent
-        elif kind == "signature_delta" and isinstance(block, ThinkingContent):
+        if kind == current.delta_type:
+            piece = delta.get(current.delta_key)
+            if type(piece) is not str:
+                piece = ""
+            if not current.pending:
+                self.dirty.append(current)
+            current.pending.append(piece)
+            event = fast_event(
+                current.event_type, content_index=current.position, delta=piece, partial=self.out
+            )
+            self.events.push(event)
+        elif kind == "signature_delta" and isinstance(current.block, ThinkingContent):
             # Signatures mutate the block silently (PI_SPEC §1.4.5).
-            signature = (block.thinking_signature or "") + (delta.get("signature") or "")
+            block = current.block
+            signature = (block.thinking_signature or "") + str(delta.get("signature") or "")
             block.__dict__["thinking_signature"] = signature
-            return
-        else:
-            return  # citations and future delta types carry nothing pi keeps
-        if not current.pending:
-            self.dirty.append(current)
-        current.pending.append(piece)
-        self.events.push(
-            fast_event(event_type, content_index=current.position, delta=piece, partial=self.out)
-        )
+        # citations_delta and future delta types carry nothing pi keeps.
 
     def _block_stop(self, data: dict[str, Any]) -> None:
         current = self.open.pop(data.get("index", -1), None)

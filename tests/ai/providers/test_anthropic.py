@@ -851,3 +851,33 @@ async def test_oauth_token(replay_server: ReplayServer) -> None:
     ]
     assert [t["name"] for t in payload["tools"]] == ["Read", "find"]
     assert run.message.tool_calls()[0].name == "read"
+
+
+async def test_partial_is_never_behind_the_events(replay_server: ReplayServer) -> None:
+    events = stream(_model(base_url=replay_server.url), _text_context(), _options())
+    replay_server.add(Reply.sse_file("anthropic_text.sse", chunk_size=200, delay_s=0.001))
+    seen = ""
+    async for event in events:
+        if isinstance(event, TextDeltaEvent):
+            seen += event.delta
+            block = event.partial.content[event.content_index]
+            assert isinstance(block, TextContent) and block.text.startswith(seen)
+    assert (await events.result()).text() == seen
+
+
+async def test_unfinished_tool_call_keeps_raw_arguments_on_error(
+    replay_server: ReplayServer,
+) -> None:
+    body = (PROVIDER_FIXTURES / "anthropic_max_tokens.sse").read_bytes()
+    cut = body.index(b"event: message_delta")
+    run = await run_replay(
+        replay_server, stream, _model(), _text_context(), _options(), Reply(body=body[:cut])
+    )
+    assert_event_order(run)
+    assert run.message.stop_reason == "error"
+    call = run.message.tool_calls()[0].to_json_dict()
+    # pi keeps the raw fragments of an unfinished call, and drops the routing index.
+    assert call["partialJson"].startswith('{"filename": "taxes.txt"')
+    assert call["arguments"]["filename"] == "taxes.txt"
+    assert "index" not in call
+    assert "index" not in run.message.content[0].to_json_dict()
