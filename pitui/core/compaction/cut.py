@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pitui.agent.messages import AgentMessage
-from pitui.core.compaction.files import FileOperations, extract_from_raw
+from pitui.core.compaction.files import FileOperations
 from pitui.core.compaction.tokens import (
     estimate_raw_entry,
     estimate_raw_message,
@@ -87,8 +87,7 @@ class PathView:
     def __init__(self, table: EntryTable, positions: Sequence[int]) -> None:
         self.table = table
         self.positions = list(positions)
-        types = table.types
-        self.kinds = [types[p] for p in self.positions]
+        self.kinds = list(map(table.types.__getitem__, self.positions))
 
     def __len__(self) -> int:
         return len(self.positions)
@@ -128,10 +127,59 @@ class PathView:
         return out
 
 
+def _run_start(parents: list[str | None], ids: list[str], end: int) -> int:
+    """Smallest ``s`` ≤ ``end`` such that every entry in (s, end] is the child of the one
+    before it in the file. Found by galloping with slice comparisons, which run in C."""
+    low, step = end, 1
+    while low > 0:
+        probe = max(0, low - step)
+        if parents[probe + 1 : low + 1] != ids[probe:low]:
+            break
+        low, step = probe, step * 2
+    else:
+        return 0
+    # The run starts somewhere in (probe, low]: binary search the boundary.
+    lo, hi = probe + 1, low
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if parents[mid + 1 : low + 1] == ids[mid:low]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _path_positions(table: EntryTable, leaf: int) -> list[int]:
+    """Root-first positions up to ``leaf``, fast for long runs of consecutive entries.
+
+    A session is mostly runs where each entry's parent is the line before it; each run is
+    found with a few slice comparisons instead of one dictionary lookup per entry.
+    """
+    index, parents, ids = table.index, table.parents, table.ids
+    if len(index) != len(ids):  # duplicate ids: "parent = previous line" may not hold
+        return table.path_positions(leaf)
+    runs: list[range] = []
+    current: int | None = leaf
+    remaining = len(ids)
+    while current is not None and remaining > 0:
+        start = _run_start(parents, ids, current)
+        runs.append(range(start, current + 1))
+        remaining -= current + 1 - start
+        parent = parents[start]
+        following = None if parent is None else index.get(parent)
+        if following is not None and following >= start:
+            return table.path_positions(leaf)  # a parent later in the file: walk plainly
+        current = following
+    path: list[int] = []
+    for run in reversed(runs):
+        path.extend(run)
+    return path
+
+
 def path_view(table: EntryTable, leaf_id: str | None) -> PathView:
     """The path from the root to ``leaf_id`` (empty if the id is unknown or None)."""
     position = None if leaf_id is None else table.index.get(leaf_id)
-    return PathView(table, [] if position is None else table.path_positions(position))
+    return PathView(table, [] if position is None else _path_positions(table, position))
 
 
 def find_turn_start(view: PathView, index: int, start: int) -> int:
@@ -232,10 +280,25 @@ def _file_ops(view: PathView, previous: int, indices: list[int]) -> FileOperatio
         raw = view.raw(previous)
         if not raw.get("fromHook") and raw.get("details"):
             ops.seed(raw.get("details"))
+    # Hot loop over up to 100k entries: raw dicts, no helper calls per entry.
+    raws, positions, kinds = view.table.raws, view.positions, view.kinds
+    targets = {"read": ops.read, "write": ops.written, "edit": ops.edited}
     for i in indices:
-        message = view.message(i)
-        if message is not None:
-            extract_from_raw(message, ops)
+        if kinds[i] != "message":
+            continue
+        message = (raws[positions[i]] or view.raw(i)).get("message")
+        if type(message) is not dict or message.get("role") != "assistant":
+            continue
+        content = message.get("content")
+        for block in content if type(content) is list else ():
+            if type(block) is not dict or block.get("type") != "toolCall":
+                continue
+            found = targets.get(block.get("name"))  # type: ignore[arg-type]
+            arguments = block.get("arguments")
+            if found is not None and type(arguments) is dict:
+                path = arguments.get("path")
+                if type(path) is str and path:
+                    found[path] = None
     return ops
 
 

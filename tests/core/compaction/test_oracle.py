@@ -191,3 +191,12 @@ async def test_generated_navigations_equal_pi(file: str) -> None:
         assert target is not None
         assert plan_navigation(target).new_leaf_id == case["newLeafId"], label
         assert serialize_agent_messages(prep.messages) == case["serialized"], label
+
+
+@pytest.mark.parametrize("file", _generated_ids())
+async def test_fast_path_walk_equals_the_table_walk(file: str) -> None:
+    store = await SessionStore.open(GENERATED / file, read_only=True)
+    table = store.table
+    for position in range(0, len(table), 7):
+        view = path_view(table, table.ids[position])
+        assert view.positions == table.path_positions(position)
