@@ -15,7 +15,7 @@ from typing import Any
 
 _WORDS = ["alpha", "beta", "gamma", "delta", "file", "tree", "leaf", "😀", "测试", "naïve"]
 _WORDS += ["path", "edit", "read"]
-_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="  # noqa: E501
 
 
 def _iso(ms: int) -> str:
@@ -40,7 +40,7 @@ def _usage(rng: random.Random) -> dict[str, Any]:
         "cacheWrite": 0,
         "totalTokens": total,
         "cost": cost,
-    }  # noqa: E501
+    }
 
 
 class SessionBuilder:
@@ -171,7 +171,7 @@ class SessionBuilder:
                 fromId=self.leaf or "root",
                 summary=_words(rng, 30),
                 details=details,
-            )  # noqa: E501
+            )
         elif choice == 5 and self.leaf is not None:
             self.add("label", targetId=self.leaf, label="mark")
         else:
@@ -187,7 +187,7 @@ class SessionBuilder:
             "firstKeptEntryId": kept,
             "tokensBefore": 12345,
             "details": details,
-        }  # noqa: E501
+        }
         if rng.random() < 0.3:
             fields["fromHook"] = True
         self.add("compaction", **fields)
