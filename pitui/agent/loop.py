@@ -9,9 +9,9 @@ execution (hooks, key lookup, a stream function that raises) propagate to the ca
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 
+from pitui.agent.clone import deep_clone, shallow_copy
 from pitui.agent.config import AgentContext, AgentEventSink, AgentLoopConfig, MessageSource
 from pitui.agent.events import (
     AgentEndEvent,
@@ -134,14 +134,18 @@ async def build_llm_context(
     messages = current.messages
     if config.transform_context is not None or config.convert_to_llm is not default_convert_to_llm:
         # The hooks may edit what they are given; the transcript must not notice.
-        messages = copy.deepcopy(messages)
+        messages = [deep_clone(message) for message in messages]
     else:
         messages = list(messages)
     if config.transform_context is not None:
         messages = await maybe_await(config.transform_context(messages, signal))
     llm_messages = await maybe_await(config.convert_to_llm(messages))
     tools = [tool.to_tool() for tool in current.tools] or None
-    return Context(system_prompt=current.system_prompt, messages=llm_messages, tools=tools)
+    # The messages are typed models already; validating thousands per call is the cost
+    # that dominated long runs, so the context is assembled without re-validation.
+    return Context.model_construct(
+        system_prompt=current.system_prompt, messages=list(llm_messages), tools=tools
+    )
 
 
 async def stream_options_for(config: AgentLoopConfig, signal: AbortSignal) -> StreamOptions:
@@ -195,9 +199,10 @@ def snapshot(message: AssistantMessage) -> AssistantMessage:
     Blocks are copied shallowly: providers replace strings and argument dicts rather than
     editing them in place, so this is a true snapshot at a cost of O(blocks).
     """
-    return message.model_copy(
-        update={
-            "content": [block.model_copy() for block in message.content],
-            "usage": message.usage.model_copy(update={"cost": message.usage.cost.model_copy()}),
-        }
-    )
+    copied = shallow_copy(message)
+    usage = shallow_copy(message.usage)
+    # Plain __dict__ writes: pydantic's __setattr__ costs more than the copies themselves.
+    usage.__dict__["cost"] = shallow_copy(message.usage.cost)
+    copied.__dict__["usage"] = usage
+    copied.__dict__["content"] = [shallow_copy(block) for block in message.content]
+    return copied

@@ -7,7 +7,7 @@ A role nobody registered loads as :class:`OpaqueMessage`: kept verbatim, never s
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from pydantic import TypeAdapter
 
@@ -29,6 +29,7 @@ class OpaqueMessage(CustomAgentMessage):
 AgentMessage: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage | CustomAgentMessage
 
 _PROTOCOL_TYPES = (UserMessage, AssistantMessage, ToolResultMessage)
+_PROTOCOL_TYPE_SET: frozenset[type] = frozenset(_PROTOCOL_TYPES)
 _PROTOCOL_ROLES = frozenset({"user", "assistant", "toolResult"})
 _protocol_adapter: TypeAdapter[Message] = TypeAdapter(Message)
 _registry: dict[str, type[CustomAgentMessage]] = {}
@@ -67,6 +68,7 @@ def is_protocol_message(message: AgentMessage) -> bool:
 
 def default_convert_to_llm(messages: list[AgentMessage]) -> list[Message]:
     """pi's default converter: keep only user / assistant / toolResult messages."""
-    return [
-        m for m in messages if isinstance(m, UserMessage | AssistantMessage | ToolResultMessage)
-    ]
+    # Exact-type test first: isinstance() on pydantic classes goes through ABCMeta and
+    # this runs over the whole transcript before every model call.
+    kept = [m for m in messages if type(m) in _PROTOCOL_TYPE_SET or isinstance(m, _PROTOCOL_TYPES)]
+    return cast(list[Message], kept)
