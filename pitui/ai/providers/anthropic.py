@@ -4,8 +4,10 @@ Request shape lives in :mod:`pitui.ai.providers.anthropic_request`; this module 
 SSE stream (PI_SPEC §2.2 wire → pi, §2.6 usage, §1.3 stop reasons) into the partial
 :class:`AssistantMessage` and pushes the §1.4 events.
 
-Hot path: one ``json.loads`` per SSE event, a dict lookup by the server's block index,
-an in-place string append, and one event object built without re-validation.
+Hot path, per delta: one ``json.loads``, a dict lookup by the server's block index, the
+piece queued on its block, and one event object built without re-validation. Queued
+pieces are joined into the block (and tool arguments re-parsed) before every network
+read, so the partial message is current whenever another task can look at it.
 """
 
 from __future__ import annotations
