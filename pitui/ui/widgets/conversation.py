@@ -41,11 +41,11 @@ class ItemPane(VerticalScroll):
             self.unseen = unseen
 
     FACTORIES: ClassVar[Mapping[type, WidgetFactory]] = {}
-    MAX_MOUNTED: ClassVar[int] = 200
+    MAX_MOUNTED: ClassVar[int] = 40
     """Item widgets kept mounted while following the bottom."""
-    PRUNE_SLACK: ClassVar[int] = 50
+    PRUNE_SLACK: ClassVar[int] = 20
     """Prune only once this many extra widgets piled up (pruning in batches)."""
-    RESTORE_BATCH: ClassVar[int] = 50
+    RESTORE_BATCH: ClassVar[int] = 30
     """Widgets mounted again per scroll to the top."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -96,12 +96,11 @@ class ItemPane(VerticalScroll):
         """Create or update the widgets of the given (changed) items, in order."""
         self._state = state
         follow = self._at_bottom()
-        new: list[Widget] = []
+        fresh: list[tuple[str, Any]] = []
         touched = False
         for item_id in item_ids:
             item = state.get(item_id)
-            factory = self.FACTORIES.get(type(item))
-            if item is None or factory is None:
+            if item is None or type(item) not in self.FACTORIES:
                 continue
             touched = True
             widget = self._widgets.get(item_id)
@@ -110,11 +109,12 @@ class ItemPane(VerticalScroll):
             elif item_id not in self._known:
                 self._known.add(item_id)
                 self._order.append(item_id)
-                widget = self._widgets[item_id] = factory(item)
-                new.append(widget)
+                fresh.append((item_id, item))
             # else: unmounted above the window; rebuilt from the state when scrolled to.
-        if new:
-            await self.mount_all(new)
+        if follow and len(fresh) > self.MAX_MOUNTED:
+            fresh = await self._skip_to_tail(fresh)
+        if fresh:
+            await self.mount_all([self._create(item_id, item) for item_id, item in fresh])
         if not touched:
             return
         if follow:
@@ -122,6 +122,20 @@ class ItemPane(VerticalScroll):
             self.scroll_end(animate=False)
         else:
             self._set_unseen(True)
+
+    def _create(self, item_id: str, item: Any) -> Widget:
+        widget = self._widgets[item_id] = self.FACTORIES[type(item)](item)
+        return widget
+
+    async def _skip_to_tail(self, fresh: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+        """A flood of new items (a resumed session): mount only the last window of them."""
+        old = list(self._widgets.values())
+        self._widgets.clear()
+        await self.remove_children(old)
+        kept = fresh[-self.MAX_MOUNTED :]
+        self._first = len(self._order) - len(kept)
+        self._show_earlier_marker()
+        return kept
 
     async def _prune(self) -> None:
         excess = len(self._widgets) - self.MAX_MOUNTED
@@ -145,9 +159,7 @@ class ItemPane(VerticalScroll):
         anchor = self._widgets.get(self._order[self._first])
         widgets: list[Widget] = []
         for item_id in self._order[start : self._first]:
-            item = self._state.get(item_id)
-            widget = self._widgets[item_id] = self.FACTORIES[type(item)](item)
-            widgets.append(widget)
+            widgets.append(self._create(item_id, self._state.get(item_id)))
         height_before = self.virtual_size.height
         self._first = start
         await self.mount_all(widgets, before=anchor)
