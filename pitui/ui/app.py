@@ -119,6 +119,14 @@ class PituiApp(App[None]):
             notices.append(AddNotice(f"Unknown theme {self._theme_name!r}", "warning"))
         return notices
 
+    def switch_theme(self, name: str) -> bool:
+        """Switch to the pi theme called ``name``; False if there is no such theme."""
+        theme = self._catalog.themes.get(name) if self._catalog is not None else None
+        if theme is None:
+            return False
+        self.theme = theme.textual_name
+        return True
+
     def on_unmount(self) -> None:
         if self.bridge is not None:
             self.bridge.stop()

@@ -195,3 +195,16 @@ async def test_bad_theme_is_reported_not_fatal(tmp_path: object) -> None:
         assert app.theme == "pi-light"
         texts = [i.text for i in app.chat.items if isinstance(i, NoticeItem)]
         assert any("bad.json" in t and "missing colour token" in t for t in texts)
+
+
+async def test_switch_theme() -> None:
+    app = PituiApp(themes=discover_themes([]), theme_name="dark")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.theme == "pi-dark"
+        dark_bg = app.query_one("#composer").styles.background
+        assert app.switch_theme("light") and app.theme == "pi-light"
+        await pilot.pause()
+        assert app.query_one("#composer").styles.background != dark_bg
+        assert app.theme_variables["pi-toolSuccessBg"] == "#e8f0e8"
+        assert not app.switch_theme("nope") and app.theme == "pi-light"

@@ -60,3 +60,18 @@ async def test_scroll_lock_and_new_output_indicator() -> None:
         pane.scroll_end(animate=False)
         await settle(pilot)
         assert not indicator.has_class("-visible")
+
+
+async def test_a_flood_of_items_mounts_only_the_tail() -> None:
+    source = FeedSource()
+    app = make_app(source)
+    async with app.run_test(size=(100, 30)) as pilot:
+        source.emit(history(500).events)  # e.g. a resumed session, in one batch
+        await settle(pilot)
+        pane = app.query_one(ConversationView)
+        assert pane.item_count == 1000
+        assert pane.mounted_count == ItemPane.MAX_MOUNTED
+        users = [w for w in pane.children if isinstance(w, UserMessage)]
+        assert str(users[-1].content) == "question 499"
+        marker = pane.query_one(".earlier-marker")
+        assert marker.display and "960 earlier items" in str(marker.render())
