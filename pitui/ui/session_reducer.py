@@ -68,6 +68,7 @@ def _compaction_end(state: ChatState, event: AutoCompactionEndEvent) -> ChatStat
         summary = _result_field(event.result, "summary")
         state, mid = items.next_id(state)
         tokens_before = tokens if isinstance(tokens, int) else 0
+        state = replace(state, usage=replace(state.usage, context_tokens=None))
         return items.add(state, CompactionItem(mid, str(summary or ""), tokens_before))
     if event.error_message:
         return items.notice(state, event.error_message, "error")

@@ -164,8 +164,9 @@ class UsageTotals:
     cache_read: int = 0
     cache_write: int = 0
     cost: float = 0.0
-    context_tokens: int | None = None
-    """Tokens of the last successful reply's context (input + output + cache), for ctx %."""
+    context_tokens: int | None = 0
+    """Tokens of the last successful reply's context (input + output + cache), for ctx %;
+    None when unknown (after a compaction, until the next reply)."""
 
 
 @dataclass(frozen=True, slots=True)

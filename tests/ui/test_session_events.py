@@ -48,6 +48,7 @@ def test_auto_compaction() -> None:
     state = reduce_all(state, [AutoCompactionEndEvent(result=result)])
     item = state.items[-1]
     assert isinstance(item, CompactionItem) and item.tokens_before == 182_000
+    assert state.usage.context_tokens is None  # shown as ?/window until the next reply
 
 
 def test_denied_card_stays_denied() -> None:
