@@ -125,7 +125,7 @@ def check_bytes(data: bytes, name: str = "") -> CheckResult:
 def _repaired_header(loaded: LoadedFile) -> dict[str, Any]:
     if loaded.header is not None:
         return loaded.header
-    first = loaded.table.raws[0] if len(loaded.table) else {}
+    first = loaded.table.raw(0) if len(loaded.table) else {}
     stamp = first.get("timestamp")
     return {
         "type": "session",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from pitui.agent.messages import AgentMessage
 from pitui.ai._base import PiModel
@@ -19,6 +19,7 @@ from pitui.core.messages import (
     CustomMessage,
     iso_to_ms,
 )
+from pitui.core.session.bulk import bulk_allocation
 from pitui.core.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
@@ -58,6 +59,8 @@ class SessionContext:
     model: ModelRef | None = None
     leaf_id: str | None = None
     """The entry the context was built at (None for an empty context)."""
+    message_json: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """With ``keep_json``: the JSON each message was read from, by ``id(message)``."""
 
 
 def _as_message(entry: SessionEntry) -> AgentMessage | None:
@@ -92,48 +95,82 @@ def _leaf_position(table: EntryTable, leaf_id: LeafArg) -> int | None:
     return len(table) - 1  # unknown id or not given: the last entry, as pi
 
 
+def _model_at(table: EntryTable, position: int) -> tuple[str, str] | None:
+    if table.roles[position] == "assistant":
+        return table.assistant_model(position)
+    entry = table.entry(position)
+    return (entry.provider, entry.model_id) if isinstance(entry, ModelChangeEntry) else None
+
+
+def _is_compaction(table: EntryTable, position: int) -> bool:
+    return isinstance(table.entry(position), CompactionEntry)
+
+
 def _settings(table: EntryTable, path: list[int], context: SessionContext) -> int | None:
-    """Scan the path for thinking level and model; returns the last compaction's position."""
+    """Thinking level and model in effect at the leaf; returns the last compaction's position.
+
+    pi scans the path forward and keeps the last of each; scanning backward and stopping
+    at the first of each gives the same answer without touching most entries.
+    """
+    types, roles = table.types, table.roles
     compaction: int | None = None
-    types = table.types
-    for position in path:
+    model: tuple[str, str] | None = None
+    thinking: str | None = None
+    for position in reversed(path):
         kind = types[position]
-        if kind == "message":
-            ref = table.assistant_model(position)
-            if ref is not None:
-                context.model = ModelRef(provider=ref[0], model_id=ref[1])
-        elif kind == "thinking_level_change":
+        if model is None and (kind == "model_change" or roles[position] == "assistant"):
+            model = _model_at(table, position)
+        elif thinking is None and kind == "thinking_level_change":
             entry = table.entry(position)
             if isinstance(entry, ThinkingLevelChangeEntry):
-                context.thinking_level = entry.thinking_level
-        elif kind == "model_change":
-            entry = table.entry(position)
-            if isinstance(entry, ModelChangeEntry):
-                context.model = ModelRef(provider=entry.provider, model_id=entry.model_id)
-        elif kind == "compaction" and isinstance(table.entry(position), CompactionEntry):
+                thinking = entry.thinking_level
+        elif compaction is None and kind == "compaction" and _is_compaction(table, position):
             compaction = position
+        if model is not None and thinking is not None and compaction is not None:
+            break
+    if model is not None:
+        context.model = ModelRef(provider=model[0], model_id=model[1])
+    if thinking is not None:
+        context.thinking_level = thinking
     return compaction
 
 
-def _emit(table: EntryTable, positions: Sequence[int], out: list[AgentMessage]) -> None:
+def _emit(
+    table: EntryTable,
+    positions: Sequence[int],
+    out: list[AgentMessage],
+    sink: dict[int, dict[str, Any]] | None,
+) -> None:
     types = table.types
     for position in positions:
         if types[position] in _CONTEXT_TYPES:
-            message = _as_message(table.entry(position))
+            message = _as_message(table.entry(position, sink))
             if message is not None:
                 out.append(message)
 
 
-def build_context_from_table(table: EntryTable, leaf_id: LeafArg = UNSET) -> SessionContext:
-    """:func:`build_session_context` over a loaded table (no copying, lazy validation)."""
+def build_context_from_table(
+    table: EntryTable, leaf_id: LeafArg = UNSET, *, keep_json: bool = False
+) -> SessionContext:
+    """:func:`build_session_context` over a loaded table (no copying, lazy validation).
+
+    With ``keep_json``, :attr:`SessionContext.message_json` maps messages validated by this
+    call to the JSON they were read from.
+    """
+    with bulk_allocation():
+        return _build(table, leaf_id, keep_json)
+
+
+def _build(table: EntryTable, leaf_id: LeafArg, keep_json: bool) -> SessionContext:
     leaf = _leaf_position(table, leaf_id)
     if leaf is None:
         return SessionContext()
     context = SessionContext(leaf_id=table.ids[leaf])
+    sink = context.message_json if keep_json else None
     path = table.path_positions(leaf)
     compaction_at = _settings(table, path, context)
     if compaction_at is None:
-        _emit(table, path, context.messages)
+        _emit(table, path, context.messages, sink)
         return context
     compaction = table.entry(compaction_at)
     assert isinstance(compaction, CompactionEntry)
@@ -150,8 +187,8 @@ def build_context_from_table(table: EntryTable, leaf_id: LeafArg = UNSET) -> Ses
     kept_from = next(
         (i for i, position in enumerate(before) if table.ids[position] == first_kept), cut
     )
-    _emit(table, before[kept_from:], context.messages)
-    _emit(table, path[cut + 1 :], context.messages)
+    _emit(table, before[kept_from:], context.messages, sink)
+    _emit(table, path[cut + 1 :], context.messages, sink)
     return context
 
 

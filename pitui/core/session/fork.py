@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from pitui.core.session.entries import LabelEntry
 from pitui.core.session.ids import iso_now, new_entry_id
+from pitui.core.session.table import Raw
 from pitui.core.session.writer import dumps_line
 from pitui.errors import SessionError
 
@@ -29,9 +30,18 @@ async def fork_store(source: SessionStore, entry_id: str) -> SessionStore:
         target = SessionStore.create(source.cwd, source.session_dir, parent_session=parent)
     new_table = target.table
     for position in path:
-        raw = table.raw(position)
-        new_table.add_raw(raw, table.ids[position], table.parents[position], table.types[position])
-        target._pending.append(dumps_line(raw))
+        line = table.line(position)
+        raw: Raw = line if line is not None else table.raw(position)
+        new_table.add_raw(
+            raw,
+            table.ids[position],
+            table.parents[position],
+            table.types[position],
+            table.roles[position],
+        )
+        target._pending.append(
+            line + b"\n" if line is not None else dumps_line(table.raw(position))
+        )
     previous = table.ids[path[-1]] if path else None
     on_path = set(new_table.index)
     for target_id, label in source.labels().items():
@@ -56,5 +66,4 @@ async def fork_store(source: SessionStore, entry_id: str) -> SessionStore:
 
 
 def _path_has_assistant(store: SessionStore) -> bool:
-    table = store.table
-    return any(table.assistant_model(p) is not None for p in range(len(table)))
+    return "assistant" in store.table.roles

@@ -8,15 +8,15 @@ destroy the user's session (pi overwrites such a file; pitui leaves it untouched
 
 from __future__ import annotations
 
-import gc
-import json
+import itertools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import pydantic_core
-
-from pitui.core.session.migrate import migrate_objects
-from pitui.core.session.table import EntryTable
+from pitui.core.session.bulk import bulk_allocation
+from pitui.core.session.ids import CURRENT_SESSION_VERSION
+from pitui.core.session.migrate import file_version, migrate_objects
+from pitui.core.session.table import EntryTable, parse_json_line
 from pitui.errors import SessionError
 
 
@@ -61,31 +61,26 @@ class LoadedFile:
     header: dict[str, Any] | None
     """The first header object (None only for an empty file or a lenient load)."""
     objects: list[dict[str, Any]]
-    """Every parsed object in file order (headers included), after migration."""
+    """After a migration: every object of the file (headers included), migrated; else empty."""
     table: EntryTable
     report: LoadReport
     labels: dict[str, str]
     """Resolved labels: target id → label (last non-empty wins; empty clears)."""
 
 
-def _parse_line(line: bytes) -> Any:
-    try:
-        return pydantic_core.from_json(line)
-    except ValueError:
-        # jiter rejects lone surrogates and bad UTF-8 that JSON.parse (and pi) accept.
-        return json.loads(line.decode("utf-8", "replace"))
+_Parsed = tuple[int, bytes, dict[str, Any]]  # (line number, line, object)
 
 
-def _parse_lines(data: bytes, report: LoadReport) -> list[tuple[int, dict[str, Any]]]:
+def _iter_objects(data: bytes, report: LoadReport) -> Iterator[_Parsed]:
+    """Each line that is a JSON object; other lines are reported (a torn last one apart)."""
     lines = data.split(b"\n")
     complete = data.endswith(b"\n")
     last = len(lines) - 1
-    parsed: list[tuple[int, dict[str, Any]]] = []
     for number, line in enumerate(lines):
         if not line or line.isspace():
             continue
         try:
-            obj = _parse_line(line)
+            obj = parse_json_line(line)
         except ValueError as exc:
             if number == last and not complete:
                 report.torn_tail = True
@@ -94,13 +89,10 @@ def _parse_lines(data: bytes, report: LoadReport) -> list[tuple[int, dict[str, A
             continue
         if number == last and not complete:
             report.missing_newline = True
-        if not isinstance(obj, dict):
+        if obj.__class__ is not dict:
             report.bad_lines.append((number + 1, "not a JSON object"))
             continue
-        parsed.append((number + 1, obj))
-    if not complete and data and not report.torn_tail:
-        report.missing_newline = True
-    return parsed
+        yield number + 1, line, obj
 
 
 def _header_problem(obj: dict[str, Any] | None) -> str | None:
@@ -114,56 +106,90 @@ def _header_problem(obj: dict[str, Any] | None) -> str | None:
 
 
 def _build_table(
-    parsed: list[tuple[int, dict[str, Any]]], report: LoadReport
+    parsed: Iterable[_Parsed], report: LoadReport, keep_lines: bool
 ) -> tuple[EntryTable, dict[str, str]]:
+    """Index the entries. With ``keep_lines`` an entry keeps its line, not its object."""
     table = EntryTable()
     labels: dict[str, str] = {}
-    for number, obj in parsed:
+    # The hot loop of opening a large file: list appends inlined on purpose.
+    raws, ids, parents, types = table.raws, table.ids, table.parents, table.types
+    roles, index = table.roles, table.index
+    for number, line, obj in parsed:
         kind = obj.get("type")
         if kind == "session":
             report.duplicate_headers += 1
             continue
         entry_id = obj.get("id")
-        if not isinstance(kind, str) or not isinstance(entry_id, str):
+        if kind.__class__ is not str or entry_id.__class__ is not str:
             report.bad_lines.append((number, "entry without a string type and id"))
             continue
         parent = obj.get("parentId")
-        if entry_id in table.index:
+        role = None
+        if kind == "message":
+            message = obj.get("message")
+            role = message.get("role") if message.__class__ is dict else None
+        elif kind == "label":
+            _resolve_label(obj, labels)
+        if entry_id in index:
             report.duplicate_ids.append(entry_id)
-        table.add_raw(obj, entry_id, parent if isinstance(parent, str) else None, kind)
-        if kind == "label":
-            target, label = obj.get("targetId"), obj.get("label")
-            if isinstance(target, str):
-                if isinstance(label, str) and label:
-                    labels[target] = label
-                else:
-                    labels.pop(target, None)
+        index[entry_id] = len(ids)
+        raws.append(line if keep_lines else obj)
+        ids.append(entry_id)
+        parents.append(parent if parent.__class__ is str else None)
+        types.append(kind)
+        roles.append(role if role.__class__ is str else None)
+    table.finish_bulk_load()
     return table, labels
 
 
+def _resolve_label(obj: dict[str, Any], labels: dict[str, str]) -> None:
+    target, label = obj.get("targetId"), obj.get("label")
+    if isinstance(target, str):
+        if isinstance(label, str) and label:
+            labels[target] = label
+        else:
+            labels.pop(target, None)
+
+
 def _cut_broken_links(table: EntryTable, report: LoadReport) -> None:
-    index, parents, ids = table.index, table.parents, table.ids
-    for position, parent in enumerate(parents):
-        if parent is not None and parent not in index:
+    ids = table.ids
+    ppos = table.parent_positions()
+    points_forward = False
+    for position, parent in enumerate(table.parents):
+        if parent is None:
+            continue
+        target = ppos[position]
+        if target < 0:
             report.missing_parents.append(ids[position])
-            parents[position] = None
-    state = bytearray(len(parents))  # 0 unseen, 1 on the current chain, 2 done
-    for start in range(len(parents)):
+            table.set_parent(position, None)
+        elif target >= position:
+            points_forward = True
+    if points_forward:  # only a link to a later entry (or itself) can close a cycle
+        for cut in _cycle_cuts(table.parent_positions()):
+            report.cycles.append(ids[cut])
+            table.set_parent(cut, None)
+
+
+def _cycle_cuts(ppos: list[int]) -> list[int]:
+    """One position per parent cycle: its earliest entry in file order (made a root).
+
+    In a sane file a parent precedes its child, so that entry's link is the one that
+    points forward: cutting it keeps every other link.
+    """
+    cuts: list[int] = []
+    state = bytearray(len(ppos))  # 0 unseen, 1 on the current chain, 2 done
+    for start in range(len(ppos)):
         chain: list[int] = []
-        current: int | None = start
-        while current is not None and state[current] == 0:
+        current = start
+        while current >= 0 and state[current] == 0:
             state[current] = 1
             chain.append(current)
-            parent = parents[current]
-            current = None if parent is None else index[parent]
-        if current is not None and state[current] == 1:
-            # A cycle: make its earliest entry in file order a root (in a sane file a
-            # parent always precedes its child, so that is the link that points forward).
-            cut = min(chain[chain.index(current) :])
-            parents[cut] = None
-            report.cycles.append(ids[cut])
+            current = ppos[current]
+        if current >= 0 and state[current] == 1:
+            cuts.append(min(chain[chain.index(current) :]))
         for position in chain:
             state[position] = 2
+    return cuts
 
 
 def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -> LoadedFile:
@@ -178,28 +204,33 @@ def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -
         SessionError: The file has content but no valid session header (unless lenient).
     """
     report = LoadReport()
-    gc_enabled = gc.isenabled()
-    gc.disable()  # hundreds of thousands of fresh containers: collection passes are waste
-    try:
-        parsed = _parse_lines(data, report)
-        first = parsed[0][1] if parsed else None
+    with bulk_allocation():
+        stream = _iter_objects(data, report)
+        first = next(stream, None)
+        header = first[2] if first else None
         # A file whose only content is a torn first line never held a complete line: it
         # is a crashed creation, as good as empty (nothing to protect).
         only_torn = report.torn_tail and not report.bad_lines
-        problem = _header_problem(first) if (parsed or (not only_torn and data.strip())) else None
+        has_content = first is not None or (not only_torn and data.strip())
+        problem = _header_problem(header) if has_content else None
         if problem and not lenient:
             raise SessionError(
                 f"{name or 'session file'}: {problem}. The file was left untouched; "
                 "`pitui session check FILE --repair OUT` writes a repaired copy."
             )
         report.header_problem = problem
-        header = first if problem is None else None
-        objects = [obj for _, obj in parsed]
-        if header is not None:
+        if problem is not None:
+            header = None
+            stream = itertools.chain([first] if first else [], stream)
+        objects: list[dict[str, Any]] = []
+        if header is not None and file_version([header]) < CURRENT_SESSION_VERSION:
+            rest = list(stream)  # migration needs every object of the file
+            objects = [header] + [obj for _, _, obj in rest]
             report.migrated_from = migrate_objects(objects)
-        table, labels = _build_table(parsed[1:] if header is not None else parsed, report)
+            table, labels = _build_table(rest, report, keep_lines=False)
+        else:
+            table, labels = _build_table(stream, report, keep_lines=True)
+        if not data.endswith(b"\n") and data and not report.torn_tail:
+            report.missing_newline = True
         _cut_broken_links(table, report)
         return LoadedFile(header, objects, table, report, labels)
-    finally:
-        if gc_enabled:
-            gc.enable()

@@ -48,12 +48,7 @@ from pitui.errors import SessionError
 
 
 def _has_assistant(table: EntryTable) -> bool:
-    for position, kind in enumerate(table.types):
-        if kind == "message":
-            message = table.raw(position).get("message")
-            if isinstance(message, dict) and message.get("role") == "assistant":
-                return True
-    return False
+    return "assistant" in table.roles
 
 
 class SessionStore:
@@ -271,9 +266,13 @@ class SessionStore:
                     return name
         return None
 
-    def build_context(self, leaf_id: LeafArg = UNSET) -> SessionContext:
-        """What the model sees at ``leaf_id`` (default: the current leaf)."""
-        return build_context_from_table(self._table, self._leaf if leaf_id is UNSET else leaf_id)
+    def build_context(self, leaf_id: LeafArg = UNSET, *, keep_json: bool = False) -> SessionContext:
+        """What the model sees at ``leaf_id`` (default: the current leaf).
+
+        ``keep_json``: also map messages to the JSON they were read from (for printing).
+        """
+        leaf = self._leaf if leaf_id is UNSET else leaf_id
+        return build_context_from_table(self._table, leaf, keep_json=keep_json)
 
     @property
     def table(self) -> EntryTable:

@@ -1,75 +1,130 @@
 """The entries of one session in file order, indexed by id, validated lazily.
 
-A long session has 100k entries; validating every one into pydantic models on open costs
-more than the whole budget of opening it. The table keeps each entry's raw JSON object
-(exactly as read) plus the few facts the tree needs (id, effective parent, type), and
-builds the typed entry only when someone asks for it.
+A long session has 100k entries. Turning every line into Python objects on open costs
+more than pi's whole budget, and keeps millions of objects for the garbage collector to
+walk for the rest of the session. So a line read from a v3 file is kept as its bytes
+(after being parsed once, to check it and to learn its type, id, parent and message
+role); it is parsed again, and validated into a typed entry, only when someone asks.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Any, TypeAlias
 
+import pydantic_core
 from pydantic import ValidationError
 
 from pitui.core.session.entries import SessionEntry, UnknownEntry, parse_entry
+
+Raw: TypeAlias = dict[str, Any] | bytes
+"""An entry's JSON: the object, or the exact line it was read from (no newline)."""
+
+
+def parse_json_line(line: bytes) -> Any:
+    """Parse one JSONL line as JSON.parse would (pi's reader).
+
+    Raises:
+        ValueError: Not JSON.
+    """
+    try:
+        return pydantic_core.from_json(line)
+    except ValueError:
+        # jiter rejects lone surrogates and bad UTF-8 that JSON.parse accepts.
+        return json.loads(line.decode("utf-8", "replace"))
 
 
 class EntryTable:
     """Entries in file order. ``parents`` holds effective parents (broken links cut)."""
 
-    __slots__ = ("_typed", "ids", "index", "invalid", "parents", "raws", "types")
+    __slots__ = ("_ppos", "_typed", "ids", "index", "invalid", "parents", "raws", "roles", "types")
 
     def __init__(self) -> None:
-        self.raws: list[dict[str, Any]] = []
+        self.raws: list[Raw] = []
+        """Each entry's line (read from a file) or object (built, migrated)."""
         self.ids: list[str] = []
         self.parents: list[str | None] = []
         self.types: list[str] = []
-        self._typed: list[SessionEntry | None] = []
+        self.roles: list[str | None] = []
+        """The message role of ``message`` entries (None for other entries)."""
         self.index: dict[str, int] = {}
         """id → position of its last occurrence (a duplicate id shadows, as in pi)."""
         self.invalid: dict[int, str] = {}
         """position → validation error, for entries that did not fit their type's model."""
+        self._typed: list[SessionEntry | None] = []
+        self._ppos: list[int] | None = None
 
     def __len__(self) -> int:
         return len(self.ids)
 
-    def add_raw(self, raw: dict[str, Any], entry_id: str, parent: str | None, kind: str) -> int:
-        """Add an entry read from a file; returns its position."""
+    def add_raw(
+        self, raw: Raw, entry_id: str, parent: str | None, kind: str, role: str | None = None
+    ) -> int:
+        """Add an entry; returns its position."""
         position = len(self.ids)
         self.raws.append(raw)
         self.ids.append(entry_id)
         self.parents.append(parent)
         self.types.append(kind)
+        self.roles.append(role)
         self._typed.append(None)
         self.index[entry_id] = position
+        if self._ppos is not None:
+            self._ppos.append(-1 if parent is None else self.index.get(parent, -1))
         return position
 
-    def add_entry(self, entry: SessionEntry, raw: dict[str, Any] | None = None) -> int:
+    def add_entry(self, entry: SessionEntry, raw: Raw | None = None) -> int:
         """Add a typed entry (``raw``: its JSON, if already at hand); returns its position."""
-        position = self.add_raw(raw or {}, entry.id, entry.parent_id, entry.type)
+        message = getattr(entry, "message", None)
+        role = getattr(message, "role", None)
+        position = self.add_raw(raw or {}, entry.id, entry.parent_id, entry.type, role)
         self._typed[position] = entry
         return position
 
+    def finish_bulk_load(self) -> None:
+        """Size the per-entry caches after the lists were filled directly (fast loading)."""
+        self._typed = [None] * len(self.ids)
+        self._ppos = None
+
     def raw(self, position: int) -> dict[str, Any]:
-        """The entry's JSON object: as read from the file, or as pi writes a built entry."""
+        """The entry's JSON object (parsed afresh from its line when it was read from a file)."""
         raw = self.raws[position]
+        if isinstance(raw, bytes):
+            parsed: dict[str, Any] = parse_json_line(raw)
+            return parsed
         if not raw:
             raw = self.raws[position] = self.entry(position).to_json_dict()
         return raw
 
-    def entry(self, position: int) -> SessionEntry:
-        """The typed entry at ``position``; one that fails validation loads as UnknownEntry."""
+    def line(self, position: int) -> bytes | None:
+        """The exact line the entry was read from, if it was (without newline)."""
+        raw = self.raws[position]
+        return raw if isinstance(raw, bytes) else None
+
+    def entry(
+        self, position: int, json_sink: dict[int, dict[str, Any]] | None = None
+    ) -> SessionEntry:
+        """The typed entry at ``position``; one that fails validation loads as UnknownEntry.
+
+        Args:
+            position: The entry's position.
+            json_sink: If given and the entry is validated now, a message entry's message
+                JSON is stored there under ``id(message)`` (so a caller can print it without
+                re-serialising it: a loaded message dumps to exactly the JSON it came from).
+        """
         cached = self._typed[position]
         if cached is not None:
             return cached
-        raw = self.raws[position]
+        raw = self.raw(position)
         try:
             typed = parse_entry(raw)
         except ValidationError as exc:
             self.invalid[position] = str(exc).splitlines()[0]
             typed = UnknownEntry.load(raw)
         self._typed[position] = typed
+        message = getattr(typed, "message", None)
+        if json_sink is not None and message is not None and isinstance(raw.get("message"), dict):
+            json_sink[id(message)] = raw["message"]
         return typed
 
     def is_typed(self, position: int) -> bool:
@@ -85,38 +140,50 @@ class EntryTable:
         """Every entry, typed, in file order."""
         return [self.entry(i) for i in range(len(self.ids))]
 
+    def parent_positions(self) -> list[int]:
+        """Position of each entry's effective parent (-1 for a root)."""
+        if self._ppos is None:
+            index = self.index
+            self._ppos = [-1 if p is None else index.get(p, -1) for p in self.parents]
+        return self._ppos
+
+    def set_parent(self, position: int, parent: str | None) -> None:
+        """Replace an entry's effective parent (used to cut broken links)."""
+        self.parents[position] = parent
+        self._ppos = None
+
     def parent_position(self, position: int) -> int | None:
         """Position of the effective parent, or None for a root."""
-        parent = self.parents[position]
-        return None if parent is None else self.index.get(parent)
+        parent = self.parent_positions()[position]
+        return None if parent < 0 else parent
 
     def path_positions(self, leaf: int) -> list[int]:
-        """Positions from the root to ``leaf`` (inclusive), root first.
+        """Positions from the root to ``leaf`` (inclusive), root first; linear time.
 
-        Linear in the path length. Stops at a missing parent; a cycle cannot occur because
-        loading cuts cycles, but the walk still refuses to revisit a position.
+        Stops at a missing parent. Loading cuts cycles; for tables built otherwise, a
+        cycle ends the path where it would repeat.
         """
+        ppos = self.parent_positions()
         path: list[int] = []
-        seen: set[int] = set()
-        current: int | None = leaf
-        while current is not None and current not in seen:
-            seen.add(current)
+        limit = len(ppos)
+        current = leaf
+        while current >= 0 and len(path) <= limit:
             path.append(current)
-            current = self.parent_position(current)
+            current = ppos[current]
+        if len(path) > limit:  # a cycle: keep the first visit of each entry
+            path = list(dict.fromkeys(path))
         path.reverse()
         return path
 
     def assistant_model(self, position: int) -> tuple[str, str] | None:
-        """(provider, model) of an assistant message entry, read without full validation."""
-        if self.types[position] != "message":
+        """(provider, model) of an assistant message entry."""
+        if self.roles[position] != "assistant":
             return None
         typed = self._typed[position]
-        if typed is not None:
-            message = getattr(typed, "message", None)
-            if getattr(message, "role", None) != "assistant":
-                return None
+        message = getattr(typed, "message", None) if typed is not None else None
+        if message is not None:
             return (str(getattr(message, "provider", "")), str(getattr(message, "model", "")))
-        message_raw = self.raws[position].get("message")
-        if not isinstance(message_raw, dict) or message_raw.get("role") != "assistant":
+        data = self.raw(position).get("message")
+        if not isinstance(data, dict):
             return None
-        return (str(message_raw.get("provider", "")), str(message_raw.get("model", "")))
+        return (str(data.get("provider", "")), str(data.get("model", "")))

@@ -1,0 +1,43 @@
+// pi's own session code on a file, for bench/session_load.py (needs PI_DIR: a directory
+// where `npm install @mariozechner/pi-coding-agent` ran).
+//   node pi_session_load.mjs inprocess FILE RUNS  -> JSON medians {open, build, convert, total}
+//   node pi_session_load.mjs print FILE           -> the context as JSON on stdout
+import { pathToFileURL } from "node:url";
+import { join } from "node:path";
+
+const entry = join(process.env.PI_DIR, "node_modules/@mariozechner/pi-coding-agent/dist/index.js");
+const { SessionManager, convertToLlm } = await import(pathToFileURL(entry).href);
+const [mode, file, runsText] = process.argv.slice(2);
+
+const median = (values) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.floor(sorted.length / 2)];
+};
+
+if (mode === "print") {
+	const session = SessionManager.open(file);
+	const context = session.buildSessionContext();
+	const out = {
+		leafId: session.getLeafId(),
+		model: context.model,
+		thinkingLevel: context.thinkingLevel,
+		agentMessages: context.messages,
+		llmMessages: convertToLlm(context.messages),
+	};
+	process.stdout.write(`${JSON.stringify(out)}\n`);
+} else {
+	const rows = [];
+	for (let i = 0; i < Number(runsText || 5); i++) {
+		const t0 = performance.now();
+		const session = SessionManager.open(file);
+		const t1 = performance.now();
+		const context = session.buildSessionContext();
+		const t2 = performance.now();
+		convertToLlm(context.messages);
+		const t3 = performance.now();
+		rows.push({ open: (t1 - t0) / 1000, build: (t2 - t1) / 1000, convert: (t3 - t2) / 1000, total: (t3 - t0) / 1000 });
+	}
+	const result = {};
+	for (const key of ["open", "build", "convert", "total"]) result[key] = median(rows.map((r) => r[key]));
+	process.stdout.write(`${JSON.stringify(result)}\n`);
+}

@@ -1,0 +1,165 @@
+"""Benchmark: open a 100k-entry (~65 MB) session, build its context, convert it for the LLM.
+
+Usage: ``python bench/session_load.py [--runs N] [--mode auto|few|both] [--pi DIR]``
+
+Prints, per generated file (deterministic seed):
+- in-process: open + ``build_context`` + ``convert_to_llm`` (median of N runs, wall and
+  CPU), and peak RSS of a fresh process doing it once;
+- whole process: ``pitui session context FILE --json > /dev/null`` (median wall);
+- with ``--pi DIR`` (a directory where ``npm install @mariozechner/pi-coding-agent`` ran):
+  pi's own SessionManager + buildSessionContext + convertToLlm on the same file, and pi
+  as a whole process printing the context as JSON.
+Targets (issue 5): faster than pi's 1.07 s in-process and 2.25 s whole-process.
+The machine may be shared: CPU times are printed beside wall times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from gen_session import generate
+
+CACHE = Path(tempfile.gettempdir()) / "pitui-bench"
+PI_SCRIPT = Path(__file__).with_name("pi_session_load.mjs")
+
+
+def _file(mode: str) -> Path:
+    CACHE.mkdir(exist_ok=True)
+    path = CACHE / f"session-100k-{mode}.jsonl"
+    if not path.exists():
+        generate(path, 100_000, seed=1, mode=mode)
+    return path
+
+
+def _once(path: Path) -> dict[str, float]:
+    from pitui.core.messages import convert_to_llm
+    from pitui.core.session.store import SessionStore
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    store = asyncio.run(SessionStore.open(path, read_only=True))
+    opened = time.perf_counter()
+    context = store.build_context()
+    built = time.perf_counter()
+    llm = convert_to_llm(context.messages)
+    done, cpu_done = time.perf_counter(), time.process_time()
+    return {
+        "open": opened - wall,
+        "build": built - opened,
+        "convert": done - built,
+        "total": done - wall,
+        "cpu": cpu_done - cpu,
+        "messages": len(llm),
+    }
+
+
+def in_process(path: Path, runs: int) -> dict[str, float]:
+    """Median figures over ``runs`` runs in this process."""
+    results = [_once(path) for _ in range(runs)]
+    return {k: statistics.median(r[k] for r in results) for k in results[0]}
+
+
+def peak_rss_mb(path: Path) -> tuple[float, float]:
+    """(RSS after imports, peak RSS) of a fresh process that opens and builds once."""
+    # VmHWM (not ru_maxrss, which a child inherits from its parent across fork).
+    code = (
+        "import sys, json, pathlib; sys.path.insert(0, sys.argv[2]);"
+        "hwm = lambda: int(next(l for l in open('/proc/self/status') if l.startswith('VmHWM'))"
+        ".split()[1]);"
+        "import pitui.core.session.store, pitui.core.messages; base = hwm();"
+        "from session_load import _once; _once(pathlib.Path(sys.argv[1]));"
+        "print(json.dumps([base, hwm()]))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(path), str(Path(__file__).parent)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    base, peak = json.loads(out)
+    return base / 1024, peak / 1024
+
+
+def whole_process(command: list[str], runs: int) -> float:
+    """Median wall time of a command with stdout to /dev/null."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def pi_figures(pi_dir: Path, path: Path, runs: int) -> dict[str, float]:
+    """pi's own code on the same file (node)."""
+    env = {**os.environ, "PI_DIR": str(pi_dir)}
+    out = subprocess.run(
+        ["node", str(PI_SCRIPT), "inprocess", str(path), str(runs)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+    ).stdout
+    figures: dict[str, float] = json.loads(out)
+    start_runs = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(
+            ["node", str(PI_SCRIPT), "print", str(path)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            env=env,
+        )
+        start_runs.append(time.perf_counter() - start)
+    figures["whole_process"] = statistics.median(start_runs)
+    return figures
+
+
+def report(mode: str, runs: int, pi_dir: Path | None) -> None:
+    """Run everything for one generated file and print the figures."""
+    path = _file(mode)
+    size = path.stat().st_size / 1e6
+    figures = in_process(path, runs)
+    base, peak = peak_rss_mb(path)
+    pitui = [sys.executable, "-m", "pitui", "session", "context", str(path), "--json"]
+    whole = whole_process(pitui, runs)
+    print(f"\n== {path.name}: {size:.1f} MB, context {int(figures['messages'])} messages ==")
+    print(
+        f"pitui in-process: {figures['total']:.3f} s median wall "
+        f"(open {figures['open']:.3f} + build {figures['build']:.3f} + "
+        f"convert {figures['convert']:.3f}); CPU {figures['cpu']:.3f} s"
+    )
+    print(f"pitui peak RSS: {peak:.0f} MB (after imports {base:.0f} MB)")
+    print(f"pitui whole process (session context --json): {whole:.3f} s median wall")
+    if pi_dir is not None:
+        pi = pi_figures(pi_dir, path, runs)
+        print(
+            f"pi in-process: {pi['total']:.3f} s (open {pi['open']:.3f} + build "
+            f"{pi['build']:.3f} + convert {pi['convert']:.3f})"
+        )
+        print(f"pi whole process (print context JSON): {pi['whole_process']:.3f} s")
+    print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+
+
+def main() -> None:
+    """Command-line entry."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--mode", choices=["auto", "few", "both"], default="both")
+    parser.add_argument("--pi", type=Path, help="directory with pi installed (node_modules)")
+    args = parser.parse_args()
+    for mode in ("auto", "few") if args.mode == "both" else (args.mode,):
+        report(mode, args.runs, args.pi)
+
+
+if __name__ == "__main__":
+    main()
