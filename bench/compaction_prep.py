@@ -93,7 +93,7 @@ def generate(path: Path, entries: int) -> None:
     """Write a one-branch session of ``entries`` entries."""
     rng = random.Random(7)
     header = {"type": "session", "version": 3, "id": "bench", "timestamp": "", "cwd": "/w"}
-    lines = [json.dumps(header)]
+    lines = [json.dumps(header, separators=(",", ":"))]
     parent: str | None = None
     count = 0
     while count < entries:
@@ -107,7 +107,7 @@ def generate(path: Path, entries: int) -> None:
                 "timestamp": "2026-01-01T00:00:00.000Z",
                 "message": message,
             }
-            lines.append(json.dumps(entry))
+            lines.append(json.dumps(entry, separators=(",", ":")))  # as pi writes
             parent = entry_id
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 

@@ -121,6 +121,8 @@ async def _summarize_branch(
     )
     if not len(entries.view):
         return "", {}
+    if not api_key:
+        raise NavigationError(f"No API key for {model.provider}")
     result = await generate_branch_summary(
         entries,
         model,

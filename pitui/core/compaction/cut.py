@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import compress, repeat
+from operator import eq
+from typing import Any, cast
 
 from pitui.agent.messages import AgentMessage
-from pitui.core.compaction.files import FileOperations
+from pitui.core.compaction.files import FileOperations, extract_from_lines, extract_from_raw
 from pitui.core.compaction.tokens import (
     estimate_raw_entry,
     estimate_raw_message,
@@ -80,21 +82,32 @@ class CutPoint:
 
 
 class PathView:
-    """One root→leaf path of a session table, read without validating entries."""
+    """One root→leaf path of a session table, read without validating entries.
 
-    __slots__ = ("kinds", "positions", "table")
+    The table may hold an entry as its file line (parsed on each ``raw`` call); the view
+    parses each entry at most once and asks the table's role column when there is one.
+    """
+
+    __slots__ = ("_parsed", "kinds", "positions", "roles", "table")
 
     def __init__(self, table: EntryTable, positions: Sequence[int]) -> None:
         self.table = table
         self.positions = list(positions)
         self.kinds = list(map(table.types.__getitem__, self.positions))
+        self._parsed: dict[int, dict[str, Any]] = {}
+        roles = getattr(table, "roles", None)
+        self.roles: list[str | None] | None = roles if isinstance(roles, list) else None
+        """The table's message-role column (by table position), when it has one."""
 
     def __len__(self) -> int:
         return len(self.positions)
 
     def raw(self, index: int) -> dict[str, Any]:
         """The JSON object of the entry at path index ``index``."""
-        return self.table.raw(self.positions[index])
+        parsed = self._parsed.get(index)
+        if parsed is None:
+            parsed = self._parsed[index] = self.table.raw(self.positions[index])
+        return parsed
 
     def message(self, index: int) -> dict[str, Any] | None:
         """The raw message of a ``message`` entry (None for other entries)."""
@@ -105,6 +118,8 @@ class PathView:
 
     def role(self, index: int) -> object:
         """Role of a ``message`` entry's message (None for other entries)."""
+        if self.roles is not None:
+            return self.roles[self.positions[index]] if self.kinds[index] == "message" else None
         message = self.message(index)
         return None if message is None else message.get("role")
 
@@ -274,31 +289,45 @@ def _message_indices(view: PathView, start: int, end: int) -> list[int]:
     return [i for i in range(start, end) if kinds[i] in _MESSAGE_ENTRIES]
 
 
-def _file_ops(view: PathView, previous: int, indices: list[int]) -> FileOperations:
+def _assistant_lines(view: PathView, start: int, end: int) -> list[bytes] | None:
+    """File lines of the assistant messages in [start, end), gathered at C speed; None
+    when the table has no role column or some entry there is not held as a line."""
+    roles = view.roles
+    if roles is None or start >= end:
+        return None if roles is None else []
+    positions = view.positions[start:end]
+    first, last = positions[0], positions[-1]
+    raws: list[Any]
+    if last - first == end - start - 1 and positions == list(range(first, last + 1)):
+        raws, kinds = view.table.raws[first : last + 1], roles[first : last + 1]
+    else:  # the path jumps between branches: gather entry by entry
+        raws = list(map(view.table.raws.__getitem__, positions))
+        kinds = list(map(roles.__getitem__, positions))
+    lines = list(compress(raws, map(eq, repeat("assistant"), kinds)))
+    # Entries appended in this process are objects, not lines: then go the slow way.
+    return None if any(map(isinstance, lines, repeat(dict))) else cast("list[bytes]", lines)
+
+
+def _collect_file_ops(view: PathView, start: int, end: int, ops: FileOperations) -> None:
+    lines = _assistant_lines(view, start, end)
+    if lines is not None:
+        extract_from_lines(lines, ops)
+        return
+    for i in range(start, end):
+        message = view.message(i)
+        if message is not None:
+            extract_from_raw(message, ops)
+
+
+def _file_ops(view: PathView, previous: int, ranges: list[tuple[int, int]]) -> FileOperations:
+    """Seeds from the previous compaction, then read/write/edit calls in ``ranges``."""
     ops = FileOperations()
     if previous >= 0:
         raw = view.raw(previous)
         if not raw.get("fromHook") and raw.get("details"):
             ops.seed(raw.get("details"))
-    # Hot loop over up to 100k entries: raw dicts, no helper calls per entry.
-    raws, positions, kinds = view.table.raws, view.positions, view.kinds
-    targets = {"read": ops.read, "write": ops.written, "edit": ops.edited}
-    for i in indices:
-        if kinds[i] != "message":
-            continue
-        message = (raws[positions[i]] or view.raw(i)).get("message")
-        if type(message) is not dict or message.get("role") != "assistant":
-            continue
-        content = message.get("content")
-        for block in content if type(content) is list else ():
-            if type(block) is not dict or block.get("type") != "toolCall":
-                continue
-            found = targets.get(block.get("name"))  # type: ignore[arg-type]
-            arguments = block.get("arguments")
-            if found is not None and type(arguments) is dict:
-                path = arguments.get("path")
-                if type(path) is str and path:
-                    found[path] = None
+    for start, end in ranges:
+        _collect_file_ops(view, start, end, ops)
     return ops
 
 
@@ -322,11 +351,11 @@ def prepare_compaction(
     cut = find_cut_point(view, start, end, settings.keep_recent_tokens)
     history_end = cut.turn_start_index if cut.is_split_turn else cut.first_kept_entry_index
     summarize = _message_indices(view, start, history_end)
-    prefix = (
-        _message_indices(view, cut.turn_start_index, cut.first_kept_entry_index)
-        if cut.is_split_turn
-        else []
-    )
+    ranges = [(start, history_end)]
+    prefix: list[int] = []
+    if cut.is_split_turn:
+        prefix = _message_indices(view, cut.turn_start_index, cut.first_kept_entry_index)
+        ranges.append((cut.turn_start_index, cut.first_kept_entry_index))
     previous_summary = None
     if previous >= 0:
         summary = view.raw(previous).get("summary")
@@ -338,7 +367,7 @@ def prepare_compaction(
         boundary_start=start,
         tokens_before=tokens_before,
         previous_summary=previous_summary,
-        file_ops=_file_ops(view, previous, summarize + prefix),
+        file_ops=_file_ops(view, previous, ranges),
         settings=settings,
         summarize_indices=summarize,
         turn_prefix_indices=prefix,

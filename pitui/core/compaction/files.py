@@ -7,6 +7,8 @@ default sort (UTF-16 code units) in the stored lists.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -91,3 +93,52 @@ def format_file_operations(read_files: list[str], modified_files: list[str]) -> 
     if modified_files:
         sections.append("<modified-files>\n" + "\n".join(modified_files) + "\n</modified-files>")
     return "\n\n" + "\n\n".join(sections) if sections else ""
+
+
+# A tool-call block head as JSON.stringify writes it (pi's session lines): the name, and
+# a leading ``path`` argument when there is one.
+_HEAD = re.compile(
+    rb'"type":"toolCall","id":"[^"\\]*","name":"([^"\\]*)","arguments":'
+    rb'(\{"path":"((?:[^"\\]|\\.)*)"[,}])?'
+)
+_TRACKED = {b"read", b"write", b"edit"}
+
+
+def _fast_calls(joined: bytes) -> list[tuple[bytes, bytes]] | None:
+    """(name, path) of every read/write/edit call, if the text is in pi's exact layout.
+
+    Holds when every ``"toolCall"`` starts a block head (``type, id, name, arguments``,
+    no escapes in id and name) and every read/write/edit call has ``path`` first; the
+    head cannot occur inside a JSON string because its quotes would be escaped there.
+    """
+    heads: list[tuple[bytes, bytes, bytes]] = _HEAD.findall(joined)
+    if len(heads) != joined.count(b'"toolCall"'):
+        return None
+    calls: list[tuple[bytes, bytes]] = []
+    for name, part, path in heads:
+        if name in _TRACKED:
+            if not part:
+                return None  # the path may come later in the arguments
+            calls.append((name, path))
+    return calls
+
+
+def extract_from_lines(lines: list[bytes], ops: FileOperations) -> None:
+    """:func:`extract_from_raw` for assistant messages given as their session-file lines.
+
+    Scans all lines at once when they are in pi's layout, and parses each line otherwise.
+    """
+    joined = b"\n".join(lines)
+    calls = _fast_calls(joined)
+    if calls is None:
+        for line in lines:
+            entry = json.loads(line.decode("utf-8", "replace"))
+            message = entry.get("message") if isinstance(entry, dict) else None
+            if isinstance(message, dict):
+                extract_from_raw(message, ops)
+        return
+    targets = {b"read": ops.read, b"write": ops.written, b"edit": ops.edited}
+    for name, path in calls:
+        if path:
+            text = json.loads(b'"' + path + b'"') if b"\\" in path else path.decode()
+            targets[name][text] = None
