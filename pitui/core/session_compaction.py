@@ -1,0 +1,308 @@
+"""The façade's compaction and tree navigation (the compaction parts of pi's AgentSession).
+
+:class:`SessionCompaction` is created by :class:`~pitui.core.agent_session.AgentSession`
+(``session.compaction``) and does: manual ``compact`` with pi's error texts, the automatic
+check after each run and before each prompt (threshold and overflow recovery, with
+``auto_compaction_start`` / ``auto_compaction_end`` events), and navigation with branch
+summaries. After either, the agent's messages are rebuilt from the session context.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any, Literal
+
+from pitui.agent.agent import AgentError
+from pitui.agent.events import MessageEndEvent, MessageStartEvent
+from pitui.ai.abort import AbortSignal
+from pitui.ai.overflow import is_context_overflow
+from pitui.ai.types import AssistantMessage, UserMessage
+from pitui.core.compaction.apply import (
+    NavigationRequest,
+    NavigationResult,
+    compact_store,
+    navigate_store,
+    prepare_for_store,
+)
+from pitui.core.compaction.summarize import CompactionCancelled, CompactionError, CompactionResult
+from pitui.core.compaction.tokens import (
+    calculate_context_tokens,
+    estimate_context_tokens,
+    should_compact,
+)
+from pitui.core.messages import iso_to_ms
+from pitui.core.session_events import (
+    AutoCompactionEndEvent,
+    AutoCompactionStartEvent,
+    SessionChangedEvent,
+    SessionEvent,
+)
+from pitui.errors import PituiError
+
+if TYPE_CHECKING:
+    from pitui.core.agent_session import AgentSession
+
+__all__ = ["CompactionResult", "NavigationCancelled", "SessionCompaction"]
+
+OVERFLOW_RECOVERY_FAILED = (
+    "Context overflow recovery failed after one compact-and-retry attempt. "
+    "Try reducing context or switching to a larger-context model."
+)
+RETRY_DELAY_S = 0.1
+"""pi continues 100 ms after an overflow recovery (or with queued messages)."""
+
+Reason = Literal["threshold", "overflow"]
+
+
+class NavigationCancelled(PituiError):
+    """The branch summary was aborted; the session is unchanged."""
+
+    title = "Navigation cancelled"
+
+
+def result_json(result: CompactionResult) -> dict[str, Any]:
+    """A compaction result as pi's events carry it."""
+    return {
+        "summary": result.summary,
+        "firstKeptEntryId": result.first_kept_entry_id,
+        "tokensBefore": result.tokens_before,
+        "details": result.details,
+    }
+
+
+class SessionCompaction:
+    """Compaction and navigation state of one :class:`AgentSession`."""
+
+    def __init__(self, session: AgentSession) -> None:
+        self._session = session
+        self._overflow_recovery_attempted = False
+        self._last_assistant: AssistantMessage | None = None
+        self._manual: AbortSignal | None = None
+        self._auto: AbortSignal | None = None
+        self._branch: AbortSignal | None = None
+        session.subscribe(self._on_event)
+
+    @property
+    def is_compacting(self) -> bool:
+        """Whether a compaction or a branch summary is running."""
+        return any(s is not None for s in (self._manual, self._auto, self._branch))
+
+    def abort(self) -> None:
+        """Cancel a running compaction (manual or automatic)."""
+        for signal in (self._manual, self._auto):
+            if signal is not None:
+                signal.abort("compaction cancelled")
+
+    def abort_branch_summary(self) -> None:
+        """Cancel a running branch summary (navigation then changes nothing)."""
+        if self._branch is not None:
+            self._branch.abort("branch summary cancelled")
+
+    def _on_event(self, event: SessionEvent) -> None:
+        if isinstance(event, MessageStartEvent) and isinstance(event.message, UserMessage):
+            self._overflow_recovery_attempted = False
+        elif isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
+            self._last_assistant = event.message
+            if event.message.stop_reason != "error":
+                self._overflow_recovery_attempted = False
+
+    # ------------------------------------------------------------------ manual
+
+    async def compact(self, custom_instructions: str | None = None) -> CompactionResult:
+        """Abort any run, summarise the branch, append the entry, rebuild the transcript.
+
+        Raises:
+            CompactionError: ``No model selected``, ``No API key for <provider>``,
+                ``Already compacted``, ``Nothing to compact (session too small)``,
+                ``Summarization failed: …``.
+            CompactionCancelled: ``Compaction cancelled`` (see :meth:`abort`).
+        """
+        session = self._session
+        session.abort()
+        await session.wait_for_idle()
+        signal = self._manual = AbortSignal()
+        try:
+            model = session.model
+            if model is None:
+                raise CompactionError("No model selected")
+            api_key = await session.registry.get_api_key(model)
+            if not api_key:
+                raise CompactionError(f"No API key for {model.provider}")
+            settings = session.settings.compaction
+            result = await compact_store(
+                session.store, settings, model, api_key, custom_instructions, signal
+            )
+        finally:
+            self._manual = None
+        session.rebuild_from_session()
+        await session.emit(SessionChangedEvent(kind="compaction"))
+        return result
+
+    # ------------------------------------------------------------------ automatic
+
+    async def after_run(self) -> None:
+        """Check the run's last reply (aborted ones skipped): threshold or overflow."""
+        message, self._last_assistant = self._last_assistant, None
+        if message is not None:
+            await self._check(message, skip_aborted=True)
+
+    async def before_prompt(self) -> None:
+        """Check the transcript's last reply (aborted included) before a new prompt."""
+        for message in reversed(self._session.messages):
+            if isinstance(message, AssistantMessage):
+                await self._check(message, skip_aborted=False)
+                return
+
+    def _latest_compaction_ms(self) -> int | None:
+        table = self._session.store.table
+        leaf = self._session.store.get_leaf_id()
+        position = None if leaf is None else table.index.get(leaf)
+        if position is None:
+            return None
+        for p in reversed(table.path_positions(position)):
+            if table.types[p] == "compaction":
+                stamp = table.raw(p).get("timestamp")
+                return iso_to_ms(stamp) if isinstance(stamp, str) else 0
+        return None
+
+    async def _check(self, message: AssistantMessage, *, skip_aborted: bool) -> None:
+        session = self._session
+        settings = session.settings.compaction
+        if not settings.enabled or (skip_aborted and message.stop_reason == "aborted"):
+            return
+        model = session.model
+        window = model.context_window if model is not None else 0
+        same_model = model is not None and (message.provider, message.model) == (
+            model.provider,
+            model.id,
+        )
+        compacted_at = self._latest_compaction_ms()
+        if compacted_at is not None and message.timestamp <= compacted_at:
+            return  # usage from before the latest compaction is stale
+        if same_model and is_context_overflow(message, window):
+            await self._recover_overflow()
+            return
+        tokens = self._context_tokens(message, compacted_at)
+        if tokens is not None and should_compact(tokens, window, settings.reserve_tokens):
+            await self._run_auto("threshold", will_retry=False)
+
+    def _context_tokens(self, message: AssistantMessage, compacted_at: int | None) -> int | None:
+        if message.stop_reason != "error":
+            return calculate_context_tokens(message.usage)
+        # An error reply has no usage: estimate from the last good one, if it is fresh.
+        messages = self._session.messages
+        estimate = estimate_context_tokens(messages)
+        if estimate.last_usage_index is None:
+            return None
+        source = messages[estimate.last_usage_index]
+        stale = isinstance(source, AssistantMessage) and source.timestamp <= (compacted_at or -1)
+        if compacted_at is not None and stale:
+            return None
+        return estimate.tokens
+
+    async def _recover_overflow(self) -> None:
+        session = self._session
+        if self._overflow_recovery_attempted:
+            await session.emit(AutoCompactionEndEvent(error_message=OVERFLOW_RECOVERY_FAILED))
+            return
+        self._overflow_recovery_attempted = True
+        messages = session.messages
+        if messages and isinstance(messages[-1], AssistantMessage):
+            # The failed reply stays in the file but leaves the retried context.
+            session.agent.replace_messages(messages[:-1])
+        await self._run_auto("overflow", will_retry=True)
+
+    async def _run_auto(self, reason: Reason, *, will_retry: bool) -> None:
+        session = self._session
+        await session.emit(AutoCompactionStartEvent(reason=reason))
+        signal = self._auto = AbortSignal()
+        try:
+            result = await self._auto_compact(signal)
+        except CompactionCancelled:
+            await session.emit(AutoCompactionEndEvent(aborted=True))
+            return
+        except (PituiError, OSError) as exc:
+            prefix = (
+                "Context overflow recovery failed"
+                if reason == "overflow"
+                else ("Auto-compaction failed")
+            )
+            await session.emit(AutoCompactionEndEvent(error_message=f"{prefix}: {exc}"))
+            return
+        finally:
+            self._auto = None
+        if result is None:
+            await session.emit(AutoCompactionEndEvent())
+            return
+        session.rebuild_from_session()
+        await session.emit(
+            AutoCompactionEndEvent(result=result_json(result), will_retry=will_retry)
+        )
+        await self._continue_after(will_retry)
+
+    async def _auto_compact(self, signal: AbortSignal) -> CompactionResult | None:
+        """The compaction itself; None when there is no model, key or nothing to do."""
+        session = self._session
+        model = session.model
+        api_key = None if model is None else await session.registry.get_api_key(model)
+        if model is None or not api_key:
+            return None
+        settings = session.settings.compaction
+        try:
+            preparation = prepare_for_store(session.store, settings)
+        except CompactionError:
+            return None
+        return await compact_store(
+            session.store, settings, model, api_key, signal=signal, preparation=preparation
+        )
+
+    async def _continue_after(self, will_retry: bool) -> None:
+        session = self._session
+        if will_retry:
+            messages = session.messages
+            last = messages[-1] if messages else None
+            if isinstance(last, AssistantMessage) and last.stop_reason == "error":
+                session.agent.replace_messages(messages[:-1])
+        elif not session.agent.has_queued_messages():
+            return
+        await asyncio.sleep(RETRY_DELAY_S)
+        try:
+            await session.continue_()
+        except AgentError:
+            return  # pi ignores a continue that cannot run
+
+    # ------------------------------------------------------------------ navigation
+
+    async def navigate(
+        self,
+        target_id: str,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        replace_instructions: bool = False,
+        label: str | None = None,
+    ) -> NavigationResult:
+        """pi's ``navigateTree``: optional branch summary, new leaf, label, new transcript.
+
+        Raises:
+            NavigationError: unknown entry, no model / key for a summary, summary error.
+        """
+        session = self._session
+        store = session.store
+        if target_id == store.get_leaf_id():
+            return NavigationResult(new_leaf_id=target_id)
+        model = session.model
+        api_key = await session.registry.get_api_key(model) if summarize and model else None
+        request = NavigationRequest(
+            target_id, summarize, custom_instructions, replace_instructions, label
+        )
+        signal = self._branch = AbortSignal()
+        try:
+            reserve = session.settings.branch_summary.reserve_tokens
+            result = await navigate_store(store, request, model, api_key, signal, reserve)
+        finally:
+            self._branch = None
+        if result.cancelled:
+            return result
+        session.rebuild_from_session()
+        await session.emit(SessionChangedEvent(kind="navigate"))
+        return result
