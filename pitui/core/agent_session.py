@@ -36,6 +36,11 @@ from pitui.core.permissions import PermissionGate
 from pitui.core.retry import is_retryable_error, retry_delay_ms
 from pitui.core.session.entries import CustomMessageEntry, MessageEntry
 from pitui.core.session.store import SessionStore
+from pitui.core.session_compaction import (
+    CompactionResult,
+    NavigationCancelled,
+    SessionCompaction,
+)
 from pitui.core.session_events import (
     AutoRetryEndEvent,
     AutoRetryStartEvent,
@@ -106,6 +111,8 @@ class AgentSession:
         self._listeners: list[SessionListener] = []
         self._runtime = _Runtime()
         agent.subscribe(self._on_agent_event)
+        self.compaction = SessionCompaction(self)
+        """Compaction (manual, automatic, overflow recovery) and navigation with summaries."""
 
     # ------------------------------------------------------------------ state
 
@@ -219,6 +226,7 @@ class AgentSession:
                 self.follow_up(text, images)
                 return
         await self._flush_pending_bash()
+        await self.compaction.before_prompt()
         content: list[TextContent | ImageContent] = [TextContent(text=text), *(images or [])]
         await self.agent.prompt(UserMessage(content=content))
         await self._after_run()
@@ -260,8 +268,17 @@ class AgentSession:
         await self.agent.wait_for_idle()
 
     async def _after_run(self) -> None:
-        """Post-run work: automatic retries, then (issue 7) automatic compaction."""
+        """Post-run work: automatic retries, then automatic compaction."""
         await self._retry_transient_errors()
+        await self.compaction.after_run()
+
+    async def compact(self, instructions: str | None = None) -> CompactionResult:
+        """Compact now (``/compact [instructions]``); see :meth:`SessionCompaction.compact`."""
+        return await self.compaction.compact(instructions)
+
+    def abort_compaction(self) -> None:
+        """Cancel a running compaction (``Compaction cancelled``)."""
+        self.compaction.abort()
 
     async def _retry_transient_errors(self) -> None:
         policy = self.settings.retry
@@ -413,25 +430,29 @@ class AgentSession:
         await self.store.set_label(entry_id, label)
         await self._changed("label")
 
-    async def navigate(self, entry_id: str) -> str | None:
-        """Move the leaf to ``entry_id`` without a summary; returns text for the composer.
+    async def navigate(
+        self,
+        target: str,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        replace_instructions: bool = False,
+        label: str | None = None,
+    ) -> str | None:
+        """Move the leaf to ``target`` (optionally summarising the branch left); returns
+        text for the composer (a user or custom message target: leaf = its parent).
 
-        Selecting a user (or custom) message puts the leaf on its parent and returns the
-        message's text, so the user can edit and resend it (PI_SPEC §7.9).
+        The full result (summary entry, …) is :meth:`SessionCompaction.navigate`'s.
+
+        Raises:
+            NavigationError: unknown entry, no model for a summary, summary error.
+            NavigationCancelled: the summary was aborted; nothing changed.
         """
-        if entry_id == self.store.get_leaf_id():
-            return None
-        entry = self.store.get_entry(entry_id)
-        if entry is None:
-            raise AgentError(f"Entry {entry_id} not found")
-        new_leaf, editor_text = navigation_target(entry)
-        if new_leaf is None:
-            self.store.reset_leaf()
-        else:
-            self.store.branch(new_leaf)
-        self.rebuild_from_session()
-        await self._changed("navigate")
-        return editor_text
+        result = await self.compaction.navigate(
+            target, summarize, custom_instructions, replace_instructions, label
+        )
+        if result.aborted:
+            raise NavigationCancelled("Navigation cancelled")
+        return result.editor_text
 
     async def fork(self, entry_id: str) -> str | None:
         """Continue in a new session file holding the path before ``entry_id``.
