@@ -119,6 +119,21 @@ class PituiApp(App[None]):
             notices.append(AddNotice(f"Unknown theme {self._theme_name!r}", "warning"))
         return notices
 
+    async def attach_session(self, session: SessionPort, info: SessionInfo | None = None) -> None:
+        """Connect a session after the first frame (sessions load after the UI shows).
+
+        Replaces any previous event source, rebuilds the view from the session's
+        transcript and starts listening to its events.
+        """
+        if self.bridge is not None:
+            self.bridge.stop()
+        self.session = session
+        if info is not None:
+            self.info = info
+        await self.rebuild(state_from_messages(session.messages))
+        self.bridge = EventBridge(self, session.subscribe)
+        self.bridge.start()
+
     def switch_theme(self, name: str) -> bool:
         """Switch to the pi theme called ``name``; False if there is no such theme."""
         theme = self._catalog.themes.get(name) if self._catalog is not None else None

@@ -152,3 +152,28 @@ async def test_intents_prompt_steer_abort_restore_queue() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert session.calls[-1] == ("bash!!", "ls -la")
+
+
+async def test_attach_session_after_first_frame() -> None:
+    transcript = Script().start().user("earlier").assistant().text("earlier answer").end()
+    session = RecordingSession([])
+    session_messages = list(transcript.run_messages)
+    app = PituiApp(themes=discover_themes([]), info=INFO)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert [i.text for i in app.chat.items if isinstance(i, NoticeItem)]  # no session yet
+
+        class Resumed(RecordingSession):
+            @property
+            def messages(self) -> list[AgentMessage]:
+                return session_messages
+
+        resumed = Resumed([])
+        await app.attach_session(resumed)
+        await settle(pilot)
+        assert [type(i).__name__ for i in app.chat.items] == ["UserItem", "AssistantItem"]
+        assert resumed.listeners  # the bridge listens
+        resumed.emit(list(Script().start().events))
+        await settle(pilot)
+        assert app.chat.busy
+    assert not session.listeners
