@@ -43,6 +43,11 @@ def sessions_dir() -> Path:
     return home() / "sessions"
 
 
+def session_list_cache() -> Path:
+    """Cache of session-listing rows, keyed by file path, size and mtime."""
+    return home() / "cache" / "session-list.json"
+
+
 def themes_dir() -> Path:
     """User theme files (pi's theme JSON format)."""
     return home() / "themes"
