@@ -16,8 +16,9 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from pitui.agent.events import MessageEndEvent
 from pitui.ai.types import AssistantMessage, TextContent
-from pitui.core.session_events import SessionEvent
+from pitui.core.session_events import AutoCompactionEndEvent, SessionEvent
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.errors import PituiError
 
@@ -85,16 +86,41 @@ async def run_prompts(
     if json_mode:
         _write_json(stdout, session.store.header.to_json_dict())
         session.subscribe(lambda event: _write_event(stdout, event))
+    outcome = _Outcome()
+    session.subscribe(outcome.see)
     try:
         for prompt in prompts:
+            outcome.reset()
             await session.prompt(prompt)
     finally:
         await session.close()
-    return _report(session.messages, stdout, stderr, print_text=not json_mode)
+    if outcome.failure is not None:
+        print(outcome.failure, file=stderr)
+        return 1
+    return _report(outcome.final, stdout, stderr, print_text=not json_mode)
 
 
-def _report(messages: list[Any], stdout: TextIO, stderr: TextIO, *, print_text: bool) -> int:
-    final = next((m for m in reversed(messages) if isinstance(m, AssistantMessage)), None)
+class _Outcome:
+    """The last reply of a prompt, and a failure that happened after it (e.g. recovery)."""
+
+    def __init__(self) -> None:
+        self.final: AssistantMessage | None = None
+        self.failure: str | None = None
+
+    def reset(self) -> None:
+        self.final, self.failure = None, None
+
+    def see(self, event: SessionEvent) -> None:
+        if isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
+            self.final, self.failure = event.message, None
+        elif isinstance(event, AutoCompactionEndEvent) and event.error_message:
+            # Overflow recovery failed: the failed reply left the transcript, the error stays.
+            self.failure = event.error_message
+
+
+def _report(
+    final: AssistantMessage | None, stdout: TextIO, stderr: TextIO, *, print_text: bool
+) -> int:
     if final is None:
         return 0
     if final.stop_reason in ("error", "aborted"):
