@@ -9,21 +9,32 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+import operator
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 from pitui.ai.abort import AbortSignal
-from pitui.ai.events import AssistantMessageEvent, DoneEvent, ErrorEvent
+from pitui.ai.events import TERMINAL_EVENT_TYPES, AssistantMessageEvent, DoneEvent, ErrorEvent
 from pitui.ai.types import AssistantMessage
 
 ABORT_MESSAGE = "Request was aborted"
 
+_event_type = operator.attrgetter("type")
+
 
 class AssistantMessageEventStream:
-    """Push-based event stream. Producers :meth:`push`; consumers ``async for`` it."""
+    """Push-based event stream. Producers :meth:`push`; consumers ``async for`` it.
+
+    Events wait in a deque; a consumer with nothing to read sleeps on a future, which
+    the next push completes. A burst of pushes between two reads of the network thus
+    costs one wake-up, and an event already queued is handed over without suspending.
+    """
 
     def __init__(self) -> None:
-        self._queue: asyncio.Queue[AssistantMessageEvent | None] = asyncio.Queue()
-        self._result: asyncio.Future[AssistantMessage] = asyncio.get_running_loop().create_future()
+        self._loop = asyncio.get_running_loop()
+        self._events: deque[AssistantMessageEvent] = deque()
+        self._waiters: list[asyncio.Future[None]] = []
+        self._result: asyncio.Future[AssistantMessage] = self._loop.create_future()
         self._finished = False
         self._on_consumer_cancel: Callable[[], None] | None = None
         self._consumer: asyncio.Task[object] | None = None
@@ -37,17 +48,43 @@ class AssistantMessageEventStream:
         """Queue one event. Anything pushed after the terminal event is dropped."""
         if self._finished:
             return
-        self._queue.put_nowait(event)
-        if isinstance(event, DoneEvent):
-            self._finish(event.message)
-        elif isinstance(event, ErrorEvent):
-            self._finish(event.error)
+        self._events.append(event)
+        if self._waiters:
+            self._wake()
+        kind = event.type  # cheaper than isinstance on pydantic's ABC metaclass
+        if kind == "done" or kind == "error":
+            if isinstance(event, DoneEvent):
+                self._finish(event.message)
+            elif isinstance(event, ErrorEvent):
+                self._finish(event.error)
+
+    def push_many(self, events: Sequence[AssistantMessageEvent]) -> None:
+        """Queue ``events`` in order, exactly as :meth:`push` of each would.
+
+        For producers that collect a burst of events between two reads of the network:
+        one call and at most one wake-up for the lot.
+        """
+        if not TERMINAL_EVENT_TYPES.isdisjoint(map(_event_type, events)):
+            # Rare: a terminal event inside the burst. Push drops what follows it.
+            for event in events:
+                self.push(event)
+            return
+        if self._finished:
+            return
+        self._events.extend(events)
+        if self._waiters:
+            self._wake()
+
+    def _wake(self) -> None:
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+        self._waiters.clear()
 
     def _finish(self, message: AssistantMessage) -> None:
         self._finished = True
         if not self._result.done():
             self._result.set_result(message)
-        self._queue.put_nowait(None)
         if self._consumer is not None:
             # A long-lived consumer (the agent loop) reads many streams: don't pile up.
             self._consumer.remove_done_callback(self._consumer_done)
@@ -56,19 +93,27 @@ class AssistantMessageEventStream:
         return self
 
     async def __anext__(self) -> AssistantMessageEvent:
-        self._watch_consumer()
-        try:
-            event = await self._queue.get()
-        except asyncio.CancelledError:
-            # The consumer gave up: the producer must stop and report an abort.
-            if self._on_consumer_cancel is not None:
-                self._on_consumer_cancel()
-            raise
-        if event is None:
-            # Put the end marker back so iterating a finished stream again ends at once.
-            self._queue.put_nowait(None)
-            raise StopAsyncIteration
-        return event
+        # Passing the loop spares current_task() a lookup: this runs once per event.
+        if asyncio.current_task(self._loop) is not self._consumer:
+            self._watch_consumer()
+        events = self._events
+        while not events:
+            if self._finished:
+                # Iterating a finished stream again ends at once.
+                raise StopAsyncIteration
+            # One future per waiting consumer: cancelling one must not wake another.
+            waiter = self._loop.create_future()
+            self._waiters.append(waiter)
+            try:
+                await waiter
+            except asyncio.CancelledError:
+                if waiter in self._waiters:
+                    self._waiters.remove(waiter)
+                # The consumer gave up: the producer must stop and report an abort.
+                if self._on_consumer_cancel is not None:
+                    self._on_consumer_cancel()
+                raise
+        return events.popleft()
 
     def _watch_consumer(self) -> None:
         # Cancellation can also land in the consumer's own code between two events;

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+import orjson
 from httpx_sse import EventSource, ServerSentEvent
 
 from pitui.ai.options import RetryPolicy, StreamOptions
@@ -249,10 +250,27 @@ class _NotifyingStream(httpx.AsyncByteStream):
         await self._inner.aclose()
 
 
+#: The hot-path JSON parser for SSE payloads (several times faster than ``json.loads``).
+#: Anything it refuses goes through :func:`parse_json_text`, so the accepted inputs are
+#: exactly the standard library's.
+fast_loads: Callable[[str], Any] = orjson.loads
+
+
 def parse_json_data(event: ServerSentEvent) -> Any:
     """The event's JSON payload; malformed JSON is a stream error, not a crash."""
     try:
-        return json.loads(event.data)
+        return fast_loads(event.data)
+    except ValueError:
+        return parse_json_text(event.data)
+
+
+def parse_json_text(data: str) -> Any:
+    """``data`` parsed as ``json.loads`` does; malformed JSON raises :class:`ProviderError`.
+
+    The fallback after :data:`fast_loads` refused ``data``: the standard library also
+    takes what orjson rejects (``NaN``, lone surrogate escapes, integers over 64 bits).
+    """
+    try:
+        return json.loads(data)
     except ValueError as exc:
-        snippet = event.data[:200]
-        raise ProviderError(f"Malformed event data from provider: {snippet!r}") from exc
+        raise ProviderError(f"Malformed event data from provider: {data[:200]!r}") from exc

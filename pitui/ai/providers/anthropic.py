@@ -4,10 +4,11 @@ Request shape lives in :mod:`pitui.ai.providers.anthropic_request`; this module 
 SSE stream (PI_SPEC §2.2 wire → pi, §2.6 usage, §1.3 stop reasons) into the partial
 :class:`AssistantMessage` and pushes the §1.4 events.
 
-Hot path, per delta: one ``json.loads``, a dict lookup by the server's block index, the
-piece queued on its block, and one event object built without re-validation. Queued
-pieces are joined into the block (and tool arguments re-parsed) before every network
-read, so the partial message is current whenever another task can look at it.
+Hot path, per delta (inlined in :meth:`_StreamReader.read`): one orjson parse, a dict
+lookup by the server's block index, the piece queued on its block, and one event object
+built without re-validation. Queued pieces are joined into the block (and tool arguments
+re-parsed) before every network read, so the partial message is current whenever another
+task can look at it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from httpx_sse import ServerSentEvent
 
 from pitui.ai.event_stream import AssistantMessageEventStream, error_stream, run_stream
 from pitui.ai.events import (
+    AssistantMessageEvent,
     StartEvent,
     TextDeltaEvent,
     TextEndEvent,
@@ -34,8 +36,14 @@ from pitui.ai.events import (
 from pitui.ai.keys import env_api_key
 from pitui.ai.options import StreamOptions
 from pitui.ai.partial_json import parse_streaming_json
-from pitui.ai.providers._fast_events import fast_event
-from pitui.ai.providers._http import ProviderError, SSERequest, post_sse
+from pitui.ai.providers._fast_events import delta_factory, fast_event
+from pitui.ai.providers._http import (
+    ProviderError,
+    SSERequest,
+    fast_loads,
+    parse_json_text,
+    post_sse,
+)
 from pitui.ai.providers.anthropic_request import (
     DEFAULT_BASE_URL,
     build_body,
@@ -71,6 +79,12 @@ _RETRYABLE_ERROR_TYPES = frozenset(
 )
 
 Block = TextContent | ThinkingContent | ToolCall
+_DeltaFactory = Callable[
+    [AssistantMessage, int, str], TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent
+]
+_TEXT_DELTA: _DeltaFactory = delta_factory(TextDeltaEvent)
+_THINKING_DELTA: _DeltaFactory = delta_factory(ThinkingDeltaEvent)
+_TOOLCALL_DELTA: _DeltaFactory = delta_factory(ToolCallDeltaEvent)
 
 
 def stream(model: Model, context: Context, options: StreamOptions) -> AssistantMessageEventStream:
@@ -113,7 +127,7 @@ class _Open:
     join and one argument parse instead of one per delta (quadratic for long blocks).
     """
 
-    __slots__ = ("block", "delta_key", "delta_type", "event_type", "json", "pending", "position")
+    __slots__ = ("block", "delta_key", "delta_type", "json", "make_event", "pending", "position")
 
     def __init__(self, block: Block, position: int) -> None:
         self.block = block
@@ -121,15 +135,15 @@ class _Open:
         self.pending: list[str] = []
         self.json = ""
         # What a content delta for this block looks like, and the event it becomes.
-        self.event_type: type[TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent]
+        self.make_event: _DeltaFactory
         if isinstance(block, TextContent):
-            self.delta_type, self.delta_key, self.event_type = "text_delta", "text", TextDeltaEvent
+            self.delta_type, self.delta_key, self.make_event = "text_delta", "text", _TEXT_DELTA
         elif isinstance(block, ThinkingContent):
             self.delta_type, self.delta_key = "thinking_delta", "thinking"
-            self.event_type = ThinkingDeltaEvent
+            self.make_event = _THINKING_DELTA
         else:
             self.delta_type, self.delta_key = "input_json_delta", "partial_json"
-            self.event_type = ToolCallDeltaEvent
+            self.make_event = _TOOLCALL_DELTA
 
     def flush(self) -> None:
         """Apply the pending deltas to the block."""
@@ -164,6 +178,8 @@ class _StreamReader:
         self.oauth = oauth
         self.open: dict[int, _Open] = {}
         self.dirty: list[_Open] = []
+        # Events wait here until the next flush, so one burst costs one push.
+        self.batch: list[AssistantMessageEvent] = []
         self.stopped = False
 
     def content_started(self) -> bool:
@@ -171,10 +187,17 @@ class _StreamReader:
         return bool(self.out.content)
 
     def flush(self) -> None:
-        """Bring every block of the partial message up to date with its deltas."""
+        """Bring every block of the partial message up to date and send the events.
+
+        Runs before every network read: the consumer sees the events of a burst only
+        once the partial message they point at holds all of it.
+        """
         for current in self.dirty:
             current.flush()
         self.dirty.clear()
+        if self.batch:
+            self.events.push_many(self.batch)
+            self.batch.clear()
 
     def settle(self) -> None:
         """At the very end, success or not: flush, and drop the ``index`` scratch field."""
@@ -187,18 +210,44 @@ class _StreamReader:
         self.stopped = False
         self.open.clear()
         self.dirty.clear()
-        handlers = self._handlers
+        handlers, blocks, dirty, out = self._handlers, self.open, self.dirty, self.out
+        emit, loads = self.batch.append, fast_loads
         async for event in sse:
             # Dispatch on the event name as the SDK does: ping, unknown names (and their
             # payloads) are skipped without parsing.
-            handler = handlers.get(event.event)
+            name = event.event
+            if name == "content_block_delta":
+                try:
+                    data = loads(event.data)
+                except ValueError:
+                    data = parse_json_text(event.data)
+                if type(data) is not dict:
+                    continue
+                # The hot path, one pass per delta: plain dict lookups, no calls but the
+                # event's construction and push.
+                current = blocks.get(data.get("index", -1))
+                delta = data.get("delta")
+                if current is None or type(delta) is not dict:
+                    continue
+                if delta.get("type") != current.delta_type:
+                    self._other_delta(current, delta)
+                    continue
+                piece = delta.get(current.delta_key)
+                if type(piece) is not str:
+                    piece = ""
+                pending = current.pending
+                if not pending:
+                    dirty.append(current)
+                pending.append(piece)
+                emit(current.make_event(out, current.position, piece))
+                continue
+            handler = handlers.get(name)
             if handler is None:
                 continue
             try:
-                data = json.loads(event.data)
-            except ValueError as exc:
-                snippet = event.data[:200]
-                raise ProviderError(f"Malformed event data from provider: {snippet!r}") from exc
+                data = loads(event.data)
+            except ValueError:
+                data = parse_json_text(event.data)
             if type(data) is dict:
                 handler(self, data)
                 if self.stopped:
@@ -293,27 +342,11 @@ class _StreamReader:
             start = fast_event(ToolCallStartEvent, content_index=position, partial=self.out)
         else:
             start = fast_event(ThinkingStartEvent, content_index=position, partial=self.out)
-        self.events.push(start)
+        self.batch.append(start)
 
-    def _block_delta(self, data: dict[str, Any]) -> None:
-        # The hot path: one call per delta, so it sticks to dict lookups.
-        current = self.open.get(data.get("index", -1))
-        delta = data.get("delta")
-        if current is None or type(delta) is not dict:
-            return
-        kind = delta.get("type")
-        if kind == current.delta_type:
-            piece = delta.get(current.delta_key)
-            if type(piece) is not str:
-                piece = ""
-            if not current.pending:
-                self.dirty.append(current)
-            current.pending.append(piece)
-            event = fast_event(
-                current.event_type, content_index=current.position, delta=piece, partial=self.out
-            )
-            self.events.push(event)
-        elif kind == "signature_delta" and isinstance(current.block, ThinkingContent):
+    def _other_delta(self, current: _Open, delta: dict[str, Any]) -> None:
+        """A delta that is not the block's content delta (those :meth:`read` handles)."""
+        if delta.get("type") == "signature_delta" and isinstance(current.block, ThinkingContent):
             # Signatures mutate the block silently (PI_SPEC §1.4.5).
             block = current.block
             signature = (block.thinking_signature or "") + str(delta.get("signature") or "")
@@ -350,14 +383,13 @@ class _StreamReader:
             event = fast_event(
                 ToolCallEndEvent, content_index=position, tool_call=block, partial=out
             )
-        self.events.push(event)
+        self.batch.append(event)
 
     _handlers: ClassVar[dict[str, Callable[[_StreamReader, dict[str, Any]], None]]] = {
         "message_start": _message_start,
         "message_delta": _message_delta,
         "message_stop": _message_stop,
         "content_block_start": _block_start,
-        "content_block_delta": _block_delta,
         "content_block_stop": _block_stop,
         "error": _error,
     }
