@@ -1,0 +1,141 @@
+"""AgentSession with compaction: manual /compact, overflow recovery on a loopback server,
+navigation with a summary, and resume reproducing the same context."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pitui import paths
+from pitui.ai.types import AssistantMessage
+from pitui.core.agent_session import AgentSession
+from pitui.core.compaction.summarize import CompactionError
+from pitui.core.messages import BranchSummaryMessage, CompactionSummaryMessage, convert_to_llm
+from pitui.core.session_compaction import OVERFLOW_RECOVERY_FAILED
+from pitui.core.session_events import (
+    AutoCompactionEndEvent,
+    AutoCompactionStartEvent,
+    SessionChangedEvent,
+    SessionEvent,
+)
+from pitui.core.session_setup import SessionOptions, create_agent_session
+from tests.replay_server import ReplayServer, Reply
+
+
+@pytest.fixture(autouse=True)
+def _fast_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
+
+
+def _models_json(base_url: str) -> None:
+    paths.models_file().parent.mkdir(parents=True, exist_ok=True)
+    provider = {
+        "baseUrl": base_url,
+        "api": "anthropic-messages",
+        "apiKey": "sk-fake-key-123456",
+        "models": [{"id": "claude-fake"}],
+    }
+    paths.models_file().write_text(json.dumps({"providers": {"fake": provider}}))
+
+
+async def _session(cwd: Path, **kw: Any) -> tuple[AgentSession, list[SessionEvent]]:
+    session = await create_agent_session(SessionOptions(cwd=cwd, **kw))
+    events: list[SessionEvent] = []
+    session.subscribe(events.append)
+    return session, events
+
+
+def _file_kinds(session: AgentSession) -> list[str]:
+    assert session.session_file is not None
+    lines = session.session_file.read_text().splitlines()
+    return [
+        e["type"] if e["type"] != "message" else e["message"]["role"]
+        for e in map(json.loads, lines)
+    ]
+
+
+async def test_manual_compaction_with_the_demo_model(tmp_path: Path) -> None:
+    session, events = await _session(tmp_path)
+    for text in ("hello there", "tell me more", "and more"):
+        await session.prompt(text)
+    result = await session.compact("focus on greetings")
+    assert result.first_kept_entry_id
+    assert isinstance(session.messages[0], CompactionSummaryMessage)
+    assert session.messages[0].summary == result.summary
+    assert _file_kinds(session)[-1] == "compaction"
+    assert any(isinstance(e, SessionChangedEvent) and e.kind == "compaction" for e in events)
+    assert not any(isinstance(e, AutoCompactionStartEvent) for e in events)
+    with pytest.raises(CompactionError, match=r"^Already compacted$"):
+        await session.compact()
+    await session.prompt("after the compaction")  # the model sees the summary first
+    assert isinstance(session.messages[0], CompactionSummaryMessage)
+    await session.close()
+
+
+async def test_overflow_is_compacted_and_retried_once(
+    tmp_path: Path, replay_server: ReplayServer
+) -> None:
+    _models_json(replay_server.url)
+    replay_server.add(
+        Reply.json_error(400, "anthropic_error_400_context.json"),
+        Reply.sse_file("anthropic_text.sse"),  # the summary
+        Reply.sse_file("anthropic_text.sse"),  # the retried reply
+    )
+    session, events = await _session(tmp_path, model="fake/claude-fake")
+    await session.prompt("a very long prompt")
+    starts = [e for e in events if isinstance(e, AutoCompactionStartEvent)]
+    ends = [e for e in events if isinstance(e, AutoCompactionEndEvent)]
+    assert [e.reason for e in starts] == ["overflow"]
+    assert len(ends) == 1 and ends[0].will_retry and ends[0].result is not None
+    assert len(replay_server.requests) == 3
+    assert _file_kinds(session)[-4:] == ["user", "assistant", "compaction", "assistant"]
+    roles = [m.role for m in session.messages]
+    assert roles == ["compactionSummary", "user", "assistant"]
+    last = session.messages[-1]
+    assert isinstance(last, AssistantMessage) and last.stop_reason == "stop"
+    retried = replay_server.requests[2].json()["messages"]
+    assert retried[0]["content"][0]["text"].startswith("The conversation history before")
+    await session.close()
+
+
+async def test_second_overflow_gives_pi_message(
+    tmp_path: Path, replay_server: ReplayServer
+) -> None:
+    _models_json(replay_server.url)
+    replay_server.add(
+        Reply.json_error(400, "anthropic_error_400_context.json"),
+        Reply.sse_file("anthropic_text.sse"),
+        Reply.json_error(400, "anthropic_error_400_context.json"),
+    )
+    session, events = await _session(tmp_path, model="fake/claude-fake")
+    await session.prompt("a very long prompt")
+    ends = [e for e in events if isinstance(e, AutoCompactionEndEvent)]
+    assert [e.error_message for e in ends] == [None, OVERFLOW_RECOVERY_FAILED]
+    assert len(replay_server.requests) == 3
+    await session.close()
+
+
+async def test_navigate_with_summary_then_resume(tmp_path: Path) -> None:
+    session, _ = await _session(tmp_path)
+    await session.prompt("first topic")
+    first_reply = session.store.get_leaf_id()
+    await session.prompt("second topic")
+    await session.prompt("third topic")
+    assert first_reply is not None
+    editor = await session.navigate(first_reply, summarize=True, label="back")
+    assert editor is None
+    summaries = [m for m in session.messages if isinstance(m, BranchSummaryMessage)]
+    assert len(summaries) == 1 and summaries[0].from_id == first_reply
+    seen = convert_to_llm(session.messages)[-1]
+    assert "<summary>" in json.dumps(seen.to_json_dict())
+    assert "branch_summary" in _file_kinds(session)
+    await session.prompt("new direction")
+    before = [m.to_json_dict() for m in session.messages]
+    path = session.session_file
+    await session.close()
+    resumed, _ = await _session(tmp_path, session_file=path)
+    assert [m.to_json_dict() for m in resumed.messages] == before
+    await resumed.close()
