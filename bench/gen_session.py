@@ -201,7 +201,7 @@ def _compact(w: _Writer, keep_tokens: int) -> None:
 
 def _branch(w: _Writer) -> None:
     """Abandon the last turns: the leaf goes back 60 entries, a summary starts the branch."""
-    back = w.path[-60]
+    back = w.path[-min(60, len(w.path))]
     w.path = w.path[: w.path.index(back) + 1]
     on_path = set(w.path)
     w.since = [s for s in w.since if s[0] in on_path]

@@ -76,16 +76,19 @@ def _one_line(text: str, width: int) -> str:
 
 
 def cmd_ls(argv: list[str]) -> int:
-    """``pitui session ls [--all] [--json] [--session-dir DIR]``."""
+    """``pitui session ls [--all] [--json] [--session-dir DIR] [--no-cache]``."""
     from pitui.core.session.listing import list_sessions
 
     parser = argparse.ArgumentParser(prog="pitui session ls", description="List sessions.")
     parser.add_argument("--all", action="store_true", help="sessions of every project")
     parser.add_argument("--json", action="store_true", help="a JSON array")
     parser.add_argument("--session-dir", metavar="DIR", help="session files are in DIR")
+    parser.add_argument("--no-cache", action="store_true", help="read every file afresh")
     args = parser.parse_args(argv)
     directory = Path(args.session_dir) if args.session_dir else None
-    sessions = list_sessions(session_dir=directory, all_projects=args.all)
+    sessions = list_sessions(
+        session_dir=directory, all_projects=args.all, use_cache=not args.no_cache
+    )
     if args.json:
         payload = [s.to_json() for s in sessions]
         sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")

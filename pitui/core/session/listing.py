@@ -18,6 +18,7 @@ from typing import Any
 
 from pitui import paths
 from pitui.core.session.ids import encode_cwd
+from pitui.core.session.list_cache import MISS, ListCache
 
 _MESSAGE_AT_LINE_START = b'\n{"type":"message",'
 _MESSAGE_ANYWHERE = b'"type":"message"'
@@ -193,11 +194,12 @@ def _fast_scan(data: bytes) -> _Facts | None:
     return facts
 
 
-def read_session_info(path: Path) -> SessionInfo | None:
+def read_session_info(path: Path, mtime_ms: int | None = None) -> SessionInfo | None:
     """The listing row of one file; None when it is not a session file."""
     try:
         data = path.read_bytes()
-        mtime_ms = int(path.stat().st_mtime * 1000)
+        if mtime_ms is None:
+            mtime_ms = int(path.stat().st_mtime * 1000)
     except OSError:
         return None
     newline = data.find(b"\n")
@@ -223,6 +225,42 @@ def read_session_info(path: Path) -> SessionInfo | None:
     )
 
 
+def _row(info: SessionInfo) -> list[Any]:
+    return [
+        info.id,
+        info.cwd,
+        info.created,
+        info.modified_ms,
+        info.message_count,
+        info.first_message,
+        info.name,
+        info.parent_session_path,
+    ]
+
+
+def _from_row(path: str, row: list[Any]) -> SessionInfo | None:
+    try:
+        sid, cwd, created, modified, count, first, name, parent = row
+    except (TypeError, ValueError):
+        return None
+    return SessionInfo(path, sid, cwd, created, modified, count, first, name, parent)
+
+
+def _info(path: Path, cache: ListCache | None) -> SessionInfo | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    key = str(path)
+    row = cache.get(key, stat.st_size, stat.st_mtime_ns) if cache else MISS
+    if row is not MISS:
+        return None if row is None else _from_row(key, row)
+    info = read_session_info(path, int(stat.st_mtime * 1000))
+    if cache is not None:
+        cache.put(key, stat.st_size, stat.st_mtime_ns, None if info is None else _row(info))
+    return info
+
+
 def _session_files(directory: Path) -> list[Path]:
     try:
         with os.scandir(directory) as it:
@@ -231,22 +269,45 @@ def _session_files(directory: Path) -> list[Path]:
         return []
 
 
+def _directories(root: Path, all_projects: bool) -> list[Path]:
+    if not all_projects:
+        return [root]
+    try:
+        with os.scandir(root) as it:
+            return [root, *sorted(Path(e.path) for e in it if e.is_dir())]
+    except OSError:
+        return [root]
+
+
 def list_sessions(
-    cwd: str | None = None, session_dir: Path | None = None, *, all_projects: bool = False
+    cwd: str | None = None,
+    session_dir: Path | None = None,
+    *,
+    all_projects: bool = False,
+    use_cache: bool = True,
 ) -> list[SessionInfo]:
-    """Sessions of ``cwd`` (or in ``session_dir``, or of every project), newest first."""
+    """Sessions of ``cwd`` (or in ``session_dir``, or of every project), newest first.
+
+    Args:
+        cwd: Project whose sessions to list (default: the current directory).
+        session_dir: List this directory instead (with ``all_projects``: its subdirectories).
+        all_projects: Every project directory under the sessions root.
+        use_cache: Reuse rows of unchanged files from the listing cache (and update it).
+    """
     if all_projects:
         root = session_dir or paths.sessions_dir()
-        files = _session_files(root)
-        try:
-            with os.scandir(root) as it:
-                for sub in sorted(e.path for e in it if e.is_dir()):
-                    files += _session_files(Path(sub))
-        except OSError:
-            pass
     else:
-        files = _session_files(session_dir or default_session_dir(cwd or os.getcwd()))
-    infos = [info for f in files if (info := read_session_info(f)) is not None]
+        root = session_dir or default_session_dir(cwd or os.getcwd())
+    directories = _directories(Path(os.path.abspath(root)), all_projects)
+    cache = ListCache.load(paths.session_list_cache()) if use_cache else None
+    infos: list[SessionInfo] = []
+    for directory in directories:
+        for file in _session_files(directory):
+            info = _info(file, cache)
+            if info is not None:
+                infos.append(info)
+    if cache is not None:
+        cache.save({str(d) for d in directories})
     infos.sort(key=lambda i: i.modified_ms, reverse=True)
     return infos
 

@@ -130,3 +130,24 @@ def test_most_recent_by_mtime_valid_only(tmp_path: Path) -> None:
     assert most_recent_session(tmp_path) == new
     shutil.rmtree(tmp_path)
     assert most_recent_session(tmp_path) is None
+
+
+def test_cache_reuses_rows_of_unchanged_files_and_refreshes_changed_ones(
+    tmp_path: Path, pitui_home: Path
+) -> None:
+    path = _session(tmp_path, "s.jsonl", entry("a1", None, message=assistant(timestamp=5)))
+    first = list_sessions(session_dir=tmp_path)
+    assert (pitui_home / "cache" / "session-list.json").exists()
+    stat = path.stat()
+    # Same size and mtime: the cached row is used, the file is not read again.
+    path.write_bytes(path.read_bytes().replace(b"claude-x", b"claude-y"))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert list_sessions(session_dir=tmp_path)[0].modified_ms == first[0].modified_ms
+    with path.open("ab") as handle:
+        handle.write(jsonl([entry("b2", "a1", message=assistant(timestamp=9))]))
+    assert list_sessions(session_dir=tmp_path)[0].modified_ms == 9
+    assert list_sessions(session_dir=tmp_path, use_cache=False)[0].message_count == 2
+    path.unlink()
+    assert list_sessions(session_dir=tmp_path) == []
+    cache = (pitui_home / "cache" / "session-list.json").read_text()
+    assert "s.jsonl" not in cache
