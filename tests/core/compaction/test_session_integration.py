@@ -139,3 +139,32 @@ async def test_navigate_with_summary_then_resume(tmp_path: Path) -> None:
     resumed, _ = await _session(tmp_path, session_file=path)
     assert [m.to_json_dict() for m in resumed.messages] == before
     await resumed.close()
+
+
+async def test_threshold_compaction_and_stale_usage(
+    tmp_path: Path, replay_server: ReplayServer
+) -> None:
+    paths.models_file().parent.mkdir(parents=True, exist_ok=True)
+    provider = {
+        "baseUrl": replay_server.url,
+        "api": "anthropic-messages",
+        "apiKey": "sk-fake-key-123456",
+        # context window − reserve (16384) = 16: every reply is over the threshold
+        "models": [{"id": "claude-fake", "contextWindow": 16400}],
+    }
+    paths.models_file().write_text(json.dumps({"providers": {"fake": provider}}))
+    for _ in range(4):
+        replay_server.add(Reply.sse_file("anthropic_text.sse"))
+    session, events = await _session(tmp_path, model="fake/claude-fake")
+    await session.prompt("first")
+    await session.prompt("second")
+    starts = [e for e in events if isinstance(e, AutoCompactionStartEvent)]
+    ends = [e for e in events if isinstance(e, AutoCompactionEndEvent)]
+    assert [e.reason for e in starts] == ["threshold", "threshold"]
+    assert all(e.result is not None and not e.will_retry for e in ends)
+    # The pre-compaction usage kept in context did not trigger a compaction before
+    # "second" was sent: request 3 is the reply to it, not a summary.
+    third = replay_server.requests[2].json()
+    assert third["messages"][-1]["content"][-1]["text"] == "second"
+    assert len(replay_server.requests) == 4
+    await session.close()
