@@ -3,6 +3,7 @@ navigation with a summary, and resume reproducing the same context."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import pytest
 from pitui import paths
 from pitui.ai.types import AssistantMessage
 from pitui.core.agent_session import AgentSession
-from pitui.core.compaction.summarize import CompactionError
+from pitui.core.compaction.summarize import CompactionCancelled, CompactionError
 from pitui.core.messages import BranchSummaryMessage, CompactionSummaryMessage, convert_to_llm
 from pitui.core.session_compaction import OVERFLOW_RECOVERY_FAILED
 from pitui.core.session_events import (
@@ -167,4 +168,30 @@ async def test_threshold_compaction_and_stale_usage(
     third = replay_server.requests[2].json()
     assert third["messages"][-1]["content"][-1]["text"] == "second"
     assert len(replay_server.requests) == 4
+    await session.close()
+
+
+async def test_manual_compaction_can_be_cancelled(
+    tmp_path: Path, replay_server: ReplayServer
+) -> None:
+    _models_json(replay_server.url)
+    replay_server.add(
+        Reply.sse_file("anthropic_text.sse"),
+        Reply.sse_file("anthropic_text.sse", chunk_size=40, delay_s=0.3),
+    )
+    session, _ = await _session(tmp_path, model="fake/claude-fake")
+    await session.prompt("hello")
+    assert session.session_file is not None
+    before = session.session_file.read_bytes()
+    task = asyncio.create_task(session.compact())
+    for _ in range(1000):
+        if len(replay_server.requests) == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert session.compaction.is_compacting
+    session.abort_compaction()
+    with pytest.raises(CompactionCancelled, match=r"^Compaction cancelled$"):
+        await task
+    assert session.session_file.read_bytes() == before
+    assert not session.compaction.is_compacting
     await session.close()
