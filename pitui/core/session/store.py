@@ -9,49 +9,30 @@ once, and each later entry is one appended line.
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
-from typing import Any
 
-import aiofiles
-import aiofiles.os
-
-from pitui.agent.messages import AgentMessage
-from pitui.ai.types import UserContent
 from pitui.core.session import listing
+from pitui.core.session.append import AppendMixin
 from pitui.core.session.context import UNSET, LeafArg, SessionContext, build_context_from_table
 from pitui.core.session.entries import (
-    BranchSummaryEntry,
-    CompactionEntry,
-    CustomEntry,
-    CustomMessageEntry,
-    LabelEntry,
     MessageEntry,
-    ModelChangeEntry,
     SessionEntry,
     SessionHeader,
-    SessionInfoEntry,
-    ThinkingLevelChangeEntry,
 )
 from pitui.core.session.ids import (
     CURRENT_SESSION_VERSION,
     iso_now,
-    new_entry_id,
     new_session_id,
     session_file_name,
 )
-from pitui.core.session.load import LoadedFile, LoadReport, parse_session_bytes
+from pitui.core.session.load import LoadReport
 from pitui.core.session.table import EntryTable
 from pitui.core.session.tree import TreeNode, build_tree
 from pitui.core.session.writer import SessionWriter, dumps_line
 from pitui.errors import SessionError
 
 
-def _has_assistant(table: EntryTable) -> bool:
-    return "assistant" in table.roles
-
-
-class SessionStore:
+class SessionStore(AppendMixin):
     """One session. Build with :meth:`create`, :meth:`open`, :meth:`in_memory` or :meth:`fork`."""
 
     def __init__(self, header: SessionHeader, path: Path | None, session_dir: Path | None) -> None:
@@ -132,56 +113,15 @@ class SessionStore:
         Raises:
             SessionError: Bad header (the file is left untouched), or the file is locked.
         """
-        file = Path(os.path.abspath(path))  # noqa: ASYNC240  (getcwd only, no disk I/O)
-        directory = session_dir or file.parent
-        if not await aiofiles.os.path.exists(file):
-            store = cls._new(str(Path.cwd()), directory, True, None, None)
-            store.path = file
-            return store
-        writer: SessionWriter | None = None
-        if not read_only:
-            try:
-                writer = await SessionWriter.open(file)
-            except SessionError:
-                if not fallback_read_only:
-                    raise
-        try:
-            async with aiofiles.open(file, "rb") as handle:
-                data = await handle.read()
-            loaded = await asyncio.to_thread(parse_session_bytes, data, name=str(file))
-            store = await cls._from_loaded(loaded, file, directory, writer, data)
-        except BaseException:
-            if writer is not None:
-                await writer.close()
-            raise
-        store.read_only = writer is None
-        return store
+        from pitui.core.session.opening import open_store
 
-    @classmethod
-    async def _from_loaded(
-        cls,
-        loaded: LoadedFile,
-        file: Path,
-        directory: Path,
-        writer: SessionWriter | None,
-        data: bytes,
-    ) -> SessionStore:
-        if writer is not None:
-            writer.set_needs_newline(bool(data) and not data.endswith(b"\n"))
-        if loaded.header is None:  # an empty file: a new session at this path
-            store = cls._new(str(Path.cwd()), directory, True, None, None)
-            store.path, store._writer = file, writer
-            return store
-        store = cls(SessionHeader.load(loaded.header), file, directory)
-        store.report = loaded.report
-        store._table, store._labels = loaded.table, loaded.labels
-        store._leaf = loaded.table.ids[-1] if len(loaded.table) else None
-        store._has_assistant = _has_assistant(loaded.table)
-        store._pending = []
-        store._writer = writer
-        if writer is not None and loaded.report.migrated_from is not None:
-            await writer.replace_all(b"".join(dumps_line(obj) for obj in loaded.objects))
-        return store
+        return await open_store(
+            cls,
+            path,
+            session_dir=session_dir,
+            read_only=read_only,
+            fallback_read_only=fallback_read_only,
+        )
 
     @classmethod
     async def continue_recent(
@@ -285,9 +225,6 @@ class SessionStore:
         if self.read_only:
             raise SessionError(f"{self.path} is open read-only", title="Session read-only")
 
-    def _base(self) -> dict[str, Any]:
-        return {"id": new_entry_id(self._table.index), "parent_id": self._leaf}
-
     async def _append(self, entry: SessionEntry) -> str:
         self._check_writable()
         raw = entry.to_json_dict()
@@ -316,92 +253,6 @@ class SessionStore:
                 self._pending[:0] = lines
                 raise
 
-    async def append_message(self, message: AgentMessage) -> str:
-        """Append a message as a child of the leaf; returns the new entry's id."""
-        return await self._append(
-            MessageEntry(**self._base(), timestamp=iso_now(), message=message)
-        )
-
-    async def append_thinking_level_change(self, thinking_level: str) -> str:
-        """Record a thinking-level change."""
-        entry = ThinkingLevelChangeEntry(
-            **self._base(), timestamp=iso_now(), thinking_level=thinking_level
-        )
-        return await self._append(entry)
-
-    async def append_model_change(self, provider: str, model_id: str) -> str:
-        """Record a model change."""
-        entry = ModelChangeEntry(
-            **self._base(), timestamp=iso_now(), provider=provider, model_id=model_id
-        )
-        return await self._append(entry)
-
-    async def append_compaction(
-        self,
-        summary: str,
-        first_kept_entry_id: str,
-        tokens_before: int,
-        details: Any = None,
-        from_hook: bool | None = None,
-    ) -> str:
-        """Record a compaction (what the model sees: summary + kept entries + later ones)."""
-        entry = CompactionEntry(
-            **self._base(),
-            timestamp=iso_now(),
-            summary=summary,
-            first_kept_entry_id=first_kept_entry_id,
-            tokens_before=tokens_before,
-            details=details,
-            from_hook=from_hook,
-        )
-        return await self._append(entry)
-
-    async def append_custom_entry(self, custom_type: str, data: Any = None) -> str:
-        """Store extension state (never sent to the model)."""
-        entry = CustomEntry(**self._base(), timestamp=iso_now(), custom_type=custom_type, data=data)
-        return await self._append(entry)
-
-    async def append_custom_message(
-        self,
-        custom_type: str,
-        content: str | list[UserContent],
-        display: bool = True,
-        details: Any = None,
-        exclude_from_context: bool | None = None,
-    ) -> str:
-        """Append a custom message entry (sent as a user message unless excluded)."""
-        entry = CustomMessageEntry(
-            **self._base(),
-            timestamp=iso_now(),
-            custom_type=custom_type,
-            content=content,
-            details=details,
-            display=display,
-            exclude_from_context=exclude_from_context,
-        )
-        return await self._append(entry)
-
-    async def set_name(self, name: str) -> str:
-        """Append a ``session_info`` entry with the trimmed name."""
-        entry = SessionInfoEntry(**self._base(), timestamp=iso_now(), name=name.strip())
-        return await self._append(entry)
-
-    async def set_label(self, target_id: str, label: str | None) -> str:
-        """Set (or with None/empty, clear) an entry's label.
-
-        Raises:
-            SessionError: No entry has ``target_id``.
-        """
-        if target_id not in self._table.index:
-            raise SessionError(f"Entry {target_id} not found")
-        entry = LabelEntry(**self._base(), timestamp=iso_now(), target_id=target_id, label=label)
-        entry_id = await self._append(entry)
-        if label:
-            self._labels[target_id] = label
-        else:
-            self._labels.pop(target_id, None)
-        return entry_id
-
     # ------------------------------------------------------------------ branching
 
     def branch(self, entry_id: str) -> None:
@@ -413,27 +264,6 @@ class SessionStore:
     def reset_leaf(self) -> None:
         """Leaf = None: the next append is a new root."""
         self._leaf = None
-
-    async def branch_with_summary(
-        self,
-        from_id: str | None,
-        summary: str,
-        details: Any = None,
-        from_hook: bool | None = None,
-    ) -> str:
-        """Move the leaf to ``from_id`` and append a branch summary there."""
-        if from_id is not None and from_id not in self._table.index:
-            raise SessionError(f"Entry {from_id} not found")
-        self._leaf = from_id
-        entry = BranchSummaryEntry(
-            **self._base(),
-            timestamp=iso_now(),
-            from_id=from_id if from_id is not None else "root",
-            summary=summary,
-            details=details,
-            from_hook=from_hook,
-        )
-        return await self._append(entry)
 
     async def fork(self, entry_id: str) -> SessionStore:
         """A new session holding the path root→``entry_id`` (pi's ``createBranchedSession``).

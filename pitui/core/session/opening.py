@@ -1,0 +1,80 @@
+"""Opening a session file: lock, read off the loop, parse, migrate atomically."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import aiofiles
+import aiofiles.os
+
+from pitui.core.session.entries import SessionHeader
+from pitui.core.session.load import LoadedFile, parse_session_bytes
+from pitui.core.session.writer import SessionWriter, dumps_line
+from pitui.errors import SessionError
+
+if TYPE_CHECKING:
+    from pitui.core.session.store import SessionStore
+
+
+async def open_store(
+    cls: type[SessionStore],
+    path: Path | str,
+    *,
+    session_dir: Path | None,
+    read_only: bool,
+    fallback_read_only: bool,
+) -> SessionStore:
+    """The body of :meth:`SessionStore.open` (see there)."""
+    file = Path(os.path.abspath(path))  # noqa: ASYNC240  (getcwd only, no disk I/O)
+    directory = session_dir or file.parent
+    if not await aiofiles.os.path.exists(file):
+        store = cls._new(str(Path.cwd()), directory, True, None, None)
+        store.path = file
+        return store
+    writer: SessionWriter | None = None
+    if not read_only:
+        try:
+            writer = await SessionWriter.open(file)
+        except SessionError:
+            if not fallback_read_only:
+                raise
+    try:
+        async with aiofiles.open(file, "rb") as handle:
+            data = await handle.read()
+        loaded = await asyncio.to_thread(parse_session_bytes, data, name=str(file))
+        store = await _from_loaded(cls, loaded, file, directory, writer, data)
+    except BaseException:
+        if writer is not None:
+            await writer.close()
+        raise
+    store.read_only = writer is None
+    return store
+
+
+async def _from_loaded(
+    cls: type[SessionStore],
+    loaded: LoadedFile,
+    file: Path,
+    directory: Path,
+    writer: SessionWriter | None,
+    data: bytes,
+) -> SessionStore:
+    if writer is not None:
+        writer.set_needs_newline(bool(data) and not data.endswith(b"\n"))
+    if loaded.header is None:  # an empty file: a new session at this path
+        store = cls._new(str(Path.cwd()), directory, True, None, None)
+        store.path, store._writer = file, writer
+        return store
+    store = cls(SessionHeader.load(loaded.header), file, directory)
+    store.report = loaded.report
+    store._table, store._labels = loaded.table, loaded.labels
+    store._leaf = loaded.table.ids[-1] if len(loaded.table) else None
+    store._has_assistant = "assistant" in loaded.table.roles
+    store._pending = []
+    store._writer = writer
+    if writer is not None and loaded.report.migrated_from is not None:
+        await writer.replace_all(b"".join(dumps_line(obj) for obj in loaded.objects))
+    return store
