@@ -27,6 +27,7 @@ from pitui.core.messages import (
     CustomMessage,
     iso_to_ms,
 )
+from pitui.core.session.bulk import bulk_allocation
 from pitui.core.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
@@ -326,8 +327,9 @@ def _file_ops(view: PathView, previous: int, ranges: list[tuple[int, int]]) -> F
         raw = view.raw(previous)
         if not raw.get("fromHook") and raw.get("details"):
             ops.seed(raw.get("details"))
-    for start, end in ranges:
-        _collect_file_ops(view, start, end, ops)
+    with bulk_allocation():  # tens of thousands of short-lived tuples: no GC passes
+        for start, end in ranges:
+            _collect_file_ops(view, start, end, ops)
     return ops
 
 
