@@ -3,9 +3,13 @@
 CPython's cyclic collector runs every few hundred allocations and, as its generations
 fill, walks every tracked object again and again: building a large session's entries and
 messages then costs several times the work itself. Session data holds no reference
-cycles, so collection is paused while it is built. (``gc.freeze()`` would also hide the
-result from later collections, but it freezes every object of the process, app objects
-included, which would then leak once they become cyclic garbage.)
+cycles, so collection is paused while it is built.
+
+Re-enabling alone would make the next collection walk everything built (a long pause).
+``gc.freeze()`` followed by ``gc.unfreeze()`` instead moves all tracked objects straight
+into the oldest generation without walking them (and resets the young count); the
+oldest generation is collected rarely, and nothing stays frozen (a lasting freeze would
+leak any app object that later becomes cyclic garbage).
 """
 
 from __future__ import annotations
@@ -17,11 +21,13 @@ from contextlib import contextmanager
 
 @contextmanager
 def bulk_allocation() -> Iterator[None]:
-    """Pause the cyclic GC while the block runs."""
+    """Pause the cyclic GC while the block runs; then promote, unwalked, what it built."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if enabled:
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()

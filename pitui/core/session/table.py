@@ -28,7 +28,8 @@ def parse_json_line(line: bytes) -> Any:
         ValueError: Not JSON.
     """
     try:
-        return pydantic_core.from_json(line)
+        # Caching only keys: long unique values (tool output) make a full cache a loss.
+        return pydantic_core.from_json(line, cache_strings="keys")
     except ValueError:
         # jiter rejects lone surrogates and bad UTF-8 that JSON.parse accepts.
         return json.loads(line.decode("utf-8", "replace"))
