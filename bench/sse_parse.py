@@ -1,11 +1,18 @@
-"""Benchmark: the anthropic adapter versus bare ``httpx-sse`` iteration of the same body.
+"""Benchmark: the streaming adapters against bare ``httpx-sse`` iteration of the same body.
 
-Builds a ~2 MB recorded-style Anthropic stream (one long text block of many small
-deltas, with pings and the API's padding), serves it from a loopback HTTP server, and
-times (a) iterating it with ``httpx_sse.EventSource`` and nothing else, and (b) running
-it through ``pitui.ai.providers.anthropic.stream`` and consuming every event.
+For each wire API it builds a ~2 MB recorded-style stream (one long text reply of many
+small deltas, as the real APIs send it), serves it from a loopback HTTP server in another
+process, and times three clients of the same body:
 
-Run: ``python bench/sse_parse.py [--size-mb 2] [--rounds 5]``. Target: ratio ≤ 2×.
+- ``bare``: ``httpx_sse.EventSource(response).aiter_sse()`` and nothing else;
+- ``bare + json.loads``: the same, parsing every data payload with the standard library
+  (the least any client must do with the stream; ``[DONE]`` is not JSON and is skipped);
+- ``adapter``: ``pitui.ai.providers.<api>.stream`` with every event consumed.
+
+Run: ``python bench/sse_parse.py [--size-mb 2] [--rounds 9] [--check]``.
+Target: adapter ÷ (bare + json.loads) ≤ 2× in CPU time. ``--check`` exits 1 when missed.
+The CPU figures are this thread's time, best of the rounds: a busy machine disturbs them
+least (the server runs in another process), so compare them across runs, not wall time.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import asyncio
 import json
 import multiprocessing
 import random
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -25,10 +33,12 @@ from typing import Any
 import httpx
 from httpx_sse import EventSource
 
+from pitui.ai.event_stream import AssistantMessageEventStream
 from pitui.ai.options import StreamOptions
-from pitui.ai.providers.anthropic import stream
+from pitui.ai.providers import anthropic, openai_completions
 from pitui.ai.types import Context, Model, UserMessage
 
+TARGET = 2.0
 # Mostly ASCII, with the accents, CJK and emoji real replies carry.
 _WORDS = [
     "the",
@@ -63,37 +73,45 @@ _WORDS = [
 ]
 
 
-def _event(data: dict[str, Any], pad: int = 0) -> bytes:
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+def _json(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _pieces(rng: random.Random) -> str:
+    return " ".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 6))) + " "
+
+
+# --------------------------------------------------------------------------- bodies
+
+
+def _anthropic_event(data: dict[str, Any], pad: int = 0) -> bytes:
+    body = _json(data)
     # The real API pads some payloads with spaces before the closing brace.
     body = body[:-1] + " " * pad + "}"
     return f"event: {data['type']}\ndata: {body}\n\n".encode()
 
 
-def build_body(size_bytes: int, seed: int = 7) -> tuple[bytes, int]:
-    """A message with one text block whose deltas add up to ~``size_bytes`` of SSE."""
+def anthropic_body(size_bytes: int, seed: int = 7) -> tuple[bytes, int]:
+    """A Messages stream with one text block whose deltas add up to ~``size_bytes``."""
     rng = random.Random(seed)
-    start = {
-        "type": "message_start",
-        "message": {
-            "id": "msg_bench",
-            "type": "message",
-            "role": "assistant",
-            "model": "claude-sonnet-4-20250514",
-            "content": [],
-            "usage": {"input_tokens": 1200, "output_tokens": 1},
-        },
+    message = {
+        "id": "msg_bench",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-20250514",
+        "content": [],
+        "usage": {"input_tokens": 1200, "output_tokens": 1},
     }
     parts = [
-        _event(start),
-        _event({"type": "content_block_start", "index": 0, "content_block": {"type": "text"}}),
+        _anthropic_event({"type": "message_start", "message": message}),
+        _anthropic_event(
+            {"type": "content_block_start", "index": 0, "content_block": {"type": "text"}}
+        ),
     ]
-    size = sum(map(len, parts))
-    deltas = 0
+    size, deltas = sum(map(len, parts)), 0
     while size < size_bytes:
-        text = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 6))) + " "
-        delta = {"type": "text_delta", "text": text}
-        chunk = _event(
+        delta = {"type": "text_delta", "text": _pieces(rng)}
+        chunk = _anthropic_event(
             {"type": "content_block_delta", "index": 0, "delta": delta}, pad=rng.randint(0, 12)
         )
         if deltas % 200 == 0:
@@ -101,16 +119,57 @@ def build_body(size_bytes: int, seed: int = 7) -> tuple[bytes, int]:
         parts.append(chunk)
         size += len(chunk)
         deltas += 1
-    usage = {"output_tokens": deltas}
+    stop = {"type": "message_delta", "delta": {"stop_reason": "end_turn"}}
     parts += [
-        _event({"type": "content_block_stop", "index": 0}),
-        _event({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": usage}),
-        _event({"type": "message_stop"}),
+        _anthropic_event({"type": "content_block_stop", "index": 0}),
+        _anthropic_event({**stop, "usage": {"output_tokens": deltas}}),
+        _anthropic_event({"type": "message_stop"}),
     ]
     return b"".join(parts), deltas
 
 
-def _serve_forever(body: bytes, port_out: Connection) -> None:
+def _chat_chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> bytes:
+    chunk = {
+        "id": "chatcmpl-ABfw3Oqj8RD0z6aJiiX37oTjV2HFh",
+        "object": "chat.completion.chunk",
+        "created": 1727346171,
+        "model": "gpt-4o-2024-08-06",
+        "system_fingerprint": "fp_7568d46099",
+        "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+        **extra,
+    }
+    return f"data: {_json(chunk)}\n\n".encode()
+
+
+def chat_body(size_bytes: int, seed: int = 7) -> tuple[bytes, int]:
+    """A Chat Completions stream (as OpenAI sends it, usage last) of ~``size_bytes``."""
+    rng = random.Random(seed)
+    parts = [_chat_chunk({"role": "assistant", "content": "", "refusal": None})]
+    size, deltas = len(parts[0]), 0
+    while size < size_bytes:
+        chunk = _chat_chunk({"content": _pieces(rng)})
+        parts.append(chunk)
+        size += len(chunk)
+        deltas += 1
+    usage = {"prompt_tokens": 1200, "completion_tokens": deltas, "total_tokens": 1200 + deltas}
+    last = _json(
+        {
+            "id": "chatcmpl-ABfw3Oqj8RD0z6aJiiX37oTjV2HFh",
+            "object": "chat.completion.chunk",
+            "created": 1727346171,
+            "model": "gpt-4o-2024-08-06",
+            "choices": [],
+            "usage": usage,
+        }
+    )
+    parts += [_chat_chunk({}, "stop"), f"data: {last}\n\n".encode(), b"data: [DONE]\n\n"]
+    return b"".join(parts), deltas
+
+
+# --------------------------------------------------------------------------- server
+
+
+def _serve_forever(bodies: dict[str, bytes], port_out: Connection) -> None:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -119,6 +178,7 @@ def _serve_forever(body: bytes, port_out: Connection) -> None:
 
         def do_POST(self) -> None:
             self.rfile.read(int(self.headers.get("content-length") or 0))
+            body = bodies[self.path]
             self.send_response(200)
             self.send_header("content-type", "text/event-stream; charset=utf-8")
             self.send_header("content-length", str(len(body)))
@@ -131,44 +191,85 @@ def _serve_forever(body: bytes, port_out: Connection) -> None:
     httpd.serve_forever()
 
 
-def serve(body: bytes) -> tuple[multiprocessing.Process, str]:
-    """Serve ``body`` as an event stream for every POST, from another process.
+def serve(bodies: dict[str, bytes]) -> tuple[multiprocessing.Process, str]:
+    """Serve ``bodies[path]`` as an event stream for every POST to ``path``.
 
     A separate process keeps the server off this interpreter's GIL, so the client's
     timings are its own.
     """
     receive, send = multiprocessing.Pipe(duplex=False)
-    process = multiprocessing.Process(target=_serve_forever, args=(body, send), daemon=True)
+    process = multiprocessing.Process(target=_serve_forever, args=(bodies, send), daemon=True)
     process.start()
     return process, f"http://127.0.0.1:{receive.recv()}"
 
 
+# --------------------------------------------------------------------------- clients
+
 _client: httpx.AsyncClient | None = None
+
+
+def _pool() -> httpx.AsyncClient:
+    global _client
+    _client = _client or httpx.AsyncClient()  # a kept-alive pool, as the adapters have
+    return _client
 
 
 async def bare(url: str) -> int:
     """Iterate the stream with httpx-sse only; returns the number of SSE events."""
-    global _client
-    _client = _client or httpx.AsyncClient()  # a kept-alive pool, as the adapter has
     count = 0
-    async with _client.stream("POST", f"{url}/v1/messages", json={}) as response:
+    async with _pool().stream("POST", url, json={}) as response:
         async for _ in EventSource(response).aiter_sse():
             count += 1
     return count
 
 
-async def adapter(url: str) -> int:
-    """Run the stream through the adapter; returns the number of pi events consumed."""
-    model = Model(id="claude-sonnet-4-20250514", api="anthropic-messages", provider="anthropic")
-    model = model.model_copy(update={"base_url": url})
-    context = Context(messages=[UserMessage(content="Write a long essay.")])
-    events = stream(model, context, StreamOptions(api_key="bench-key"))
+async def bare_json(url: str) -> int:
+    """Iterate with httpx-sse and ``json.loads`` every data payload."""
+    count = 0
+    loads = json.loads
+    async with _pool().stream("POST", url, json={}) as response:
+        async for sse in EventSource(response).aiter_sse():
+            data = sse.data
+            if data != "[DONE]":
+                loads(data)
+            count += 1
+    return count
+
+
+async def _consume(events: AssistantMessageEventStream) -> int:
     count = 0
     async for _ in events:
         count += 1
     message = await events.result()
     assert message.stop_reason == "stop", message.error_message
+    assert message.usage.output > 0
     return count
+
+
+_CONTEXT = Context(messages=[UserMessage(content="Write a long essay.")])
+_OPTIONS = StreamOptions(api_key="bench-key")
+
+
+async def anthropic_adapter(url: str) -> int:
+    """Run the stream through the anthropic-messages adapter; returns pi events."""
+    base = url.removesuffix("/v1/messages")
+    model = Model(
+        id="claude-sonnet-4-20250514",
+        api="anthropic-messages",
+        provider="anthropic",
+        base_url=base,
+    )
+    return await _consume(anthropic.stream(model, _CONTEXT, _OPTIONS))
+
+
+async def chat_adapter(url: str) -> int:
+    """Run the stream through the openai-completions adapter; returns pi events."""
+    base = url.removesuffix("/chat/completions")
+    model = Model(id="gpt-4o", api="openai-completions", provider="openai", base_url=base)
+    return await _consume(openai_completions.stream(model, _CONTEXT, _OPTIONS))
+
+
+# --------------------------------------------------------------------------- timing
 
 
 @dataclass
@@ -186,36 +287,82 @@ class Timing:
         self.wall.append(time.perf_counter() - wall)
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--size-mb", type=float, default=2.0)
-    parser.add_argument("--rounds", type=int, default=7)
-    args = parser.parse_args()
-    body, deltas = build_body(int(args.size_mb * 1024 * 1024))
-    server, url = serve(body)
-    base, ours = Timing(), Timing()
+@dataclass
+class Case:
+    """One wire API: its body, where it is served, and the adapter that reads it."""
+
+    name: str
+    path: str
+    body: bytes
+    deltas: int
+    adapter: Callable[[str], Awaitable[int]]
+    bare: Timing = field(default_factory=Timing)
+    parsed: Timing = field(default_factory=Timing)
+    ours: Timing = field(default_factory=Timing)
+
+
+async def measure(cases: list[Case], rounds: int) -> None:
+    """Time every client of every case, the cases interleaved round by round."""
+    server, url = serve({case.path: case.body for case in cases})
     try:
-        await bare(url)  # warm-up: imports, connection setup
-        await adapter(url)
-        for _ in range(args.rounds):
-            await base.run(bare, url)
-            await ours.run(adapter, url)
+        for case in cases:  # warm-up: imports, connection setup
+            await bare(url + case.path)
+            await case.adapter(url + case.path)
+        for _ in range(rounds):
+            for case in cases:
+                await case.bare.run(bare, url + case.path)
+                await case.parsed.run(bare_json, url + case.path)
+                await case.ours.run(case.adapter, url + case.path)
     finally:
         server.terminate()
-    print(f"body: {len(body) / 1e6:.2f} MB, {base.count} SSE events, {deltas} text deltas")
-    print(f"best of {args.rounds} rounds; the CPU figure is this thread's time, which a busy")
-    print("machine disturbs least (the loopback server runs in another process)")
-    for label, b, a in (
-        ("wall", min(base.wall), min(ours.wall)),
-        ("cpu ", min(base.cpu), min(ours.cpu)),
-    ):
+
+
+def _cell(seconds: float, events: int) -> str:
+    return f"{seconds * 1000:7.1f} ms {events / seconds / 1000:5.0f}k/s"
+
+
+def report(cases: list[Case], rounds: int, kind: str) -> list[float]:
+    """Print one table (``kind`` is ``cpu`` or ``wall``); return the adapter ratios."""
+    print(f"\n{kind.upper()} time, best of {rounds} rounds (events/s counts SSE events)")
+    head = ("stream", "bare httpx-sse", "bare + json.loads", "adapter", "÷ bare+json", "÷ bare")
+    print(f"{head[0]:<19}{head[1]:>20}{head[2]:>20}{head[3]:>20}{head[4]:>12}{head[5]:>8}")
+    ratios = []
+    for case in cases:
+        b, p, a = (min(getattr(t, kind)) for t in (case.bare, case.parsed, case.ours))
+        events = case.bare.count
+        ratios.append(a / p)
         print(
-            f"{label}: bare httpx-sse {b * 1000:7.1f} ms ({base.count / b:9,.0f} events/s)"
-            f"  adapter {a * 1000:7.1f} ms ({ours.count / a:9,.0f} events/s)"
-            f"  ratio {a / b:.2f}x"
+            f"{case.name:<19}{_cell(b, events):>20}{_cell(p, events):>20}{_cell(a, events):>20}"
+            f"{a / p:>11.2f}×{a / b:>7.2f}×"
         )
-    print("target: adapter / bare <= 2x")
+    return ratios
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--size-mb", type=float, default=2.0)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--check", action="store_true", help=f"exit 1 above {TARGET}×")
+    args = parser.parse_args()
+    size = int(args.size_mb * 1024 * 1024)
+    cases = [
+        Case("anthropic-messages", "/v1/messages", *anthropic_body(size), anthropic_adapter),
+        Case("openai-completions", "/v1/chat/completions", *chat_body(size), chat_adapter),
+    ]
+    await measure(cases, args.rounds)
+    for case in cases:
+        print(
+            f"{case.name}: {len(case.body) / 1e6:.2f} MB, {case.bare.count} SSE events, "
+            f"{case.deltas} text deltas, {case.ours.count} pi events"
+        )
+    ratios = report(cases, args.rounds, "cpu")
+    report(cases, args.rounds, "wall")
+    print(f"\ntarget: adapter ÷ (bare httpx-sse + json.loads) ≤ {TARGET:g}× in CPU time")
+    missed = [case.name for case, ratio in zip(cases, ratios, strict=True) if ratio > TARGET]
+    if missed:
+        print(f"missed by: {', '.join(missed)}")
+    return 1 if args.check and missed else 0
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    sys.exit(asyncio.run(main()))

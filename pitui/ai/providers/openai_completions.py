@@ -18,6 +18,7 @@ from httpx_sse import ServerSentEvent
 
 from pitui.ai.event_stream import AssistantMessageEventStream, run_stream
 from pitui.ai.events import (
+    AssistantMessageEvent,
     StartEvent,
     TextDeltaEvent,
     TextEndEvent,
@@ -32,7 +33,14 @@ from pitui.ai.events import (
 from pitui.ai.keys import env_api_key
 from pitui.ai.options import StreamOptions
 from pitui.ai.partial_json import parse_streaming_json
-from pitui.ai.providers._http import ProviderError, SSERequest, parse_json_data, post_sse
+from pitui.ai.providers._fast_events import delta_factory, fast_event
+from pitui.ai.providers._http import (
+    ProviderError,
+    SSERequest,
+    fast_loads,
+    parse_json_text,
+    post_sse,
+)
 from pitui.ai.providers._openai_common import (
     append_text,
     as_object,
@@ -65,6 +73,9 @@ _STOP_REASONS: dict[str, StopReason] = {
     "content_filter": "error",
 }
 EARLY_END_MESSAGE = "Stream ended before the response was complete"
+_TEXT_DELTA = delta_factory(TextDeltaEvent)
+_THINKING_DELTA = delta_factory(ThinkingDeltaEvent)
+_TOOLCALL_DELTA = delta_factory(ToolCallDeltaEvent)
 
 
 def stream(model: Model, context: Context, options: StreamOptions) -> AssistantMessageEventStream:
@@ -93,20 +104,33 @@ async def _run(
         secrets=(api_key,) if api_key else (),
     )
     started = False
+    reader: ChunkReader | None = None
 
     async def handle(sse: AsyncIterator[ServerSentEvent]) -> None:
-        nonlocal started
+        nonlocal started, reader
         if not started:
             # pi emits start once the response headers are in (PI_SPEC 1.4 item 1).
             events.push(StartEvent(partial=output))
             started = True
-        await ChunkReader(model, events, output).read(sse)
+        reader = ChunkReader(model, events, output)
+        await reader.read(sse)
 
-    await post_sse(request, options, handle, lambda: bool(output.content))
+    def before_read() -> None:
+        if reader is not None:
+            reader.flush()
+
+    await post_sse(request, options, handle, lambda: bool(output.content), before_read)
 
 
 class ChunkReader:
-    """Turns one response's chunks into block events on ``output``."""
+    """Turns one response's chunks into block events on ``output``.
+
+    Hot path, per chunk: one orjson parse, a few dict lookups, the piece queued on the
+    open block and one delta event built without re-validation. Queued pieces are joined
+    into the block (tool arguments re-parsed once) and the queued events pushed in one
+    go by :meth:`flush`, which runs before every network read: the partial message is
+    current whenever another task, the consumer included, can look at it.
+    """
 
     def __init__(
         self, model: Model, events: AssistantMessageEventStream, output: AssistantMessage
@@ -115,7 +139,11 @@ class ChunkReader:
         self._events = events
         self._out = output
         self._block: TextContent | ThinkingContent | ToolCall | None = None
+        self._position = -1
+        self._pending: list[str] = []
         self._raw_args = ""
+        self._args_stale = False
+        self._batch: list[AssistantMessageEvent] = []
         self._finished = False
         # A retried attempt starts from a clean slate (no content reached the user yet).
         output.usage = Usage()
@@ -123,7 +151,14 @@ class ChunkReader:
 
     async def read(self, sse: AsyncIterator[ServerSentEvent]) -> None:
         """Consume the stream up to ``[DONE]``, then close the open block."""
+        try:
+            await self._read(sse)
+        finally:
+            self.flush()
+
+    async def _read(self, sse: AsyncIterator[ServerSentEvent]) -> None:
         done = False
+        loads, chunk = fast_loads, self.chunk
         async for event in sse:
             data = event.data
             if not data or data.isspace():
@@ -131,10 +166,21 @@ class ChunkReader:
             if data.startswith("[DONE]"):  # as the OpenAI SDK tests it
                 done = True
                 break
-            self.chunk(require_object(parse_json_data(event), "chunk"))
+            try:
+                parsed = loads(data)
+            except ValueError:
+                parsed = parse_json_text(data)
+            chunk(parsed if type(parsed) is dict else require_object(parsed, "chunk"))
         if not done and not self._finished:
             raise ProviderError(EARLY_END_MESSAGE, retryable=True)
         self._close_block()
+
+    def flush(self) -> None:
+        """Join the queued pieces into the open block and push the queued events."""
+        self._settle_block()
+        if self._batch:
+            self._events.push_many(self._batch)
+            self._batch.clear()
 
     def chunk(self, chunk: dict[str, Any]) -> None:
         """Apply one parsed chunk."""
@@ -145,9 +191,11 @@ class ChunkReader:
         if usage:
             self._set_usage(usage)
         choices = chunk.get("choices")
-        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        if type(choices) is not list or not choices:
             return
         choice = choices[0]
+        if type(choice) is not dict:
+            return
         if not usage and choice.get("usage"):
             # Some servers (Moonshot) put usage on the choice.
             self._set_usage(choice["usage"])
@@ -156,57 +204,50 @@ class ChunkReader:
             self._finished = True
             self._out.stop_reason = _map_finish_reason(finish)
         delta = choice.get("delta")
-        if isinstance(delta, dict):
+        if type(delta) is dict:
             self._delta(delta)
 
     def _delta(self, delta: dict[str, Any]) -> None:
         content = delta.get("content")
-        if isinstance(content, str) and content:
+        if content and type(content) is str:
             self._text(content)
         for field in REASONING_FIELDS:
             value = delta.get(field)
             # Use only the first non-empty field: some servers send the same text twice.
-            if isinstance(value, str) and value:
+            if value and type(value) is str:
                 self._thinking(field, value)
                 break
         tool_calls = delta.get("tool_calls")
-        if isinstance(tool_calls, list):
+        if type(tool_calls) is list:
             for call in tool_calls:
-                if isinstance(call, dict):
+                if type(call) is dict:
                     self._tool_call(call)
         details = delta.get("reasoning_details")
-        if isinstance(details, list):
+        if type(details) is list:
             self._attach_reasoning_details(details)
 
     # ------------------------------------------------------------------ blocks
 
-    def _index(self) -> int:
-        return len(self._out.content) - 1
-
     def _text(self, text: str) -> None:
-        block = self._block
-        if not isinstance(block, TextContent):
+        if type(self._block) is not TextContent:
             self._close_block()
-            block = TextContent(text="")
-            self._open(block)
-            self._events.push(TextStartEvent(content_index=self._index(), partial=self._out))
-        append_text(block.__dict__, "text", text)
-        self._events.push(
-            TextDeltaEvent(content_index=self._index(), delta=text, partial=self._out)
-        )
+            self._open(TextContent(text=""))
+            self._batch.append(
+                fast_event(TextStartEvent, content_index=self._position, partial=self._out)
+            )
+        self._pending.append(text)
+        self._batch.append(_TEXT_DELTA(self._out, self._position, text))
 
     def _thinking(self, field: str, text: str) -> None:
-        block = self._block
-        if not isinstance(block, ThinkingContent):
+        if type(self._block) is not ThinkingContent:
             self._close_block()
             # The signature records the field, so the reasoning is echoed back in it.
-            block = ThinkingContent(thinking="", thinking_signature=field)
-            self._open(block)
-            self._events.push(ThinkingStartEvent(content_index=self._index(), partial=self._out))
-        append_text(block.__dict__, "thinking", text)
-        self._events.push(
-            ThinkingDeltaEvent(content_index=self._index(), delta=text, partial=self._out)
-        )
+            self._open(ThinkingContent(thinking="", thinking_signature=field))
+            self._batch.append(
+                fast_event(ThinkingStartEvent, content_index=self._position, partial=self._out)
+            )
+        self._pending.append(text)
+        self._batch.append(_THINKING_DELTA(self._out, self._position, text))
 
     def _tool_call(self, call: dict[str, Any]) -> None:
         call_id = call.get("id") or ""
@@ -219,18 +260,19 @@ class ChunkReader:
             block = ToolCall(id=str(call_id), name=str(name), arguments={})
             self._raw_args = ""
             self._open(block)
-            self._events.push(ToolCallStartEvent(content_index=self._index(), partial=self._out))
+            self._batch.append(
+                fast_event(ToolCallStartEvent, content_index=self._position, partial=self._out)
+            )
         if call_id:
             block.id = str(call_id)
         if name:
             block.name = str(name)
         fragment = _arguments_text(function.get("arguments"))
         if fragment:
-            self._raw_args += fragment
-            block.arguments = as_object(parse_streaming_json(self._raw_args))
-        self._events.push(
-            ToolCallDeltaEvent(content_index=self._index(), delta=fragment, partial=self._out)
-        )
+            # Parsed once per flush, not once per fragment (quadratic for long arguments).
+            self._pending.append(fragment)
+            self._args_stale = True
+        self._batch.append(_TOOLCALL_DELTA(self._out, self._position, fragment))
 
     def _attach_reasoning_details(self, details: list[Any]) -> None:
         for detail in details:
@@ -247,25 +289,44 @@ class ChunkReader:
 
     def _open(self, block: TextContent | ThinkingContent | ToolCall) -> None:
         self._block = block
+        self._position = len(self._out.content)
         self._out.content.append(block)
 
+    def _settle_block(self) -> None:
+        """Bring the open block up to date with the pieces queued on it."""
+        block = self._block
+        if self._pending:
+            joined = "".join(self._pending)
+            self._pending.clear()
+            if isinstance(block, TextContent):
+                append_text(block.__dict__, "text", joined)
+            elif isinstance(block, ThinkingContent):
+                append_text(block.__dict__, "thinking", joined)
+            else:
+                self._raw_args += joined
+        if self._args_stale and isinstance(block, ToolCall):
+            self._args_stale = False
+            block.arguments = as_object(parse_streaming_json(self._raw_args))
+
     def _close_block(self) -> None:
+        self._settle_block()
         block, self._block = self._block, None
-        index = self._index()
+        index = self._position
+        out = self._out
+        event: TextEndEvent | ThinkingEndEvent | ToolCallEndEvent
         if isinstance(block, TextContent):
-            self._events.push(
-                TextEndEvent(content_index=index, content=block.text, partial=self._out)
-            )
+            event = fast_event(TextEndEvent, content_index=index, content=block.text, partial=out)
         elif isinstance(block, ThinkingContent):
-            self._events.push(
-                ThinkingEndEvent(content_index=index, content=block.thinking, partial=self._out)
+            event = fast_event(
+                ThinkingEndEvent, content_index=index, content=block.thinking, partial=out
             )
         elif isinstance(block, ToolCall):
             block.arguments = as_object(parse_streaming_json(self._raw_args))
             self._raw_args = ""
-            self._events.push(
-                ToolCallEndEvent(content_index=index, tool_call=block, partial=self._out)
-            )
+            event = fast_event(ToolCallEndEvent, content_index=index, tool_call=block, partial=out)
+        else:
+            return
+        self._batch.append(event)
 
     def _set_usage(self, raw: Any) -> None:
         if isinstance(raw, dict):
