@@ -14,7 +14,6 @@ from pitui.ai.abort import AbortSignal
 from pitui.ai.options import StreamOptions
 from pitui.ai.stream import complete
 from pitui.ai.types import Model, TextContent, UserMessage
-from pitui.core.compaction.cut import PathView
 from pitui.core.compaction.files import (
     FileOperations,
     compute_file_lists,
@@ -29,6 +28,7 @@ from pitui.core.compaction.prompts import (
 from pitui.core.compaction.serialize import serialize_agent_messages
 from pitui.core.compaction.summarize import reply_text, summary_context
 from pitui.core.compaction.tokens import estimate_raw_entry
+from pitui.core.compaction.view import PathView
 from pitui.core.session.entries import CustomMessageEntry, MessageEntry, SessionEntry
 from pitui.core.session.table import EntryTable
 

@@ -1,0 +1,177 @@
+"""A root→leaf path of a session table, read without validating entries.
+
+Compaction and branch summaries look at most entries of a path only for their type and
+role, and at a few (the newest messages, summaries) for their content; this view gives
+both cheaply whether the table holds an entry as an object or as its file line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pitui.agent.messages import AgentMessage
+from pitui.core.messages import (
+    BranchSummaryMessage,
+    CompactionSummaryMessage,
+    CustomMessage,
+    iso_to_ms,
+)
+from pitui.core.session.entries import (
+    BranchSummaryEntry,
+    CompactionEntry,
+    CustomMessageEntry,
+    MessageEntry,
+    SessionEntry,
+)
+from pitui.core.session.table import EntryTable
+
+_CUT_ROLES = frozenset(
+    {"user", "assistant", "bashExecution", "custom", "branchSummary", "compactionSummary"}
+)
+USER_LIKE_ENTRIES = frozenset({"branch_summary", "custom_message"})
+"""Entry types that stand for a user-role message (a turn can start there)."""
+
+
+def entry_to_message(entry: SessionEntry) -> AgentMessage | None:
+    """The message an entry contributes to a summary (pi's ``getMessageFromEntry``)."""
+    if isinstance(entry, MessageEntry):
+        return entry.message
+    if isinstance(entry, CustomMessageEntry):
+        message = CustomMessage(
+            custom_type=entry.custom_type,
+            content=entry.content,
+            display=entry.display,
+            details=entry.details,
+            timestamp=iso_to_ms(entry.timestamp),
+        )
+        if entry.exclude_from_context is not None:
+            message.exclude_from_context = entry.exclude_from_context
+        return message
+    if isinstance(entry, BranchSummaryEntry):
+        return BranchSummaryMessage(
+            summary=entry.summary, from_id=entry.from_id, timestamp=iso_to_ms(entry.timestamp)
+        )
+    if isinstance(entry, CompactionEntry):
+        return CompactionSummaryMessage(
+            summary=entry.summary,
+            tokens_before=entry.tokens_before,
+            timestamp=iso_to_ms(entry.timestamp),
+        )
+    return None
+
+
+class PathView:
+    """One root→leaf path of a session table, read without validating entries.
+
+    The table may hold an entry as its file line (parsed on each ``raw`` call); the view
+    parses each entry at most once and asks the table's role column when there is one.
+    """
+
+    __slots__ = ("_parsed", "kinds", "positions", "roles", "table")
+
+    def __init__(self, table: EntryTable, positions: Sequence[int]) -> None:
+        self.table = table
+        self.positions = list(positions)
+        self.kinds = list(map(table.types.__getitem__, self.positions))
+        self._parsed: dict[int, dict[str, Any]] = {}
+        roles = getattr(table, "roles", None)
+        self.roles: list[str | None] | None = roles if isinstance(roles, list) else None
+        """The table's message-role column (by table position), when it has one."""
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def raw(self, index: int) -> dict[str, Any]:
+        """The JSON object of the entry at path index ``index``."""
+        parsed = self._parsed.get(index)
+        if parsed is None:
+            parsed = self._parsed[index] = self.table.raw(self.positions[index])
+        return parsed
+
+    def message(self, index: int) -> dict[str, Any] | None:
+        """The raw message of a ``message`` entry (None for other entries)."""
+        if self.kinds[index] != "message":
+            return None
+        message = self.raw(index).get("message")
+        return message if isinstance(message, dict) else None
+
+    def role(self, index: int) -> object:
+        """Role of a ``message`` entry's message (None for other entries)."""
+        if self.roles is not None:
+            return self.roles[self.positions[index]] if self.kinds[index] == "message" else None
+        message = self.message(index)
+        return None if message is None else message.get("role")
+
+    def entry_id(self, index: int) -> str:
+        """Id of the entry at ``index``."""
+        return self.table.ids[self.positions[index]]
+
+    def is_cut_point(self, index: int) -> bool:
+        """Whether the kept part may start here (never at a tool result)."""
+        kind = self.kinds[index]
+        return kind in USER_LIKE_ENTRIES or (kind == "message" and self.role(index) in _CUT_ROLES)
+
+    def messages(self, indices: Sequence[int]) -> list[AgentMessage]:
+        """Typed messages of the entries at ``indices`` (validated now)."""
+        out: list[AgentMessage] = []
+        for index in indices:
+            message = entry_to_message(self.table.entry(self.positions[index]))
+            if message is not None:
+                out.append(message)
+        return out
+
+
+def _run_start(parents: list[str | None], ids: list[str], end: int) -> int:
+    """Smallest ``s`` ≤ ``end`` such that every entry in (s, end] is the child of the one
+    before it in the file. Found by galloping with slice comparisons, which run in C."""
+    low, step = end, 1
+    while low > 0:
+        probe = max(0, low - step)
+        if parents[probe + 1 : low + 1] != ids[probe:low]:
+            break
+        low, step = probe, step * 2
+    else:
+        return 0
+    # The run starts somewhere in (probe, low]: binary search the boundary.
+    lo, hi = probe + 1, low
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if parents[mid + 1 : low + 1] == ids[mid:low]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _path_positions(table: EntryTable, leaf: int) -> list[int]:
+    """Root-first positions up to ``leaf``, fast for long runs of consecutive entries.
+
+    A session is mostly runs where each entry's parent is the line before it; each run is
+    found with a few slice comparisons instead of one dictionary lookup per entry.
+    """
+    index, parents, ids = table.index, table.parents, table.ids
+    if len(index) != len(ids):  # duplicate ids: "parent = previous line" may not hold
+        return table.path_positions(leaf)
+    runs: list[range] = []
+    current: int | None = leaf
+    remaining = len(ids)
+    while current is not None and remaining > 0:
+        start = _run_start(parents, ids, current)
+        runs.append(range(start, current + 1))
+        remaining -= current + 1 - start
+        parent = parents[start]
+        following = None if parent is None else index.get(parent)
+        if following is not None and following >= start:
+            return table.path_positions(leaf)  # a parent later in the file: walk plainly
+        current = following
+    path: list[int] = []
+    for run in reversed(runs):
+        path.extend(run)
+    return path
+
+
+def path_view(table: EntryTable, leaf_id: str | None) -> PathView:
+    """The path from the root to ``leaf_id`` (empty if the id is unknown or None)."""
+    position = None if leaf_id is None else table.index.get(leaf_id)
+    return PathView(table, [] if position is None else _path_positions(table, position))
