@@ -9,12 +9,15 @@ from typing import ClassVar
 
 from textual._path import CSSPathType
 from textual.app import App
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.screen import Screen
 
+from pitui.core.keybindings import Keybindings
 from pitui.core.session_events import SessionChangedEvent
 from pitui.errors import PituiError
 from pitui.ui.bridge import AgentEventBatch, EventBridge, Subscribe
+from pitui.ui.commands import Commands, PituiCommandProvider
+from pitui.ui.keymap import binding
 from pitui.ui.port import SessionPort
 from pitui.ui.pvector import changed_positions
 from pitui.ui.reducer import AnyEvent, reduce_all, state_from_messages
@@ -49,12 +52,18 @@ class PituiApp(App[None]):
         "widgets/composer.tcss",
         "widgets/status_bar.tcss",
     ]
+    COMMANDS = App.COMMANDS | {PituiCommandProvider}
+    # Every binding has pi's action id (core.keybindings); keybindings.json rebinds them.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+t", "toggle_thinking", "thinking", id="toggle_thinking"),
-        Binding("ctrl+o", "toggle_tools", "expand tools", id="expand_tools"),
-        Binding("escape", "interrupt", "abort", id="interrupt"),
-        Binding("alt+up", "dequeue", "restore queue", id="dequeue"),
-        Binding("ctrl+q", "quit", "quit", id="quit"),
+        binding("toggleThinking"),
+        binding("expandTools"),
+        binding("interrupt"),
+        binding("dequeue"),
+        binding("selectModel"),
+        binding("newSession"),
+        binding("hotkeys"),
+        binding("commandPalette", priority=True),
+        binding("quit", priority=True),
     ]
 
     def __init__(
@@ -65,6 +74,7 @@ class PituiApp(App[None]):
         info: SessionInfo | None = None,
         themes: ThemeCatalog | None = None,
         theme_name: str = "dark",
+        keybindings: Keybindings | None = None,
     ) -> None:
         super().__init__()
         self.session = session
@@ -73,6 +83,9 @@ class PituiApp(App[None]):
         self._catalog = themes
         self._theme_name = theme_name
         self._notices: list[AnyEvent] = []
+        self._keybindings = keybindings
+        self.commands = Commands(self)
+        """Slash commands, palette entries and keybindings (None above: read the file)."""
         source = event_source or (session.subscribe if session is not None else None)
         self.bridge = EventBridge(self, source) if source is not None else None
 
@@ -102,6 +115,7 @@ class PituiApp(App[None]):
         self.main.show_status(self.info, self.chat)
         if self.bridge is not None:
             self.bridge.start()
+        await self.commands.install(self._keybindings)
         if self.session is None and self.bridge is None:
             notices.append(AddNotice(NO_SESSION_NOTICE, "warning"))
         if notices:
@@ -133,6 +147,11 @@ class PituiApp(App[None]):
         await self.rebuild(state_from_messages(session.messages))
         self.bridge = EventBridge(self, session.subscribe)
         self.bridge.start()
+
+    @property
+    def themes(self) -> ThemeCatalog:
+        """The pi themes found at start-up."""
+        return self._catalog if self._catalog is not None else ThemeCatalog()
 
     def switch_theme(self, name: str) -> bool:
         """Switch to the pi theme called ``name``; False if there is no such theme."""
@@ -182,7 +201,9 @@ class PituiApp(App[None]):
     async def on_composer_submitted(self, message: Composer.Submitted) -> None:
         text = message.text.strip()
         session = self.session
-        if session is None:
+        if self.commands.is_command(text):
+            self.commands.run(text)
+        elif session is None:
             await self.apply([AddNotice(NO_SESSION_NOTICE, "warning")])
         elif text.startswith("!") and text.lstrip("!").strip():
             command = text[2:] if text.startswith("!!") else text[1:]
@@ -208,6 +229,18 @@ class PituiApp(App[None]):
                 await self.apply([AddNotice(f"Error: {exc}", "error")])
 
         self.run_worker(guarded(), group="session", exit_on_error=False)
+
+    def action_select_model(self) -> None:
+        """Ctrl+L: the model picker."""
+        self.commands.open_model_picker()
+
+    def action_new_session(self) -> None:
+        """Start a new session (``/new``; unbound by default, as in pi)."""
+        self.commands.run("/new")
+
+    def action_hotkeys(self) -> None:
+        """Show every binding (``/hotkeys``)."""
+        self.commands.open_hotkeys()
 
     async def action_toggle_thinking(self) -> None:
         await self.apply([ToggleAllThinking()])

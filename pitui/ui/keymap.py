@@ -22,6 +22,21 @@ UNBOUND = "pitui_unbound"
 COMPOSER_ACTIONS = frozenset({"submit", "newLine", "followUp"})
 """Actions the composer handles itself (keys it reads in its key handler)."""
 
+ACTION_TARGETS: dict[str, tuple[str, str]] = {
+    "interrupt": ("app", "interrupt"),
+    "cycleThinkingLevel": ("main", "app.cycle_thinking"),
+    "selectModel": ("app", "select_model"),
+    "expandTools": ("app", "toggle_tools"),
+    "toggleThinking": ("app", "toggle_thinking"),
+    "dequeue": ("app", "dequeue"),
+    "newSession": ("app", "new_session"),
+    "commandPalette": ("app", "command_palette"),
+    "hotkeys": ("app", "hotkeys"),
+    "quit": ("app", "quit"),
+    "toggleToolPane": ("main", "toggle_tool_pane"),
+}
+"""Action id → (``app`` or ``main`` screen, Textual action) for every Textual binding."""
+
 _DEFAULTS = {action.id: action.default for action in ACTIONS}
 _DESCRIPTIONS = {action.id: action.description for action in ACTIONS}
 
@@ -44,11 +59,11 @@ def textual_keys(keys: Iterable[str]) -> str:
     return ",".join(names) if names else UNBOUND
 
 
-def binding(action_id: str, action: str, *, priority: bool = False) -> Binding:
+def binding(action_id: str, *, priority: bool = False) -> Binding:
     """A Textual binding for pitui action ``action_id`` with its default keys."""
     return Binding(
         textual_keys(_DEFAULTS[action_id]),
-        action,
+        ACTION_TARGETS[action_id][1],
         _DESCRIPTIONS[action_id],
         show=False,
         priority=priority,

@@ -19,10 +19,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
+from pitui.ui.keymap import binding
 from pitui.ui.state import ChatState
 from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
 from pitui.ui.widgets.conversation import ConversationView, ItemPane, ToolPane
 from pitui.ui.widgets.status_bar import SessionInfo, StatusBar
+from pitui.ui.widgets.suggestions import SuggestionList
 
 NARROW_BELOW = 100
 HINTS = "^O expand  ^T thinking  F2 tools"
@@ -33,7 +35,7 @@ class MainScreen(Screen[None]):
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f2", "toggle_tool_pane", "tool pane", id="toggle_tool_pane"),
+        binding("toggleToolPane"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -44,6 +46,7 @@ class MainScreen(Screen[None]):
             yield ToolPane(id="tools")
         yield ActivityLine(id="activity")
         yield QueueView(id="queue")
+        yield SuggestionList(id="suggestions")
         yield Composer(id="composer")
         yield StatusBar(id="status")
 

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from textual import events
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static, TextArea
 
 from pitui.ui.sanitize import inert
+from pitui.ui.widgets.suggestions import Suggestion, SuggestionList
 
 NEWLINE_KEYS = frozenset({"shift+enter", "ctrl+j"})
 FOLLOW_UP_KEYS = frozenset({"alt+enter"})
+SUBMIT_KEYS = frozenset({"enter"})
+Completer = Callable[[str], Sequence[Suggestion]]
 
 
 class Composer(TextArea):
@@ -37,15 +42,25 @@ class Composer(TextArea):
         self.sent_history: list[str] = []
         self._history_pos: int | None = None
         self._draft = ""
+        # Keys the composer reads itself (the app sets them from keybindings.json).
+        self.submit_keys = SUBMIT_KEYS
+        self.newline_keys = NEWLINE_KEYS
+        self.follow_up_keys = FOLLOW_UP_KEYS
+        self.completer: Completer | None = None
+        """Suggestions for text starting with ``/`` (shown in a SuggestionList)."""
 
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
-        if key == "enter" or key in FOLLOW_UP_KEYS:
+        if self._complete_key(key):
             event.stop()
             event.prevent_default()
-            self.submit(follow_up=key in FOLLOW_UP_KEYS)
             return
-        if key in NEWLINE_KEYS:
+        if key in self.submit_keys or key in self.follow_up_keys:
+            event.stop()
+            event.prevent_default()
+            self.submit(follow_up=key in self.follow_up_keys)
+            return
+        if key in self.newline_keys:
             event.stop()
             event.prevent_default()
             self.insert("\n")
@@ -94,6 +109,36 @@ class Composer(TextArea):
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         self.set_class(self.text.lstrip().startswith("!"), "-bash")
+        suggestions = self._suggestion_list()
+        if suggestions is not None:
+            text = self.text
+            wanted = text.startswith("/") and self.completer is not None
+            suggestions.show(self.completer(text) if self.completer and wanted else ())
+
+    def _suggestion_list(self) -> SuggestionList | None:
+        found = self.screen.query(SuggestionList)
+        return found.first() if found else None
+
+    def _complete_key(self, key: str) -> bool:
+        """↑/↓ move, Tab completes, Enter completes and sends, Esc closes the list."""
+        suggestions = self._suggestion_list()
+        if suggestions is None or not suggestions.active:
+            return False
+        if key in ("up", "down"):
+            suggestions.move(-1 if key == "up" else 1)
+        elif key == "escape":
+            suggestions.hide()
+        elif key == "tab" or key in self.submit_keys:
+            chosen = suggestions.selected
+            if chosen is not None:
+                self.load_text(chosen.value)
+                self.move_cursor(self.document.end)
+            if key != "tab":
+                suggestions.hide()
+                self.submit()
+        else:
+            return False
+        return True
 
 
 class QueueView(Static):

@@ -1,0 +1,200 @@
+"""The built-in slash commands (PI_SPEC §9.1), worded as pi words them.
+
+Each handler takes the :class:`~pitui.ui.commands.Commands` controller and the argument
+text; :func:`builtin_commands` lists them for the registry.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pitui.agent.messages import AgentMessage
+from pitui.ai.types import (
+    THINKING_LEVELS,
+    AssistantMessage,
+    Model,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from pitui.core.agent_session import AgentSession
+
+if TYPE_CHECKING:
+    from pitui.ui.commands import Commands, SlashCommand
+
+
+async def model_command(commands: Commands, arg: str) -> None:
+    """``/model [search]``: an exact ``provider/id`` or id switches; else the picker."""
+    session = commands.session
+    model = exact_model_match(arg, session.registry.all()) if session and arg else None
+    if model is not None:
+        await commands.switch_model(model)
+    else:
+        commands.open_model_picker(arg)
+
+
+def exact_model_match(reference: str, models: list[Model]) -> Model | None:
+    """pi's exact match: ``provider/id`` (case-insensitive) or an unambiguous bare id."""
+    ref = reference.strip().lower()
+    if not ref:
+        return None
+    canonical = [m for m in models if f"{m.provider}/{m.id}".lower() == ref]
+    if canonical:
+        return canonical[0] if len(canonical) == 1 else None
+    by_id = [m for m in models if m.id.lower() == ref]
+    return by_id[0] if len(by_id) == 1 else None
+
+
+async def thinking_command(commands: Commands, arg: str) -> None:
+    """``/thinking [level]``: set the level, or show it and the choices."""
+    session = commands.require_session()
+    available = session.available_thinking_levels()
+    if not arg:
+        choices = ", ".join(available)
+        await commands.notice(f"Thinking level: {session.thinking_level} (available: {choices})")
+        return
+    level = next((lvl for lvl in THINKING_LEVELS if lvl == arg.lower()), None)
+    if level is None:
+        choices = ", ".join(THINKING_LEVELS)
+        await commands.notice(f'Invalid thinking level "{arg}". Use one of: {choices}', "warning")
+        return
+    if level != "off" and available == ["off"]:
+        await commands.notice("Current model does not support thinking", "warning")
+        return
+    await session.set_thinking_level(level)
+    commands.refresh_status()
+    await commands.notice(f"Thinking level: {session.thinking_level}")
+
+
+def thinking_levels(commands: Commands, _arg: str) -> list[str]:
+    """Argument completions for ``/thinking``."""
+    session = commands.session
+    return list(session.available_thinking_levels()) if session else list(THINKING_LEVELS)
+
+
+async def new_command(commands: Commands, _arg: str) -> None:
+    """``/new``: abort any run and start an empty session file."""
+    session = commands.require_session()
+    if session.is_streaming:
+        session.abort()
+        await session.wait_for_idle()
+    await session.new_session()
+    commands.refresh_status()
+    await commands.notice("New session started")
+
+
+async def name_command(commands: Commands, arg: str) -> None:
+    """``/name [name]``: set the session name; without one show it."""
+    session = commands.require_session()
+    if not arg:
+        current = session.session_name
+        if current:
+            await commands.notice(f"Session name: {current}")
+        else:
+            await commands.notice("Usage: /name <name>", "warning")
+        return
+    await session.set_name(arg)
+    commands.refresh_status()
+    await commands.notice(f"Session name set: {arg}")
+
+
+async def session_command(commands: Commands, _arg: str) -> None:
+    """``/session``: file, id, message and tool counts, tokens and cost (pi's layout)."""
+    session = commands.require_session()
+    await commands.notice(session_info_text(session))
+
+
+def session_info_text(session: AgentSession) -> str:
+    """pi's ``/session`` text, over the messages of the current branch."""
+    lines = ["Session Info", ""]
+    if session.session_name:
+        lines.append(f"Name: {session.session_name}")
+    lines.append(f"File: {session.session_file or 'In-memory'}")
+    lines += [f"ID: {session.store.session_id}", ""]
+    lines += _message_counts(session.messages)
+    return "\n".join(lines)
+
+
+def _message_counts(messages: list[AgentMessage]) -> list[str]:
+    assistants = [m for m in messages if isinstance(m, AssistantMessage)]
+    tool_calls = sum(isinstance(b, ToolCall) for m in assistants for b in m.content)
+    users = sum(isinstance(m, UserMessage) for m in messages)
+    results = sum(isinstance(m, ToolResultMessage) for m in messages)
+    tin = sum(int(m.usage.input) for m in assistants)
+    tout = sum(int(m.usage.output) for m in assistants)
+    cread = sum(int(m.usage.cache_read) for m in assistants)
+    cwrite = sum(int(m.usage.cache_write) for m in assistants)
+    cost = sum(float(m.usage.cost.total) for m in assistants)
+    lines = [
+        "Messages",
+        f"User: {users}",
+        f"Assistant: {len(assistants)}",
+        f"Tool Calls: {tool_calls}",
+        f"Tool Results: {results}",
+        f"Total: {len(messages)}",
+        "",
+        "Tokens",
+        f"Input: {tin:,}",
+        f"Output: {tout:,}",
+    ]
+    if cread > 0:
+        lines.append(f"Cache Read: {cread:,}")
+    if cwrite > 0:
+        lines.append(f"Cache Write: {cwrite:,}")
+    lines.append(f"Total: {tin + tout + cread + cwrite:,}")
+    if cost > 0:
+        lines += ["", "Cost", f"Total: {cost:.4f}"]
+    return lines
+
+
+async def copy_command(commands: Commands, _arg: str) -> None:
+    """``/copy``: the last assistant text to the clipboard (OSC 52 via Textual)."""
+    session = commands.require_session()
+    text = session.last_assistant_text()
+    if not text:
+        await commands.notice("No agent messages to copy yet.", "error")
+        return
+    commands.app.copy_to_clipboard(text)
+    await commands.notice("Copied last agent message to clipboard")
+
+
+async def theme_command(commands: Commands, arg: str) -> None:
+    """``/theme [name]``: switch, or pick from the discovered themes."""
+    if arg:
+        await commands.set_theme(arg)
+    else:
+        commands.open_theme_picker()
+
+
+def theme_names(commands: Commands, _arg: str) -> list[str]:
+    """Argument completions for ``/theme``."""
+    return commands.theme_names()
+
+
+async def hotkeys_command(commands: Commands, _arg: str) -> None:
+    """``/hotkeys``: the list of every binding."""
+    commands.open_hotkeys()
+
+
+async def quit_command(commands: Commands, _arg: str) -> None:
+    """``/quit``: exit."""
+    commands.app.exit()
+
+
+def builtin_commands() -> list[SlashCommand]:
+    """The commands every pitui has, in the order completion lists them."""
+    from pitui.ui.commands import SlashCommand
+
+    return [
+        SlashCommand("model", "Select model (opens selector UI)", model_command, "[search]"),
+        SlashCommand(
+            "thinking", "Set thinking level", thinking_command, "[level]", thinking_levels
+        ),
+        SlashCommand("new", "Start a new session", new_command),
+        SlashCommand("name", "Set session display name", name_command, "[name]"),
+        SlashCommand("session", "Show session info and stats", session_command),
+        SlashCommand("copy", "Copy last agent message to clipboard", copy_command),
+        SlashCommand("theme", "Switch theme", theme_command, "[name]", theme_names),
+        SlashCommand("hotkeys", "Show all keyboard shortcuts", hotkeys_command),
+        SlashCommand("quit", "Quit pitui", quit_command),
+    ]

@@ -1,0 +1,352 @@
+"""Slash commands, their completion, the command palette and the user's keybindings.
+
+Commands live in a :class:`CommandRegistry` (name → handler, description, argument hint,
+argument completions); dispatch looks the name up, never branches on it. The built-in
+commands are in :mod:`pitui.ui.command_handlers`. :class:`Commands` is the app's
+controller for all of this: it runs typed ``/cmd`` lines, feeds the composer's
+autocomplete, opens the pickers and applies ``keybindings.json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
+
+from pitui.ai.types import Model
+from pitui.core.agent_session import AgentSession
+from pitui.core.fuzzy import fuzzy_filter
+from pitui.core.keybindings import ACTIONS, Keybindings, display_key, load_keybindings
+from pitui.errors import PituiError
+from pitui.paths import keybindings_file
+from pitui.ui.keymap import ACTION_TARGETS, key_set, textual_keymap
+from pitui.ui.screens.hotkeys import HotkeysScreen
+from pitui.ui.screens.models import ModelPicker
+from pitui.ui.state import NoticeLevel
+from pitui.ui.ui_events import AddNotice
+from pitui.ui.widgets.composer import Composer
+from pitui.ui.widgets.suggestions import Suggestion
+
+if TYPE_CHECKING:
+    from pitui.ui.app import PituiApp
+
+Handler = Callable[["Commands", str], Awaitable[None]]
+ArgumentCompleter = Callable[["Commands", str], list[str]]
+NO_SESSION = "No session is connected."
+
+
+@dataclass(frozen=True, slots=True)
+class SlashCommand:
+    """One ``/name [args]`` command."""
+
+    name: str
+    description: str
+    handler: Handler
+    arg_hint: str = ""
+    """Shown in completions, e.g. ``[name]``."""
+    complete_args: ArgumentCompleter | None = None
+    """Completions for the argument typed so far."""
+
+
+class CommandRegistry:
+    """Commands by name, in registration order."""
+
+    def __init__(self, commands: Iterable[SlashCommand] = ()) -> None:
+        self._commands: dict[str, SlashCommand] = {}
+        for command in commands:
+            self.register(command)
+
+    def register(self, command: SlashCommand) -> None:
+        """Add (or replace) a command."""
+        self._commands[command.name] = command
+
+    def get(self, name: str) -> SlashCommand | None:
+        """The command called ``name``."""
+        return self._commands.get(name)
+
+    def all(self) -> list[SlashCommand]:
+        """Every command."""
+        return list(self._commands.values())
+
+
+def split_command(text: str) -> tuple[str, str] | None:
+    """``"/name arg text"`` → ``("name", "arg text")``; None when it is not a command.
+
+    A path such as ``/usr/bin/env is broken`` is a prompt, not a command.
+    """
+    text = text.strip()
+    if not text.startswith("/") or len(text) < 2:
+        return None
+    name, _, arg = text[1:].partition(" ")
+    if not name or "/" in name or "\n" in name:
+        return None
+    return name, arg.strip()
+
+
+class Commands:
+    """The app's slash commands, palette entries and keybindings."""
+
+    def __init__(self, app: PituiApp, registry: CommandRegistry | None = None) -> None:
+        from pitui.ui.command_handlers import builtin_commands
+
+        self.app = app
+        self.registry = registry or CommandRegistry(builtin_commands())
+        self.keybindings = Keybindings()
+
+    # ------------------------------------------------------------------ keybindings
+
+    async def install(self, keybindings: Keybindings | None = None) -> None:
+        """Load ``keybindings.json`` (unless given), apply it and hook up the composer."""
+        bindings = keybindings if keybindings is not None else await load_keybindings()
+        self.apply_keybindings(bindings)
+        composer = self.app.main.query_one(Composer)
+        composer.completer = self.complete
+        if bindings.problems:
+            await self.app.apply([AddNotice(str(p), "warning") for p in bindings.problems])
+
+    def apply_keybindings(self, bindings: Keybindings) -> None:
+        """Make ``bindings`` the app's keys (Textual keymap + the composer's own keys)."""
+        self.keybindings = bindings
+        self.app.set_keymap(textual_keymap(bindings))
+        composer = self.app.main.query_one(Composer)
+        composer.submit_keys = key_set(bindings, "submit")
+        composer.newline_keys = key_set(bindings, "newLine")
+        composer.follow_up_keys = key_set(bindings, "followUp")
+
+    # ------------------------------------------------------------------ slash commands
+
+    def is_command(self, text: str) -> bool:
+        """Whether submitting ``text`` runs a command (or reports an unknown one)."""
+        return split_command(text) is not None
+
+    def run(self, text: str) -> None:
+        """Dispatch ``text`` in a worker (handlers may wait for the session)."""
+        self.app.run_worker(self.dispatch(text), group="commands", exit_on_error=False)
+
+    async def dispatch(self, text: str) -> None:
+        """Run the command ``text`` names; unknown names and errors become notices."""
+        parsed = split_command(text)
+        if parsed is None:
+            return
+        name, arg = parsed
+        command = self.registry.get(name)
+        if command is None:
+            await self.notice(f"Unknown command: /{name}", "warning")
+            return
+        try:
+            await command.handler(self, arg)
+        except PituiError as exc:
+            await self.notice(f"Error: {exc}", "error")
+
+    def complete(self, text: str) -> list[Suggestion]:
+        """Suggestions for the composer text: command names, then arguments (as pi)."""
+        if not text.startswith("/") or "\n" in text:
+            return []
+        name, space, arg = text[1:].partition(" ")
+        if not space:
+            commands = fuzzy_filter(self.registry.all(), name, lambda c: c.name)
+            return [
+                Suggestion(f"/{c.name} ", f"/{c.name} {c.arg_hint}".rstrip(), c.description)
+                for c in commands
+            ]
+        command = self.registry.get(name)
+        if command is None or command.complete_args is None:
+            return []
+        return [
+            Suggestion(f"/{name} {value}", value)
+            for value in fuzzy_filter(command.complete_args(self, arg), arg.strip(), str)
+        ]
+
+    # ------------------------------------------------------------------ helpers for handlers
+
+    @property
+    def session(self) -> AgentSession | None:
+        """The connected session when it is the full façade (commands need more than events)."""
+        session = self.app.session
+        return session if isinstance(session, AgentSession) else None
+
+    def require_session(self) -> AgentSession:
+        """The session, or a :class:`PituiError` the dispatcher turns into a notice."""
+        session = self.session
+        if session is None:
+            raise PituiError(NO_SESSION)
+        return session
+
+    async def notice(self, text: str, level: NoticeLevel = "info") -> None:
+        """Show a line in the conversation."""
+        await self.app.apply([AddNotice(text, level)])
+
+    def refresh_status(self) -> None:
+        """Copy the session's model, level and name into the status bar."""
+        session = self.session
+        if session is None:
+            return
+        model = session.model
+        info = replace(
+            self.app.info,
+            session_name=session.session_name,
+            model_id=model.id if model else None,
+            thinking_level=session.thinking_level if model and model.reasoning else None,
+            context_window=model.context_window if model else 0,
+            demo=model is not None and model.provider == "demo",
+        )
+        self.app.update_info(info)
+
+    async def switch_model(self, model: Model) -> None:
+        """Make ``model`` the session's model (a ``model_change`` entry) and say so."""
+        session = self.require_session()
+        await session.set_model(model)
+        self.refresh_status()
+        await self.notice(f"Model: {model.id}")
+        if session.registry.usable_reason(model) is None:
+            await self.notice(
+                f"No API key for {model.provider}: add one, or pick another model with "
+                f"{self.keys_text('selectModel')}",
+                "warning",
+            )
+
+    def keys_text(self, action_id: str) -> str:
+        """How the keys of an action are shown (``Ctrl+L``), or ``/hotkeys`` if unbound."""
+        keys = self.keybindings.keys_for(action_id)
+        return " / ".join(display_key(k) for k in keys) if keys else "/model"
+
+    # ------------------------------------------------------------------ screens
+
+    def open_model_picker(self, search: str = "") -> None:
+        """Push the model picker; switching happens when it closes with a choice."""
+        session = self.session
+        if session is None:
+            self.app.run_worker(self.notice(NO_SESSION, "warning"))
+            return
+
+        async def chosen(model: Model | None) -> None:
+            if model is not None:
+                try:
+                    await self.switch_model(model)
+                except PituiError as exc:
+                    await self.notice(f"Error: {exc}", "error")
+
+        picker = ModelPicker(session.registry, session.model, search)
+        self.app.push_screen(picker, chosen)
+
+    def open_theme_picker(self) -> None:
+        """A palette over the discovered pi themes."""
+        self.app.push_screen(
+            CommandPalette(providers=[ThemePickerProvider], placeholder="Search themes…")
+        )
+
+    def open_hotkeys(self) -> None:
+        """The list of every binding."""
+        self.app.push_screen(HotkeysScreen(self.keybindings, str(keybindings_file())))
+
+    async def set_theme(self, name: str) -> None:
+        """Switch theme by pi name, with a notice either way."""
+        if self.app.switch_theme(name):
+            await self.notice(f"Theme: {name}")
+        else:
+            known = ", ".join(self.theme_names())
+            await self.notice(f'Unknown theme "{name}". Available: {known}', "warning")
+
+    def theme_names(self) -> list[str]:
+        """The pi themes found at start-up, sorted."""
+        return sorted(self.app.themes.themes)
+
+    async def run_action(self, action_id: str) -> None:
+        """Run the Textual action bound to a pitui action id (palette entries)."""
+        target, action = ACTION_TARGETS[action_id]
+        node = self.app.main if target == "main" else self.app
+        await self.app.run_action(action, node)
+
+
+# --------------------------------------------------------------------------- palette
+
+
+def _commands_of(provider: Provider) -> Commands | None:
+    commands = getattr(provider.app, "commands", None)
+    return commands if isinstance(commands, Commands) else None
+
+
+@dataclass(frozen=True, slots=True)
+class PaletteEntry:
+    """One palette line: what it shows, its help (keys and id) and what it runs."""
+
+    text: str
+    help: str
+    run: Callable[[], Awaitable[None] | None]
+
+
+def palette_entries(commands: Commands) -> list[PaletteEntry]:
+    """Every slash command and every binding action (each with its id)."""
+    entries = [
+        PaletteEntry(f"/{c.name}", f"{c.description}  ·  id: /{c.name}", _runner(commands, c))
+        for c in commands.registry.all()
+    ]
+    for action in ACTIONS:
+        if action.id not in ACTION_TARGETS or action.id == "commandPalette":
+            continue
+        keys = commands.keybindings.keys_for(action.id)
+        shown = " / ".join(display_key(k) for k in keys) or "unbound"
+        entries.append(
+            PaletteEntry(
+                action.description,
+                f"{shown}  ·  id: {action.id}",
+                _action_runner(commands, action.id),
+            )
+        )
+    return entries
+
+
+def _runner(commands: Commands, command: SlashCommand) -> Callable[[], None]:
+    return lambda: commands.run(f"/{command.name}")
+
+
+def _action_runner(commands: Commands, action_id: str) -> Callable[[], Awaitable[None]]:
+    return lambda: commands.run_action(action_id)
+
+
+class PituiCommandProvider(Provider):
+    """The command palette's source: slash commands and binding actions."""
+
+    def _entries(self) -> Sequence[PaletteEntry]:
+        commands = _commands_of(self)
+        return palette_entries(commands) if commands is not None else []
+
+    async def discover(self) -> Hits:
+        for entry in self._entries():
+            yield DiscoveryHit(entry.text, entry.run, help=entry.help)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for entry in self._entries():
+            score = max(matcher.match(entry.text), matcher.match(entry.help) * 0.5)
+            if score > 0:
+                yield Hit(score, matcher.highlight(entry.text), entry.run, entry.text, entry.help)
+
+
+class ThemePickerProvider(Provider):
+    """Discovered pi themes, for ``/theme`` without a name."""
+
+    def _names(self) -> list[str]:
+        commands = _commands_of(self)
+        return commands.theme_names() if commands is not None else []
+
+    def _switch(self, name: str) -> Callable[[], None]:
+        def switch() -> None:
+            commands = _commands_of(self)
+            if commands is not None:
+                self.app.run_worker(commands.set_theme(name))
+
+        return switch
+
+    async def discover(self) -> Hits:
+        for name in self._names():
+            yield DiscoveryHit(name, self._switch(name), help=f"theme: {name}")
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name in self._names():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), self._switch(name), name)

@@ -1,0 +1,64 @@
+"""``/hotkeys``: every binding with its keys, what it does and its id (for keybindings.json)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+from pitui.core.keybindings import ACTIONS, Keybindings, display_key
+
+FIXED_ROWS: tuple[tuple[str, str], ...] = (
+    ("/", "Slash commands"),
+    ("!", "Run bash command"),
+    ("!!", "Run bash command (excluded from context)"),
+)
+"""Keys that are not bindings but belong on the list (as pi's ``/hotkeys`` has them)."""
+
+
+def hotkey_rows(bindings: Keybindings) -> list[tuple[str, str, str]]:
+    """``(keys, description, action id)`` for every action, in the table's order."""
+    rows = []
+    for action in ACTIONS:
+        keys = bindings.keys_for(action.id)
+        shown = " / ".join(display_key(k) for k in keys) if keys else "(unbound)"
+        rows.append((shown, action.description, action.id))
+    rows += [(key, description, "") for key, description in FIXED_ROWS]
+    return rows
+
+
+class HotkeysScreen(ModalScreen[None]):
+    """A table of keys; Esc or q closes it."""
+
+    CSS_PATH = "hotkeys.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", "close", show=False, id="hotkeys.close"),
+    ]
+
+    def __init__(self, bindings: Keybindings, source: str = "") -> None:
+        super().__init__()
+        self.bindings = bindings
+        self.source = source
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="hotkeys"):
+            yield Static("Keyboard shortcuts", id="hotkeys-title")
+            yield DataTable(id="hotkeys-table", cursor_type="row", zebra_stripes=True)
+            hint = f"Change keys in {self.source} (action id → key or list)" if self.source else ""
+            yield Static(Text(f"{hint}  ·  Esc close" if hint else "Esc close"), id="hotkeys-hint")
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Key", "Action", "Id")
+        for keys, description, action_id in hotkey_rows(self.bindings):
+            table.add_row(Text(keys), Text(description), Text(action_id), key=action_id or keys)
+        table.focus()
+
+    def action_close(self) -> None:
+        """Close the list."""
+        self.dismiss(None)
