@@ -138,13 +138,15 @@ def _message_indices(view: PathView, start: int, end: int) -> list[int]:
     return [i for i in range(start, end) if kinds[i] in _MESSAGE_ENTRIES]
 
 
-def _assistant_lines(view: PathView, start: int, end: int) -> list[bytes] | None:
-    """File lines of the assistant messages in [start, end), gathered at C speed; None
-    when the table has no role column or some entry there is not held as a line."""
+def _assistant_raws(view: PathView, start: int, end: int) -> tuple[list[int], list[Any]] | None:
+    """Table positions and raw data (file line or object) of the assistant messages in
+    [start, end), gathered at C speed; None when the table has no role column."""
     roles = view.roles
-    if roles is None or start >= end:
-        return None if roles is None else []
+    if roles is None:
+        return None
     positions = view.positions[start:end]
+    if not positions:
+        return [], []
     first, last = positions[0], positions[-1]
     raws: list[Any]
     if last - first == end - start - 1 and positions == list(range(first, last + 1)):
@@ -152,20 +154,36 @@ def _assistant_lines(view: PathView, start: int, end: int) -> list[bytes] | None
     else:  # the path jumps between branches: gather entry by entry
         raws = list(map(view.table.raws.__getitem__, positions))
         kinds = list(map(roles.__getitem__, positions))
-    lines = list(compress(raws, map(eq, repeat("assistant"), kinds)))
-    # Entries appended in this process are objects, not lines: then go the slow way.
-    return None if any(map(isinstance, lines, repeat(dict))) else cast("list[bytes]", lines)
+    selected = list(map(eq, repeat("assistant"), kinds))
+    return list(compress(positions, selected)), list(compress(raws, selected))
 
 
 def _collect_file_ops(view: PathView, start: int, end: int, ops: FileOperations) -> None:
-    lines = _assistant_lines(view, start, end)
-    if lines is not None:
-        extract_from_lines(lines, ops)
+    found = _assistant_raws(view, start, end)
+    if found is None:
+        for i in range(start, end):
+            message = view.message(i)
+            if message is not None:
+                extract_from_raw(message, ops)
         return
-    for i in range(start, end):
-        message = view.message(i)
-        if message is not None:
+    positions, raws = found
+    if not any(map(isinstance, raws, repeat(dict))):
+        extract_from_lines(cast("list[bytes]", raws), ops)
+        return
+    # Lines from the file and entries appended since: scan runs of lines, read the rest.
+    lines: list[bytes] = []
+    for position, raw in zip(positions, raws, strict=True):
+        if type(raw) is bytes:
+            lines.append(raw)
+            continue
+        if lines:
+            extract_from_lines(lines, ops)
+            lines = []
+        message = view.table.raw(position).get("message")
+        if isinstance(message, dict):
             extract_from_raw(message, ops)
+    if lines:
+        extract_from_lines(lines, ops)
 
 
 def _file_ops(view: PathView, previous: int, ranges: list[tuple[int, int]]) -> FileOperations:

@@ -8,12 +8,14 @@ sessions, made by ``make_oracle.py``).
 from __future__ import annotations
 
 import json
+import shutil
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pitui.ai.types import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
 from pitui.core.compaction.branch import (
     collect_entries_for_branch_summary,
     plan_navigation,
@@ -21,7 +23,12 @@ from pitui.core.compaction.branch import (
     token_budget,
 )
 from pitui.core.compaction.cut import path_view, prepare_compaction
-from pitui.core.compaction.files import compute_file_lists, format_file_operations
+from pitui.core.compaction.files import (
+    FileOperations,
+    compute_file_lists,
+    extract_from_message,
+    format_file_operations,
+)
 from pitui.core.compaction.serialize import serialize_agent_messages
 from pitui.core.compaction.tokens import estimate_raw_message, estimate_tokens
 from pitui.core.session.entries import MessageEntry
@@ -200,3 +207,29 @@ async def test_fast_path_walk_equals_the_table_walk(file: str) -> None:
     for position in range(0, len(table), 7):
         view = path_view(table, table.ids[position])
         assert view.positions == table.path_positions(position)
+
+
+async def test_file_ops_over_file_lines_and_appended_entries(tmp_path: Path) -> None:
+    """A loaded file (entries kept as lines) plus entries appended since: same file ops
+    as reading every typed message."""
+    shutil.copy(GENERATED / "gen-3.jsonl", tmp_path / "s.jsonl")
+    store = await SessionStore.open(tmp_path / "s.jsonl")
+    call = ToolCall(id="new1", name="edit", arguments={"path": "appended.py"})
+    await store.append_message(AssistantMessage(api="a", provider="p", model="m", content=[call]))
+    await store.append_message(ToolResultMessage(tool_call_id="new1", tool_name="edit"))
+    await store.append_message(UserMessage(content="next"))
+    await store.append_message(AssistantMessage(api="a", provider="p", model="m"))
+    view = path_view(store.table, store.get_leaf_id())
+    prep = prepare_compaction(view, CompactionSettings(keep_recent_tokens=1))
+    assert prep is not None
+    expected = FileOperations()
+    previous = max((i for i, kind in enumerate(view.kinds) if kind == "compaction"), default=-1)
+    if previous >= 0:
+        raw = view.raw(previous)
+        if not raw.get("fromHook") and raw.get("details"):
+            expected.seed(raw["details"])
+    for message in prep.messages_to_summarize() + prep.turn_prefix_messages():
+        extract_from_message(message, expected)
+    assert "appended.py" in prep.file_ops.edited
+    assert prep.file_ops.to_json() == expected.to_json()
+    await store.close()
