@@ -22,7 +22,7 @@ from pitui.ai.events import TextDeltaEvent, ThinkingDeltaEvent, ToolCallDeltaEve
 from pitui.ai.types import AssistantMessage
 
 E = TypeVar("E", bound=BaseModel)
-D = TypeVar("D", TextDeltaEvent, ThinkingDeltaEvent, ToolCallDeltaEvent)
+D = TypeVar("D", bound=TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent)
 
 _DEFAULTS: dict[type[BaseModel], dict[str, Any]] = {}
 

@@ -207,6 +207,13 @@ class _StreamReader:
 
     async def read(self, sse: AsyncIterator[ServerSentEvent]) -> None:
         """Consume one attempt's events; raise :class:`ProviderError` on failure."""
+        try:
+            await self._read(sse)
+        finally:
+            # Whatever this attempt queued goes out before a retry or the terminal event.
+            self.flush()
+
+    async def _read(self, sse: AsyncIterator[ServerSentEvent]) -> None:
         self.stopped = False
         self.open.clear()
         self.dirty.clear()

@@ -18,6 +18,7 @@ from httpx_sse import ServerSentEvent
 
 from pitui.ai.event_stream import AssistantMessageEventStream, run_stream
 from pitui.ai.events import (
+    AssistantMessageEvent,
     StartEvent,
     TextDeltaEvent,
     TextEndEvent,
@@ -32,6 +33,7 @@ from pitui.ai.events import (
 from pitui.ai.keys import env_api_key
 from pitui.ai.options import StreamOptions
 from pitui.ai.partial_json import parse_streaming_json
+from pitui.ai.providers._fast_events import delta_factory, fast_event
 from pitui.ai.providers._http import ProviderError, SSERequest, parse_json_data, post_sse
 from pitui.ai.providers._openai_common import (
     append_text,
@@ -66,6 +68,9 @@ _STATUS: dict[str, StopReason] = {
 }
 _TERMINAL = frozenset({"response.completed", "response.incomplete"})
 _RETRYABLE_CODES = frozenset({"server_is_overloaded", "server_error", "rate_limit_exceeded"})
+_TEXT_DELTA = delta_factory(TextDeltaEvent)
+_THINKING_DELTA = delta_factory(ThinkingDeltaEvent)
+_TOOLCALL_DELTA = delta_factory(ToolCallDeltaEvent)
 
 
 def stream(model: Model, context: Context, options: StreamOptions) -> AssistantMessageEventStream:
@@ -93,19 +98,31 @@ async def _run(
         secrets=(api_key,) if api_key else (),
     )
     started = False
+    reader: ResponseReader | None = None
 
     async def handle(sse: AsyncIterator[ServerSentEvent]) -> None:
-        nonlocal started
+        nonlocal started, reader
         if not started:
             events.push(StartEvent(partial=output))
             started = True
-        await ResponseReader(model, events, output).read(sse)
+        reader = ResponseReader(model, events, output)
+        await reader.read(sse)
 
-    await post_sse(request, options, handle, lambda: bool(output.content))
+    def before_read() -> None:
+        if reader is not None:
+            reader.flush()
+
+    await post_sse(request, options, handle, lambda: bool(output.content), before_read)
 
 
 class ResponseReader:
-    """Turns one response's events into block events on ``output``."""
+    """Turns one response's events into block events on ``output``.
+
+    Events are built without re-validation and queued; :meth:`flush`, which runs before
+    every network read, re-parses streamed tool arguments once and pushes the queued
+    events in one go, so the partial message is current whenever another task, the
+    consumer included, can look at it.
+    """
 
     def __init__(
         self, model: Model, events: AssistantMessageEventStream, output: AssistantMessage
@@ -115,12 +132,36 @@ class ResponseReader:
         self._out = output
         self._item: dict[str, Any] | None = None
         self._block: TextContent | ThinkingContent | ToolCall | None = None
+        self._position = -1
         self._raw_args = ""
+        self._arg_pieces: list[str] = []
+        self._batch: list[AssistantMessageEvent] = []
         output.usage = Usage()
         output.stop_reason = "stop"
 
     async def read(self, sse: AsyncIterator[ServerSentEvent]) -> None:
         """Consume events until a terminal one; a stream without one is an error."""
+        try:
+            await self._read(sse)
+        finally:
+            self.flush()
+
+    def flush(self) -> None:
+        """Apply the queued argument fragments and push the queued events."""
+        self._settle_arguments()
+        if self._batch:
+            self._events.push_many(self._batch)
+            self._batch.clear()
+
+    def _settle_arguments(self) -> None:
+        # Parsed once per network read, not once per fragment (quadratic for long ones).
+        if self._arg_pieces:
+            self._raw_args += "".join(self._arg_pieces)
+            self._arg_pieces.clear()
+            if isinstance(self._block, ToolCall):
+                self._block.arguments = as_object(parse_streaming_json(self._raw_args))
+
+    async def _read(self, sse: AsyncIterator[ServerSentEvent]) -> None:
         async for event in sse:
             if not event.data.strip():
                 continue
@@ -139,9 +180,6 @@ class ResponseReader:
 
     # ------------------------------------------------------------------ items
 
-    def _index(self) -> int:
-        return len(self._out.content) - 1
-
     def _item_added(self, data: dict[str, Any]) -> None:
         item = data.get("item")
         if not isinstance(item, dict):
@@ -149,21 +187,26 @@ class ResponseReader:
         kind = item.get("type")
         if kind == "reasoning":
             self._open(item, ThinkingContent(thinking=""))
-            self._events.push(ThinkingStartEvent(content_index=self._index(), partial=self._out))
+            self._emit(ThinkingStartEvent)
         elif kind == "message":
             self._open(item, TextContent(text=""))
-            self._events.push(TextStartEvent(content_index=self._index(), partial=self._out))
+            self._emit(TextStartEvent)
         elif kind == "function_call":
             call = ToolCall(
                 id=f"{item.get('call_id')}|{item.get('id')}", name=str(item.get("name"))
             )
             self._open(item, call)
             self._raw_args = str(item.get("arguments") or "")
-            self._events.push(ToolCallStartEvent(content_index=self._index(), partial=self._out))
+            self._emit(ToolCallStartEvent)
+
+    def _emit(self, cls: type[TextStartEvent | ThinkingStartEvent | ToolCallStartEvent]) -> None:
+        self._batch.append(fast_event(cls, content_index=self._position, partial=self._out))
 
     def _open(self, item: dict[str, Any], block: TextContent | ThinkingContent | ToolCall) -> None:
+        self._settle_arguments()
         self._item = item
         self._block = block
+        self._position = len(self._out.content)
         self._out.content.append(block)
 
     def _summary_part_added(self, data: dict[str, Any]) -> None:
@@ -187,9 +230,7 @@ class ResponseReader:
             return
         append_text(block.__dict__, "thinking", text)
         append_text(summary[-1], "text", text)
-        self._events.push(
-            ThinkingDeltaEvent(content_index=self._index(), delta=text, partial=self._out)
-        )
+        self._batch.append(_THINKING_DELTA(self._out, self._position, text))
 
     def _summary_delta(self, data: dict[str, Any]) -> None:
         self._summary_text(str(data.get("delta") or ""))
@@ -221,9 +262,7 @@ class ResponseReader:
         delta = str(data.get("delta") or "")
         append_text(block.__dict__, "text", delta)
         append_text(last, key, delta)
-        self._events.push(
-            TextDeltaEvent(content_index=self._index(), delta=delta, partial=self._out)
-        )
+        self._batch.append(_TEXT_DELTA(self._out, self._position, delta))
 
     def _text_delta(self, data: dict[str, Any]) -> None:
         self._message_delta(data, "output_text", "text")
@@ -236,15 +275,13 @@ class ResponseReader:
         if not isinstance(block, ToolCall):
             return
         delta = str(data.get("delta") or "")
-        self._raw_args += delta
-        block.arguments = as_object(parse_streaming_json(self._raw_args))
-        self._events.push(
-            ToolCallDeltaEvent(content_index=self._index(), delta=delta, partial=self._out)
-        )
+        self._arg_pieces.append(delta)
+        self._batch.append(_TOOLCALL_DELTA(self._out, self._position, delta))
 
     def _arguments_done(self, data: dict[str, Any]) -> None:
         block = self._block
         if isinstance(block, ToolCall) and isinstance(data.get("arguments"), str):
+            self._arg_pieces.clear()
             self._raw_args = data["arguments"]
             block.arguments = as_object(parse_streaming_json(self._raw_args))
 
@@ -254,28 +291,28 @@ class ResponseReader:
         if not isinstance(item, dict):
             return
         kind = item.get("type")
-        index = self._index()
+        index = self._position
+        out = self._out
+        self._settle_arguments()
+        event: ThinkingEndEvent | TextEndEvent | ToolCallEndEvent
         if kind == "reasoning" and isinstance(block, ThinkingContent):
             summary = item.get("summary") or []
             block.thinking = "\n\n".join(str(part.get("text") or "") for part in summary)
             block.thinking_signature = json.dumps(item, ensure_ascii=False, separators=(",", ":"))
-            self._events.push(
-                ThinkingEndEvent(content_index=index, content=block.thinking, partial=self._out)
+            event = fast_event(
+                ThinkingEndEvent, content_index=index, content=block.thinking, partial=out
             )
         elif kind == "message" and isinstance(block, TextContent):
             block.text = "".join(_part_text(part) for part in item.get("content") or [])
             block.text_signature = encode_text_signature(str(item.get("id")), item.get("phase"))
-            self._events.push(
-                TextEndEvent(content_index=index, content=block.text, partial=self._out)
-            )
+            event = fast_event(TextEndEvent, content_index=index, content=block.text, partial=out)
         elif kind == "function_call" and isinstance(block, ToolCall):
             raw = self._raw_args or str(item.get("arguments") or "{}")
             block.arguments = as_object(parse_streaming_json(raw))
-            self._events.push(
-                ToolCallEndEvent(content_index=index, tool_call=block, partial=self._out)
-            )
+            event = fast_event(ToolCallEndEvent, content_index=index, tool_call=block, partial=out)
         else:
             return
+        self._batch.append(event)
         self._item = None
         self._block = None
 

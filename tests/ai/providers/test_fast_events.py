@@ -5,8 +5,14 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, Field
 
-from pitui.ai.events import TextDeltaEvent, ToolCallEndEvent
-from pitui.ai.providers._fast_events import fast_event
+from pitui.ai.events import (
+    TextDeltaEvent,
+    TextEndEvent,
+    ThinkingDeltaEvent,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+)
+from pitui.ai.providers._fast_events import delta_factory, fast_event
 from pitui.ai.types import AssistantMessage, ToolCall
 
 
@@ -33,3 +39,27 @@ def test_factory_defaults_are_refused() -> None:
 
     with pytest.raises(TypeError, match="plain"):
         fast_event(Listy)
+
+
+@pytest.mark.parametrize("cls", [TextDeltaEvent, ThinkingDeltaEvent, ToolCallDeltaEvent])
+def test_delta_factory_builds_what_validation_builds(
+    cls: type[TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent],
+) -> None:
+    out = AssistantMessage(api="a", provider="p", model="m")
+    fast = delta_factory(cls)(out, 3, "piece 👋")
+    slow = cls(content_index=3, delta="piece 👋", partial=out)
+    assert type(fast) is cls
+    assert fast == slow
+    assert fast.to_json_dict() == slow.to_json_dict()
+    assert fast.model_fields_set == slow.model_fields_set
+    assert list(fast.__dict__) == list(slow.__dict__)
+    assert fast.partial is out
+    # Each event owns its bookkeeping: changing one leaves the next untouched.
+    fast.delta = "changed"
+    again = delta_factory(cls)(out, 3, "piece 👋")
+    assert again.delta == "piece 👋" and again.__pydantic_extra__ == {}
+
+
+def test_delta_factory_refuses_other_shapes() -> None:
+    with pytest.raises(TypeError, match="unexpected fields"):
+        delta_factory(TextEndEvent)  # type: ignore[type-var]
