@@ -231,3 +231,38 @@ async def test_fork_without_assistant_is_deferred(tmp_path: Path) -> None:
     await forked.append_message(_reply())
     assert [o["type"] for o in read_objects(forked.path)] == ["session", "message", "message"]
     await forked.close()
+
+
+async def test_continue_recent_opens_newest_or_creates(tmp_path: Path) -> None:
+    fresh = await SessionStore.continue_recent("/p", tmp_path)
+    assert fresh.entry_count() == 0 and fresh.path is not None
+    await fresh.append_message(_user())
+    await fresh.append_message(_reply())
+    await fresh.close()
+    again = await SessionStore.continue_recent("/p", tmp_path)
+    assert again.path == fresh.path and again.entry_count() == 2
+    await again.close()
+
+
+async def test_tree_children_sorted_by_timestamp(tmp_path: Path) -> None:
+    objects = [
+        HEADER,
+        entry("a1", None),
+        {**entry("c3", "a1"), "timestamp": "2026-01-01T00:00:09.000Z"},
+        {**entry("b2", "a1"), "timestamp": "2026-01-01T00:00:05.000Z"},
+    ]
+    store = await SessionStore.open(_write(tmp_path / "s.jsonl", jsonl(objects)), read_only=True)
+    (root,) = store.get_tree()
+    assert [child.entry.id for child in root.children] == ["b2", "c3"]
+    assert store.get_leaf_id() == "b2"  # the last entry in file order, as pi
+
+
+async def test_concurrent_appends_are_all_durable_in_order(tmp_path: Path) -> None:
+    import asyncio
+
+    store = SessionStore.create("/p", tmp_path)
+    await store.append_message(_reply())
+    ids = await asyncio.gather(*(store.append_message(_user(str(n))) for n in range(10)))
+    assert store.path is not None
+    assert [o["id"] for o in read_objects(store.path)[2:]] == ids
+    await store.close()
