@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Awaitable, Iterable
-from typing import ClassVar
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
+from typing import TYPE_CHECKING, ClassVar
 
 from textual._path import CSSPathType
 from textual.app import App
@@ -23,7 +24,7 @@ from pitui.ui.pvector import changed_positions
 from pitui.ui.reducer import AnyEvent, reduce_all, state_from_messages
 from pitui.ui.screens.main import MainScreen
 from pitui.ui.state import ChatState
-from pitui.ui.theme import ThemeCatalog, discover_themes, fallback_variables, to_textual_theme
+from pitui.ui.theme import ThemeCatalog, fallback_variables, to_textual_theme
 from pitui.ui.ui_events import (
     AddNotice,
     ClearQueue,
@@ -35,6 +36,9 @@ from pitui.ui.ui_events import (
 from pitui.ui.widgets.base import ToggleRequested
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.status_bar import SessionInfo
+
+if TYPE_CHECKING:
+    from pitui.ui.launch import LiveSession
 
 NO_SESSION_NOTICE = "No agent session is connected in this build yet: the UI runs without a model."
 # Session changes after which the transcript itself is different: rebuild the view.
@@ -88,6 +92,10 @@ class PituiApp(App[None]):
         """Slash commands, palette entries and keybindings (None above: read the file)."""
         source = event_source or (session.subscribe if session is not None else None)
         self.bridge = EventBridge(self, source) if source is not None else None
+        self.startup: Callable[[PituiApp], Awaitable[None]] | None = None
+        """Run in a worker after the first frame (creates the session, see ``launch``)."""
+        self.live: LiveSession | None = None
+        """The real session's extras (status facts, thinking level), once attached."""
 
     def get_default_screen(self) -> Screen[None]:
         return MainScreen()
@@ -116,10 +124,15 @@ class PituiApp(App[None]):
         if self.bridge is not None:
             self.bridge.start()
         await self.commands.install(self._keybindings)
-        if self.session is None and self.bridge is None:
+        if self.session is None and self.bridge is None and self.startup is None:
             notices.append(AddNotice(NO_SESSION_NOTICE, "warning"))
         if notices:
             await self.apply(notices)
+        if self.startup is not None:
+            startup = self.startup
+            self.call_after_refresh(
+                lambda: self.run_worker(startup(self), group="startup", exit_on_error=False)
+            )
 
     def _install_themes(self) -> list[AnyEvent]:
         catalog = self._catalog if self._catalog is not None else ThemeCatalog()
@@ -161,9 +174,11 @@ class PituiApp(App[None]):
         self.theme = theme.textual_name
         return True
 
-    def on_unmount(self) -> None:
+    async def on_unmount(self) -> None:
         if self.bridge is not None:
             self.bridge.stop()
+        if self.live is not None:
+            await self.live.close()
 
     # ------------------------------------------------------------------ state
 
@@ -184,11 +199,15 @@ class PituiApp(App[None]):
         )
         if rebuild and self.session is not None:
             await self.rebuild(state_from_messages(self.session.messages))
+        if self.live is not None and self.live.changes_info(message.events):
+            self.update_info(self.live.info())
 
     async def rebuild(self, state: ChatState) -> None:
         """Replace the whole view (after /new, resume, navigation, compaction)."""
         for pane in (self.main.conversation, self.main.tools):
             await pane.clear()
+        if self.live is not None:  # pi's footer sums every entry of the file
+            state = replace(state, usage=self.live.file_usage(state.usage))
         self.chat = state
         await self.main.show_state(state, [item.id for item in state.items])
         self.main.show_status(self.info, state)
@@ -209,7 +228,7 @@ class PituiApp(App[None]):
             command = text[2:] if text.startswith("!!") else text[1:]
             excluded = text.startswith("!!")
             self._run(session.run_bash(command.strip(), exclude_from_context=excluded))
-        elif self.chat.busy:
+        elif self.chat.busy or session.is_streaming:
             if message.follow_up:
                 session.follow_up(text)
                 await self.apply([QueueMessage(text, "followUp")])
@@ -229,6 +248,11 @@ class PituiApp(App[None]):
                 await self.apply([AddNotice(f"Error: {exc}", "error")])
 
         self.run_worker(guarded(), group="session", exit_on_error=False)
+
+    async def action_cycle_thinking(self) -> None:
+        """Shift+Tab: the next thinking level (the status bar follows its event)."""
+        if self.live is not None:
+            await self.live.cycle_thinking_level()
 
     def action_select_model(self) -> None:
         """Ctrl+L: the model picker."""
@@ -273,7 +297,7 @@ class PituiApp(App[None]):
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of the TUI mode (called by ``pitui.cli``)."""
-    catalog = discover_themes()
-    app = PituiApp(themes=catalog, theme_name=getattr(args, "theme", None) or "dark")
-    app.run()
+    from pitui.ui.launch import create_app
+
+    create_app(args).run()
     return 0

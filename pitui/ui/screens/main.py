@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
@@ -36,6 +36,8 @@ class MainScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("toggleToolPane"),
+        # On the screen, not the app: the screen's own shift+tab (focus back) would win.
+        binding("cycleThinkingLevel"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -87,6 +89,8 @@ class MainScreen(Screen[None]):
     def show_status(self, info: SessionInfo, state: ChatState) -> None:
         """Redraw the status bar."""
         self.query_one(StatusBar).show(info, state.usage, HINTS)
+        level = (info.thinking_level or "off") if info.model_id else None
+        self.query_one(Composer).show_thinking_level(level)
 
     def on_item_pane_unseen(self, message: ItemPane.Unseen) -> None:
         if message.pane.id == "conversation":

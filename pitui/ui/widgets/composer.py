@@ -16,6 +16,7 @@ NEWLINE_KEYS = frozenset({"shift+enter", "ctrl+j"})
 FOLLOW_UP_KEYS = frozenset({"alt+enter"})
 SUBMIT_KEYS = frozenset({"enter"})
 Completer = Callable[[str], Sequence[Suggestion]]
+THINKING_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
 
 
 class Composer(TextArea):
@@ -139,6 +140,11 @@ class Composer(TextArea):
         else:
             return False
         return True
+
+    def show_thinking_level(self, level: str | None) -> None:
+        """Border in the level's colour (pi's ``thinking<Level>``); None: the plain border."""
+        for name in THINKING_LEVELS:
+            self.set_class(name == level, f"-thinking-{name}")
 
 
 class QueueView(Static):

@@ -1,0 +1,76 @@
+"""The permission gate's asker: a request becomes a modal, the agent awaits the answer.
+
+The gate calls :meth:`ApprovalBroker.ask` from the agent's run (on the app's loop). The
+broker computes the diff preview, then, in the app's message order (after the events
+already buffered by the bridge, so the prompt appears under the call that caused it),
+adds an approval item to the conversation and opens :class:`ApprovalScreen`. The modal's
+answer resolves the future the agent awaits. If the run is aborted meanwhile, the agent
+cancels the wait: the modal closes and the item shows the call as denied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pitui.ui.approval_preview import ApprovalPreview, preview_change
+from pitui.ui.screens.approval import ApprovalScreen
+from pitui.ui.ui_events import ApprovalRequested, ApprovalResolved
+
+if TYPE_CHECKING:
+    from pitui.core.permissions import ApprovalRequest, ApprovalResponse
+    from pitui.ui.app import PituiApp
+
+ABORTED_REASON = "aborted"
+
+
+class ApprovalBroker:
+    """Answers :class:`~pitui.core.permissions.ApprovalRequest`s with the approval modal."""
+
+    def __init__(self, app: PituiApp, cwd: Path) -> None:
+        self.app = app
+        self.cwd = cwd
+
+    async def ask(self, request: ApprovalRequest) -> ApprovalResponse:
+        """Show the modal for ``request`` and wait for the user's answer."""
+        preview = await preview_change(request.tool_name, request.args, self.cwd)
+        answer: asyncio.Future[ApprovalResponse] = asyncio.get_running_loop().create_future()
+        screen = ApprovalScreen(request, preview)
+        if self.app.bridge is not None:
+            self.app.bridge.flush()  # the call's own events first
+        self.app.call_later(self._open, request, preview, screen, answer)
+        try:
+            response = await answer
+        except asyncio.CancelledError:
+            self.app.call_later(self._cancel, request, screen)
+            raise
+        allowed = response.choice != "deny"
+        await self.app.apply(
+            [ApprovalResolved(request.tool_call_id, allowed, response.reason or "")]
+        )
+        return response
+
+    async def _open(
+        self,
+        request: ApprovalRequest,
+        preview: ApprovalPreview | None,
+        screen: ApprovalScreen,
+        answer: asyncio.Future[ApprovalResponse],
+    ) -> None:
+        if answer.done():  # cancelled before it could show
+            return
+        await self.app.apply(
+            [ApprovalRequested(request.tool_call_id, request.tool_name, request.args)]
+        )
+
+        def answered(response: ApprovalResponse | None) -> None:
+            if response is not None and not answer.done():
+                answer.set_result(response)
+
+        await self.app.push_screen(screen, callback=answered)
+
+    async def _cancel(self, request: ApprovalRequest, screen: ApprovalScreen) -> None:
+        if screen.is_attached and screen in self.app.screen_stack:
+            screen.dismiss(None)
+        await self.app.apply([ApprovalResolved(request.tool_call_id, False, ABORTED_REASON)])

@@ -1,0 +1,199 @@
+"""Start the TUI for real: draw first, then build the AgentSession from the command line.
+
+:func:`create_app` returns the app at once (no core imports, so the first frame is fast);
+once the main screen is up, :class:`Launcher` creates the session in a worker from the
+CLI flags, attaches it, reports settings / model warnings as notices and sends the
+initial prompt. :class:`LiveSession` keeps the status bar in step with the session.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pitui import paths
+from pitui.errors import PituiError
+from pitui.ui.state import UsageTotals
+from pitui.ui.ui_events import AddNotice
+from pitui.ui.widgets.status_bar import SessionInfo
+
+if TYPE_CHECKING:
+    from pitui.core.agent_session import AgentSession
+    from pitui.core.session_events import SessionEvent
+    from pitui.core.session_setup import SessionOptions
+    from pitui.ui.app import PituiApp
+
+DEMO_HINT = (
+    "No API key found: running the offline demo model. Set ANTHROPIC_API_KEY or "
+    "OPENAI_API_KEY (or add models.json) and pick a model with ctrl+l."
+)
+# Events after which the status bar's facts (model, level, name, usage) may have changed.
+INFO_EVENT_TYPES = frozenset({"message_end", "agent_end", "session_changed"})
+
+
+def create_app(args: argparse.Namespace, cwd: Path | None = None) -> PituiApp:
+    """The app for ``args``; the session is created after the first frame."""
+    from pitui.ui.app import PituiApp
+    from pitui.ui.theme import discover_themes
+
+    where = cwd or Path.cwd()
+    theme = getattr(args, "theme", None) or peek_theme(where) or "dark"
+    app = PituiApp(themes=discover_themes(), theme_name=theme)
+    app.startup = Launcher(args, where).start
+    return app
+
+
+def peek_theme(cwd: Path) -> str | None:
+    """The ``theme`` setting (project over global), read cheaply before the first frame."""
+    found: str | None = None
+    for path in (paths.settings_file(), paths.project_settings_file(cwd)):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        value = data.get("theme") if isinstance(data, dict) else None
+        if isinstance(value, str) and value:
+            found = value
+    return found
+
+
+def tui_options(args: argparse.Namespace, cwd: Path) -> SessionOptions:
+    """Session options from the CLI flags. Unlike print mode, ``--approve`` defaults to the
+    settings' mode (``ask``): the TUI has someone to ask."""
+    from pitui.core.session_setup import SessionOptions
+
+    tools = None
+    if args.tools is not None:
+        tools = [name.strip() for name in args.tools.split(",") if name.strip()]
+    return SessionOptions(
+        cwd=cwd,
+        model=args.model,
+        provider=args.provider,
+        thinking=args.thinking,
+        tools=tools,
+        approve=args.approve,
+        session_file=Path(args.session) if args.session else None,
+        session_dir=Path(args.session_dir) if args.session_dir else None,
+        continue_recent=bool(args.continue_ or args.resume),
+        no_session=args.no_session,
+        system_prompt=args.system_prompt,
+        append_system_prompt=args.append_system_prompt,
+        api_key=args.api_key,
+    )
+
+
+class Launcher:
+    """Creates and attaches the session once the UI shows (``PituiApp.startup``)."""
+
+    def __init__(self, args: argparse.Namespace, cwd: Path) -> None:
+        self.args = args
+        self.cwd = cwd
+
+    async def start(self, app: PituiApp) -> None:
+        """Build the session, attach it, show warnings, run the initial prompts."""
+        from pitui.core.session_setup import create_agent_session
+        from pitui.ui.approvals import ApprovalBroker
+
+        options = tui_options(self.args, self.cwd)
+        options.asker = ApprovalBroker(app, self.cwd).ask
+        try:
+            session = await create_agent_session(options)
+        except PituiError as exc:
+            await app.apply([AddNotice(f"Error: {exc}", "error")])
+            return
+        live = LiveSession(session, await git_branch(self.cwd))
+        app.live = live
+        await app.attach_session(session, live.info())
+        notices = [AddNotice(w, "warning") for w in options.warnings]
+        if live.info().demo and not self.args.model:
+            notices.append(AddNotice(DEMO_HINT, "warning"))
+        if notices:
+            await app.apply(notices)
+        prompts = [m for m in self.args.messages if m.strip()]
+        if prompts:
+            app.run_worker(_prompt_in_turn(app, session, prompts), group="session")
+
+
+async def _prompt_in_turn(app: PituiApp, session: AgentSession, prompts: list[str]) -> None:
+    for text in prompts:
+        try:
+            await session.prompt(text)
+        except PituiError as exc:
+            await app.apply([AddNotice(f"Error: {exc}", "error")])
+            return
+
+
+@dataclass
+class LiveSession:
+    """What the app asks of a real AgentSession beyond the SessionPort."""
+
+    session: AgentSession
+    git_branch: str | None = None
+
+    def info(self) -> SessionInfo:
+        """The status bar's facts, read from the session now."""
+        session = self.session
+        model = session.model
+        return SessionInfo(
+            cwd=str(session.cwd),
+            git_branch=self.git_branch,
+            session_name=session.session_name,
+            model_id=model.id if model is not None else None,
+            thinking_level=session.thinking_level if model and model.reasoning else None,
+            context_window=model.context_window if model is not None else 0,
+            auto_compaction=session.settings.compaction.enabled,
+            demo=model is not None and model.api == "demo",
+        )
+
+    def file_usage(self, usage: UsageTotals) -> UsageTotals:
+        """``usage`` with pi's footer totals: every assistant entry of the file, all branches."""
+        totals = self.session.usage_totals()
+        return replace(
+            usage,
+            input=totals.input,
+            output=totals.output,
+            cache_read=totals.cache_read,
+            cache_write=totals.cache_write,
+            cost=totals.cost,
+        )
+
+    @staticmethod
+    def changes_info(events: tuple[SessionEvent, ...] | list[Any]) -> bool:
+        """True when ``events`` may have changed what the status bar shows."""
+        return any(getattr(e, "type", None) in INFO_EVENT_TYPES for e in events)
+
+    async def cycle_thinking_level(self) -> str:
+        """Shift+Tab: the next level the model accepts."""
+        return await self.session.cycle_thinking_level()
+
+    async def close(self) -> None:
+        """Abort work in progress and release the session file."""
+        await self.session.close()
+
+
+async def git_branch(cwd: Path) -> str | None:
+    """The current git branch of ``cwd`` (``detached`` for a detached HEAD), off the loop."""
+    return await asyncio.to_thread(_git_branch, cwd)
+
+
+def _git_branch(cwd: Path) -> str | None:
+    for folder in (cwd, *cwd.parents):
+        dot_git = folder / ".git"
+        try:
+            if dot_git.is_file():  # a worktree or submodule: "gitdir: <path>"
+                text = dot_git.read_text(encoding="utf-8").strip()
+                if not text.startswith("gitdir:"):
+                    return None
+                dot_git = (folder / text[len("gitdir:") :].strip()).resolve()
+            elif not dot_git.is_dir():
+                continue
+            head = (dot_git / "HEAD").read_text(encoding="utf-8").strip()
+        except OSError:
+            return None
+        prefix = "ref: refs/heads/"
+        return head[len(prefix) :] if head.startswith(prefix) else "detached"
+    return None

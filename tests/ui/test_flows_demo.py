@@ -1,0 +1,180 @@
+"""Flows of the real app with a real AgentSession on the offline demo model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from pitui.ui.screens.approval import ApprovalScreen
+from pitui.ui.state import ApprovalItem, AssistantItem, BashItem, NoticeItem, ToolCardItem, UserItem
+from pitui.ui.widgets.composer import Composer
+from tests.ui.flows import (
+    CONFIG_TS,
+    approval,
+    idle,
+    items_of,
+    launch,
+    make_project,
+    started,
+    submit,
+    wait_for,
+)
+
+EDIT_PROMPT = "change 3000 to 8080 in src/config.ts"
+
+
+@pytest.fixture(autouse=True)
+def fast_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "1")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return make_project(tmp_path / "project")
+
+
+def _status(app: object, selector: str) -> str:
+    from textual.app import App
+
+    assert isinstance(app, App)
+    return str(app.query_one(selector, Static).content)
+
+
+async def test_launch_status_and_approved_edit(project: Path) -> None:
+    app = launch(project)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await started(pilot)
+        await pilot.pause(0.05)
+        assert "demo • thinking off • demo (offline)" in _status(app, "#status-model")
+        assert _status(app, "#status-location").endswith("project")
+        notices = [i.text for i in items_of(app, NoticeItem)]
+        assert any("offline demo model" in n for n in notices)
+        await submit(pilot, EDIT_PROMPT)
+        modal = await approval(pilot)
+        body = str(modal.query_one("#approval-body", Static).content)
+        assert "-1 export const port = 3000;" in body and "+1 export const port = 8080;" in body
+        assert "edit" in str(modal.query_one("#approval-title", Static).content)
+        pending = items_of(app, ApprovalItem)
+        assert [i.status for i in pending if isinstance(i, ApprovalItem)] == ["pending"]
+        await pilot.press("y")
+        await idle(pilot)
+        assert (project / "src" / "config.ts").read_text() == "export const port = 8080;\n"
+        [item] = items_of(app, ApprovalItem)
+        assert isinstance(item, ApprovalItem) and item.status == "allowed"
+        [card] = items_of(app, ToolCardItem)
+        assert isinstance(card, ToolCardItem) and card.state == "success"
+        replies = items_of(app, AssistantItem)
+        assert "scripted summary" in replies[-1].text
+        assert "↑" in _status(app, "#status-usage")
+        assert _status(app, "#status-context").endswith("/128k (auto)")
+
+
+async def test_deny_with_reason_from_the_keyboard(project: Path) -> None:
+    app = launch(project, "--no-session")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await started(pilot)
+        await submit(pilot, EDIT_PROMPT)
+        await approval(pilot)
+        await pilot.press("n", *"not now", "enter")
+        await idle(pilot)
+        assert (project / "src" / "config.ts").read_text() == CONFIG_TS
+        [item] = items_of(app, ApprovalItem)
+        assert isinstance(item, ApprovalItem) and item.status == "denied"
+        [card] = items_of(app, ToolCardItem)
+        assert isinstance(card, ToolCardItem) and card.state == "denied"
+        assert "Reason: not now" in card.output
+        assert app.session is not None
+        result = app.session.messages[-2]
+        assert "The user denied this edit call. Reason: not now" in str(result)
+
+
+async def test_escape_in_the_modal_denies(project: Path) -> None:
+    app = launch(project, "--no-session")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await started(pilot)
+        await submit(pilot, EDIT_PROMPT)
+        await approval(pilot)
+        await pilot.press("escape")
+        await idle(pilot)
+        assert not isinstance(app.screen, ApprovalScreen)
+        [card] = items_of(app, ToolCardItem)
+        assert isinstance(card, ToolCardItem) and card.state == "denied"
+
+
+async def test_always_remembers_for_the_project(project: Path) -> None:
+    app = launch(project, "--no-session")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await started(pilot)
+        await submit(pilot, EDIT_PROMPT)
+        await approval(pilot)
+        await pilot.press("a")
+        await idle(pilot)
+        await submit(pilot, "change 8080 to 9090 in src/config.ts")
+        await idle(pilot)
+        assert not isinstance(app.screen, ApprovalScreen)
+    assert (project / "src" / "config.ts").read_text() == "export const port = 9090;\n"
+    settings = (project / ".pitui" / "settings.json").read_text()
+    assert '"allowTools": [\n      "edit"' in settings or '"allowTools": ["edit"]' in settings
+
+
+async def test_abort_while_the_modal_is_open_denies(project: Path) -> None:
+    app = launch(project, "--no-session")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await started(pilot)
+        await submit(pilot, EDIT_PROMPT)
+        await approval(pilot)
+        assert app.session is not None
+        app.session.abort()  # e.g. from the command palette
+        await idle(pilot)
+        await wait_for(pilot, lambda: not isinstance(app.screen, ApprovalScreen), "modal closed")
+        [item] = items_of(app, ApprovalItem)
+        assert isinstance(item, ApprovalItem) and item.status == "denied"
+        [card] = items_of(app, ToolCardItem)
+        assert isinstance(card, ToolCardItem) and card.state == "denied"
+    assert (project / "src" / "config.ts").read_text() == CONFIG_TS
+
+
+async def test_shift_tab_cycles_thinking_and_colours_the_composer(project: Path) -> None:
+    app = launch(project, "--no-session")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await started(pilot)
+        composer = app.query_one(Composer)
+        await wait_for(pilot, lambda: composer.has_class("-thinking-off"), "level class")
+        await pilot.press("shift+tab")
+        await wait_for(pilot, lambda: composer.has_class("-thinking-minimal"), "next level")
+        assert "demo • minimal" in _status(app, "#status-model")
+        assert app.focused is composer
+        await pilot.press("shift+tab", "shift+tab")
+        await wait_for(pilot, lambda: "demo • medium" in _status(app, "#status-model"), "medium")
+        off_colour = composer.styles.border_top[1]
+        composer.load_text("!ls")
+        await pilot.pause()
+        assert composer.has_class("-bash") and composer.styles.border_top[1] != off_colour
+
+
+async def test_bash_command_and_abort_mid_stream(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = launch(project, "--no-session")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await started(pilot)
+        await submit(pilot, "!echo hi-from-bash")
+        await wait_for(pilot, lambda: items_of(app, BashItem), "the ! command")
+        await wait_for(pilot, lambda: not app.chat.bash_id, "the ! command to end")
+        [bash] = items_of(app, BashItem)
+        assert isinstance(bash, BashItem) and bash.output.strip() == "hi-from-bash"
+        monkeypatch.setenv("PITUI_DEMO_PACE_MS", "40")
+        await submit(pilot, "tell me about this project in detail")
+        await wait_for(pilot, lambda: items_of(app, AssistantItem), "the reply to stream")
+        await submit(pilot, "queued steer")
+        await wait_for(pilot, lambda: app.chat.steering, "the queue")
+        await pilot.press("escape")
+        await idle(pilot)
+        assert app.query_one(Composer).text == "queued steer"
+        notices = [i.text for i in items_of(app, NoticeItem)]
+        assert notices[-1] == "Operation aborted"
+        assert not app.chat.steering
+        users = [i.text for i in items_of(app, UserItem) if isinstance(i, UserItem)]
+        assert users == ["tell me about this project in detail"]
