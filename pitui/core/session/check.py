@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
+from pitui.core.session.entries import parse_entry
 from pitui.core.session.ids import CURRENT_SESSION_VERSION, iso_now, new_entry_id, new_session_id
 from pitui.core.session.load import LoadedFile, parse_session_bytes
 from pitui.core.session.table import EntryTable
@@ -33,92 +36,102 @@ class CheckResult:
         return not self.problems
 
 
-def _message(table: EntryTable, position: int) -> dict[str, Any] | None:
-    if table.types[position] != "message":
-        return None
-    message = table.raw(position).get("message")
-    return message if isinstance(message, dict) else None
+class _Turn:
+    """What pairing needs of one message entry (extracted once per line)."""
+
+    __slots__ = ("calls", "result_for", "role", "stop")
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        self.role = message.get("role")
+        self.stop = message.get("stopReason")
+        self.result_for = message.get("toolCallId") if self.role == "toolResult" else None
+        content = message.get("content")
+        self.calls: frozenset[str] = frozenset(
+            b["id"]
+            for b in (content if self.role == "assistant" and isinstance(content, list) else ())
+            if isinstance(b, dict) and b.get("type") == "toolCall" and isinstance(b.get("id"), str)
+        )
 
 
-def _call_ids(message: dict[str, Any]) -> list[str]:
-    content = message.get("content")
-    if message.get("role") != "assistant" or not isinstance(content, list):
-        return []
-    return [
-        b["id"]
-        for b in content
-        if isinstance(b, dict) and b.get("type") == "toolCall" and isinstance(b.get("id"), str)
-    ]
-
-
-def _unanswered(table: EntryTable, start: int, children: list[list[int]], calls: set[str]) -> str:
-    """Where a path from ``start`` leaves some of ``calls`` unanswered ('' if none does)."""
-    stack: list[tuple[int, frozenset[str]]] = [(c, frozenset(calls)) for c in children[start]]
+def _unanswered(
+    turns: list[_Turn | None], ids: list[str], children: list[list[int]], start: int
+) -> str:
+    """Where a path from ``start`` leaves some of its calls unanswered ('' if none does)."""
+    first = turns[start]
+    assert first is not None
+    stack = [(c, first.calls) for c in children[start]]
     while stack:
         position, pending = stack.pop()
-        message = _message(table, position)
-        role = message.get("role") if message else None
-        if role == "toolResult" and message is not None:
-            pending = pending - {message.get("toolCallId")}
-        elif role in ("user", "assistant"):
+        turn = turns[position]
+        if turn is not None and turn.role == "toolResult":
+            pending = pending - {turn.result_for}
+        elif turn is not None and turn.role in ("user", "assistant"):
             if pending:
-                return f"before entry {table.ids[position]}: {', '.join(sorted(pending))}"
+                return f"before entry {ids[position]}: {', '.join(sorted(pending))}"
             continue
         if pending and not children[position]:
-            return f"at leaf {table.ids[position]}: {', '.join(sorted(pending))}"
+            return f"at leaf {ids[position]}: {', '.join(sorted(pending))}"
         if pending:
             stack.extend((c, pending) for c in children[position])
     return ""
 
 
-def _nearest_assistant(table: EntryTable, position: int) -> dict[str, Any] | None:
-    seen: set[int] = set()
-    current = table.parent_position(position)
-    while current is not None and current not in seen:
-        seen.add(current)
-        message = _message(table, current)
-        if message is not None and message.get("role") != "toolResult":
-            return message if message.get("role") == "assistant" else None
-        current = table.parent_position(current)
+def _owner(turns: list[_Turn | None], ppos: list[int], position: int) -> _Turn | None:
+    """The nearest message above a tool result that is not a tool result (if assistant)."""
+    current, steps = ppos[position], 0
+    while current >= 0 and steps <= len(ppos):
+        turn = turns[current]
+        if turn is not None and turn.role != "toolResult":
+            return turn if turn.role == "assistant" else None
+        current, steps = ppos[current], steps + 1
     return None
 
 
-def tool_pairing_problems(table: EntryTable) -> list[str]:
+def tool_pairing_problems(table: EntryTable, turns: list[_Turn | None]) -> list[str]:
     """Tool calls without results and results without calls, on every path."""
     _, children = child_positions(table)
+    ppos, ids = table.parent_positions(), table.ids
     problems: list[str] = []
-    for position in range(len(table)):
-        message = _message(table, position)
-        if message is None:
+    for position, turn in enumerate(turns):
+        if turn is None:
             continue
-        role = message.get("role")
-        if role == "assistant" and message.get("stopReason") not in _UNANSWERED_OK:
-            calls = set(_call_ids(message))
-            where = _unanswered(table, position, children, calls) if calls else ""
+        if turn.calls and turn.stop not in _UNANSWERED_OK:
+            where = _unanswered(turns, ids, children, position)
             if where:
-                problems.append(f"entry {table.ids[position]}: tool call(s) unanswered {where}")
-        elif role == "toolResult":
-            owner = _nearest_assistant(table, position)
-            if owner is None or message.get("toolCallId") not in _call_ids(owner):
+                problems.append(f"entry {ids[position]}: tool call(s) unanswered {where}")
+        elif turn.role == "toolResult":
+            owner = _owner(turns, ppos, position)
+            if owner is None or turn.result_for not in owner.calls:
                 problems.append(
-                    f"entry {table.ids[position]}: tool result {message.get('toolCallId')} "
+                    f"entry {ids[position]}: tool result {turn.result_for} "
                     "answers no call of the assistant message before it"
                 )
     return problems
+
+
+def _validate(table: EntryTable, problems: list[str]) -> list[_Turn | None]:
+    """Validate every entry (without keeping it) and extract the pairing facts."""
+    turns: list[_Turn | None] = []
+    for position in range(len(table)):
+        raw = table.raw(position)
+        try:
+            parse_entry(raw)
+        except ValidationError as exc:
+            why = str(exc).splitlines()[0]
+            problems.append(
+                f"entry {table.ids[position]}: does not fit type {table.types[position]!r}: {why}"
+            )
+        message = raw.get("message") if table.types[position] == "message" else None
+        turns.append(_Turn(message) if isinstance(message, dict) else None)
+    return turns
 
 
 def check_bytes(data: bytes, name: str = "") -> CheckResult:
     """Check a session file's content."""
     loaded = parse_session_bytes(data, lenient=True, name=name)
     result = CheckResult(loaded, loaded.report.problems())
-    table = loaded.table
-    for position in range(len(table)):
-        table.entry(position)  # validates; failures land in table.invalid
-    result.problems += [
-        f"entry {table.ids[p]}: does not fit type {table.types[p]!r}: {why}"
-        for p, why in sorted(table.invalid.items())
-    ]
-    result.problems += tool_pairing_problems(table)
+    turns = _validate(loaded.table, result.problems)
+    result.problems += tool_pairing_problems(loaded.table, turns)
     return result
 
 
