@@ -117,7 +117,7 @@ def test_check_clean_and_problems_and_repair(
     broken = tmp_path / "broken.jsonl"
     broken.write_bytes(
         jsonl([HEADER, entry("a1", "c3"), entry("c3", "a1"), entry("d4", "zz", message=call)])
-        + jsonl([entry("x1", "y2"), entry("y2", "x1")])
+        + jsonl([entry("x1", "y2"), entry("y2", "x1"), entry("m1", "d4", kind="model_change")])
         + b"junk\n"
         + jsonl([HEADER, entry("a1", None), entry("e5", "d4")])
         + b'{"type":"mes'
@@ -134,6 +134,7 @@ def test_check_clean_and_problems_and_repair(
         "parent not found",
         "cycle",
         "unanswered",
+        "entry m1: does not fit type 'model_change'",
     ):
         assert fragment in out, fragment
     assert broken.read_bytes() == before
