@@ -80,7 +80,7 @@ async def new_command(commands: Commands, _arg: str) -> None:
         await session.wait_for_idle()
     await session.new_session()
     commands.refresh_status()
-    await commands.notice("New session started")
+    commands.notice_after_events("✓ New session started")
 
 
 async def name_command(commands: Commands, arg: str) -> None:

@@ -178,11 +178,17 @@ class Commands:
         """Show a line in the conversation."""
         await self.app.apply([AddNotice(text, level)])
 
+    def notice_after_events(self, text: str, level: NoticeLevel = "info") -> None:
+        """A notice shown after the session events sent so far (e.g. after a rebuild)."""
+        if self.app.bridge is not None:
+            self.app.bridge.flush()  # posts the pending batch; the notice queues behind it
+        self.app.call_later(self.notice, text, level)
+
     def refresh_status(self) -> None:
         """Copy the session's model, level and name into the status bar."""
         session = self.session
-        if session is None:
-            return
+        if session is None or getattr(self.app, "live", None) is not None:
+            return  # a live session updates the status bar from its own events
         model = session.model
         info = replace(
             self.app.info,

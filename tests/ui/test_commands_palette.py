@@ -1,0 +1,110 @@
+"""Command palette (Ctrl+P) and the composer's slash-command autocomplete."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.command import CommandPalette
+
+from pitui.core.keybindings import ACTIONS
+from pitui.ui.commands import palette_entries
+from pitui.ui.keymap import ACTION_TARGETS
+from pitui.ui.screens.hotkeys import HotkeysScreen
+from pitui.ui.screens.models import ModelPicker
+from pitui.ui.widgets.composer import Composer
+from pitui.ui.widgets.suggestions import SuggestionList
+from tests.ui.command_support import make_app, make_session, settle, thinking_changes, wait_until
+
+
+@pytest.fixture(autouse=True)
+def fast_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
+
+
+async def test_palette_lists_every_command_and_action(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        entries = palette_entries(app.commands)
+        texts = {e.text for e in entries}
+        for command in app.commands.registry.all():
+            assert f"/{command.name}" in texts
+        helps = " ".join(e.help for e in entries)
+        for action in ACTIONS:
+            if action.id in ACTION_TARGETS and action.id != "commandPalette":
+                assert f"id: {action.id}" in helps
+        assert "Ctrl+L  ·  id: selectModel" in helps
+
+
+async def test_palette_opens_and_runs_a_command(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
+        await pilot.press(*"/hotkeys")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, HotkeysScreen), "hotkeys")
+
+
+async def test_palette_runs_a_binding_action(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
+        await pilot.press(*"open model selector")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ModelPicker), "the picker")
+
+
+async def test_autocomplete_command_names_then_arguments(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        suggestions = app.main.query_one(SuggestionList)
+        composer = app.main.query_one(Composer)
+        assert not suggestions.display
+        await pilot.press("slash")
+        assert suggestions.display
+        assert len(suggestions.items) == len(app.commands.registry.all())
+        await pilot.press(*"thi")
+        assert suggestions.items[0].label == "/thinking [level]"
+        await pilot.press("tab")
+        assert composer.text == "/thinking "
+        assert [s.label for s in suggestions.items][:2] == ["off", "minimal"]
+        await pilot.press("down", "down", "down", "down")  # off → … → high
+        assert suggestions.selected is not None and suggestions.selected.label == "high"
+        await pilot.press("enter")  # completes and sends
+        await settle(pilot)
+        assert composer.text == ""
+        assert not suggestions.display
+        assert session.thinking_level == "high"
+        assert thinking_changes(session)[-1] == "high"
+
+
+async def test_autocomplete_escape_and_plain_text(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        suggestions = app.main.query_one(SuggestionList)
+        composer = app.main.query_one(Composer)
+        await pilot.press("slash", "m", "o")
+        assert suggestions.display and suggestions.items[0].label == "/model [search]"
+        await pilot.press("escape")
+        assert not suggestions.display
+        assert composer.text == "/mo"
+        composer.load_text("hello")
+        await pilot.pause()
+        assert not suggestions.display
+        composer.load_text("/zzzz")
+        await pilot.pause()
+        assert not suggestions.display  # nothing matches
