@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
 from textual._path import CSSPathType
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import BindingType
 from textual.screen import Screen
 
@@ -99,6 +99,10 @@ class PituiApp(App[None]):
 
     def get_default_screen(self) -> Screen[None]:
         return MainScreen()
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Textual's palette commands, its theme list replaced by the pi themes' picker."""
+        return self.commands.system_commands(super().get_system_commands(screen))
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return fallback_variables()

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from textual.app import SystemCommand
 from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
 
 from pitui.ai.types import Model
@@ -258,6 +259,14 @@ class Commands:
     def theme_names(self) -> list[str]:
         """The pi themes found at start-up, sorted."""
         return sorted(self.app.themes.themes)
+
+    def system_commands(self, base: Iterable[SystemCommand]) -> Iterable[SystemCommand]:
+        """Textual's system commands with "Theme" opening the pi theme picker instead."""
+        for command in base:
+            if command.title == "Theme":
+                yield SystemCommand("Theme", "Switch theme (/theme)", self.open_theme_picker)
+            else:
+                yield command
 
     async def run_action(self, action_id: str) -> None:
         """Run the Textual action bound to a pitui action id (palette entries)."""

@@ -36,6 +36,9 @@ async def test_palette_lists_every_command_and_action(tmp_path: Path) -> None:
             if action.id in ACTION_TARGETS and action.id != "commandPalette":
                 assert f"id: {action.id}" in helps
         assert "Ctrl+L  ·  id: selectModel" in helps
+        system = {c.title: c for c in app.get_system_commands(app.screen)}
+        assert system["Theme"].callback == app.commands.open_theme_picker  # pi themes only
+        assert "Quit" in system
 
 
 async def test_palette_opens_and_runs_a_command(tmp_path: Path) -> None:
