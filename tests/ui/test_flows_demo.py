@@ -71,38 +71,6 @@ async def test_launch_status_and_approved_edit(project: Path) -> None:
         assert _status(app, "#status-context").endswith("/128k (auto)")
 
 
-async def test_deny_with_reason_from_the_keyboard(project: Path) -> None:
-    app = launch(project, "--no-session")
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
-        await submit(pilot, EDIT_PROMPT)
-        await approval(pilot)
-        await pilot.press("n", *"not now", "enter")
-        await idle(pilot)
-        assert (project / "src" / "config.ts").read_text() == CONFIG_TS
-        [item] = items_of(app, ApprovalItem)
-        assert isinstance(item, ApprovalItem) and item.status == "denied"
-        [card] = items_of(app, ToolCardItem)
-        assert isinstance(card, ToolCardItem) and card.state == "denied"
-        assert "Reason: not now" in card.output
-        assert app.session is not None
-        result = app.session.messages[-2]
-        assert "The user denied this edit call. Reason: not now" in str(result)
-
-
-async def test_escape_in_the_modal_denies(project: Path) -> None:
-    app = launch(project, "--no-session")
-    async with app.run_test(size=(100, 30)) as pilot:
-        await started(pilot)
-        await submit(pilot, EDIT_PROMPT)
-        await approval(pilot)
-        await pilot.press("escape")
-        await idle(pilot)
-        assert not isinstance(app.screen, ApprovalScreen)
-        [card] = items_of(app, ToolCardItem)
-        assert isinstance(card, ToolCardItem) and card.state == "denied"
-
-
 async def test_always_remembers_for_the_project(project: Path) -> None:
     app = launch(project, "--no-session")
     async with app.run_test(size=(100, 30)) as pilot:
@@ -178,3 +146,13 @@ async def test_bash_command_and_abort_mid_stream(
         assert not app.chat.steering
         users = [i.text for i in items_of(app, UserItem) if isinstance(i, UserItem)]
         assert users == ["tell me about this project in detail"]
+
+
+async def test_initial_prompt_from_the_command_line(project: Path) -> None:
+    app = launch(project, "--no-session", "hello", "there")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await started(pilot)
+        await wait_for(pilot, lambda: len(items_of(app, UserItem)) == 2, "both prompts")
+        await idle(pilot)
+        assert [u.text for u in items_of(app, UserItem)] == ["hello", "there"]
+        assert not items_of(app, ApprovalItem)

@@ -12,7 +12,7 @@ from pitui.core.session_setup import SessionOptions
 from pitui.modes.print_mode import run_prompts
 from pitui.ui.state import ApprovalItem, AssistantItem, NoticeItem, ToolCardItem, UserItem
 from pitui.ui.widgets.composer import Composer
-from pitui.ui.widgets.messages import AssistantMarkdown, UserMessage
+from pitui.ui.widgets.messages import UserMessage
 from tests.e2e.anthropic_script import anthropic_sse
 from tests.replay_server import ReplayServer, Reply
 from tests.ui.flows import (
@@ -79,8 +79,8 @@ async def test_prompt_tool_approval_result_reply(
         [card] = items_of(app, ToolCardItem)
         assert isinstance(card, ToolCardItem) and card.state == "success"
         assert "+1 export const port = 8080;" in str(card.details)
-        reply = app.query(AssistantMarkdown).last()
-        assert reply.shown_text == "Port changed to **8080**."
+        replies = items_of(app, AssistantItem)
+        assert replies[-1].text == "Port changed to **8080**." and not replies[-1].streaming
         [item] = items_of(app, ApprovalItem)
         assert isinstance(item, ApprovalItem) and item.status == "allowed"
     assert (project / "src" / "config.ts").read_text() == "export const port = 8080;\n"
@@ -100,7 +100,9 @@ async def test_deny_with_reason_reaches_the_model(
         await pilot.press("n", *"keep 3000", "enter")
         await idle(pilot)
         [card] = items_of(app, ToolCardItem)
-        assert isinstance(card, ToolCardItem) and card.state == "denied"
+        assert card.state == "denied" and "Reason: keep 3000" in card.output
+        [item] = items_of(app, ApprovalItem)
+        assert item.status == "denied"
     assert (project / "src" / "config.ts").read_text() == "export const port = 3000;\n"
     result = _tool_result(replay_server.requests[1].json())
     assert result["is_error"] is True
@@ -109,7 +111,7 @@ async def test_deny_with_reason_reaches_the_model(
 
 async def test_abort_mid_stream(project: Path, replay_server: ReplayServer) -> None:
     long_text = "word " * 400
-    _queue(replay_server, {"text": long_text}, chunk_size=200, delay_s=0.03)
+    _queue(replay_server, {"text": long_text}, chunk_size=4000, delay_s=0.1)
     app = launch(project, *MODEL, "--no-session")
     async with app.run_test(size=(100, 30)) as pilot:
         await started(pilot)
@@ -155,10 +157,12 @@ async def test_resume_a_session_shows_its_history(
     app = launch(project, "--session", str(session_file))
     async with app.run_test(size=(100, 30)) as pilot:
         await started(pilot)
-        await wait_for(pilot, lambda: app.query(AssistantMarkdown), "the history")
+        await wait_for(pilot, lambda: app.query(UserMessage), "the history")
         users = [str(w.content) for w in app.query(UserMessage)]
         assert users == ["What is the default port?"]
-        assert app.query(AssistantMarkdown).last().shown_text == "The default port is 3000."
+        [reply] = items_of(app, AssistantItem)
+        assert reply.text == "The default port is 3000."
+        assert app.main.conversation.widget_for(reply.id) is not None
         assert "fake-claude" in str(app.query_one("#status-model").render())
         assert "↑1.4k" in str(app.query_one("#status-usage").render())
         assert app.query_one(Composer).has_focus
