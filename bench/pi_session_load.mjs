@@ -28,6 +28,7 @@ if (mode === "print") {
 } else {
 	const rows = [];
 	for (let i = 0; i < Number(runsText || 5); i++) {
+		const c0 = process.cpuUsage();
 		const t0 = performance.now();
 		const session = SessionManager.open(file);
 		const t1 = performance.now();
@@ -35,9 +36,16 @@ if (mode === "print") {
 		const t2 = performance.now();
 		convertToLlm(context.messages);
 		const t3 = performance.now();
-		rows.push({ open: (t1 - t0) / 1000, build: (t2 - t1) / 1000, convert: (t3 - t2) / 1000, total: (t3 - t0) / 1000 });
+		const cpu = process.cpuUsage(c0);
+		rows.push({
+			open: (t1 - t0) / 1000,
+			build: (t2 - t1) / 1000,
+			convert: (t3 - t2) / 1000,
+			total: (t3 - t0) / 1000,
+			cpu: (cpu.user + cpu.system) / 1e6,
+		});
 	}
 	const result = {};
-	for (const key of ["open", "build", "convert", "total"]) result[key] = median(rows.map((r) => r[key]));
+	for (const key of ["open", "build", "convert", "total", "cpu"]) result[key] = median(rows.map((r) => r[key]));
 	process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -89,14 +90,22 @@ def peak_rss_mb(path: Path) -> tuple[float, float]:
     return base / 1024, peak / 1024
 
 
-def whole_process(command: list[str], runs: int) -> float:
-    """Median wall time of a command with stdout to /dev/null."""
-    times = []
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def whole_process(
+    command: list[str], runs: int, env: dict[str, str] | None = None
+) -> tuple[float, float]:
+    """(median wall, median CPU) of a command with stdout to /dev/null."""
+    walls, cpus = [], []
     for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        start, cpu = time.perf_counter(), _children_cpu()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env)
+        walls.append(time.perf_counter() - start)
+        cpus.append(_children_cpu() - cpu)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def pi_figures(pi_dir: Path, path: Path, runs: int) -> dict[str, float]:
@@ -110,17 +119,8 @@ def pi_figures(pi_dir: Path, path: Path, runs: int) -> dict[str, float]:
         env=env,
     ).stdout
     figures: dict[str, float] = json.loads(out)
-    start_runs = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(
-            ["node", str(PI_SCRIPT), "print", str(path)],
-            check=True,
-            stdout=subprocess.DEVNULL,
-            env=env,
-        )
-        start_runs.append(time.perf_counter() - start)
-    figures["whole_process"] = statistics.median(start_runs)
+    command = ["node", str(PI_SCRIPT), "print", str(path)]
+    figures["whole_process"], figures["whole_cpu"] = whole_process(command, runs, env)
     return figures
 
 
@@ -131,7 +131,7 @@ def report(mode: str, runs: int, pi_dir: Path | None) -> None:
     figures = in_process(path, runs)
     base, peak = peak_rss_mb(path)
     pitui = [sys.executable, "-m", "pitui", "session", "context", str(path), "--json"]
-    whole = whole_process(pitui, runs)
+    whole, whole_cpu = whole_process(pitui, runs)
     print(f"\n== {path.name}: {size:.1f} MB, context {int(figures['messages'])} messages ==")
     print(
         f"pitui in-process: {figures['total']:.3f} s median wall "
@@ -139,14 +139,20 @@ def report(mode: str, runs: int, pi_dir: Path | None) -> None:
         f"convert {figures['convert']:.3f}); CPU {figures['cpu']:.3f} s"
     )
     print(f"pitui peak RSS: {peak:.0f} MB (after imports {base:.0f} MB)")
-    print(f"pitui whole process (session context --json): {whole:.3f} s median wall")
+    print(
+        f"pitui whole process (session context --json): {whole:.3f} s median wall, "
+        f"CPU {whole_cpu:.3f} s"
+    )
     if pi_dir is not None:
         pi = pi_figures(pi_dir, path, runs)
         print(
             f"pi in-process: {pi['total']:.3f} s (open {pi['open']:.3f} + build "
-            f"{pi['build']:.3f} + convert {pi['convert']:.3f})"
+            f"{pi['build']:.3f} + convert {pi['convert']:.3f}); CPU {pi['cpu']:.3f} s"
         )
-        print(f"pi whole process (print context JSON): {pi['whole_process']:.3f} s")
+        print(
+            f"pi whole process (print context JSON): {pi['whole_process']:.3f} s median wall, "
+            f"CPU {pi['whole_cpu']:.3f} s"
+        )
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
 
