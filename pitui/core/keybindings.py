@@ -40,8 +40,13 @@ class ActionInfo:
 
 ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo("interrupt", "Abort the agent / cancel", ("escape",)),
+    ActionInfo("clear", "Clear editor (first) / exit (second)", ("ctrl+c",)),
+    ActionInfo("exit", "Exit (when editor is empty)", ("ctrl+d",)),
     ActionInfo("cycleThinkingLevel", "Cycle thinking level", ("shift+tab",)),
     ActionInfo("selectModel", "Open model selector", ("ctrl+l",)),
+    # pi binds Ctrl+P here; pitui's Ctrl+P is the command palette.
+    ActionInfo("cycleModelForward", "Cycle models", ()),
+    ActionInfo("cycleModelBackward", "Cycle models backward", ()),
     ActionInfo("expandTools", "Toggle tool output expansion", ("ctrl+o",)),
     ActionInfo("toggleThinking", "Toggle thinking block visibility", ("ctrl+t",)),
     ActionInfo("dequeue", "Restore queued messages", ("alt+up",)),
@@ -61,8 +66,8 @@ ACTION_IDS: frozenset[str] = frozenset(a.id for a in ACTIONS)
 PI_ONLY_ACTIONS: frozenset[str] = frozenset(
     {
         # pi app actions pitui does not have (yet)
-        "clear", "exit", "suspend", "cycleModelForward", "cycleModelBackward",
-        "toggleSessionNamedFilter", "externalEditor", "pasteImage", "tree", "fork", "resume",
+        "suspend", "toggleSessionNamedFilter", "externalEditor", "pasteImage", "tree", "fork",
+        "resume",
         # pi editor actions
         "cursorUp", "cursorDown", "cursorLeft", "cursorRight", "cursorWordLeft",
         "cursorWordRight", "cursorLineStart", "cursorLineEnd", "jumpForward", "jumpBackward",

@@ -62,6 +62,10 @@ class PituiApp(App[None]):
         binding("toggleThinking"),
         binding("expandTools"),
         binding("interrupt"),
+        binding("clear", priority=True),
+        binding("exit", priority=True),
+        binding("cycleModelForward"),
+        binding("cycleModelBackward"),
         binding("dequeue"),
         binding("selectModel"),
         binding("newSession"),
@@ -257,6 +261,24 @@ class PituiApp(App[None]):
         """Shift+Tab: the next thinking level (the status bar follows its event)."""
         if self.live is not None:
             await self.live.cycle_thinking_level()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Ctrl+C / Ctrl+D are pi's clear / exit only on the main screen (Ctrl+D: empty)."""
+        if action in ("clear_editor", "exit_if_empty"):
+            return self.commands.editor_key_applies(action)
+        return True
+
+    def action_clear_editor(self) -> None:
+        """Ctrl+C: clear the composer (twice within 0.5 s: quit)."""
+        self.commands.clear_editor()
+
+    def action_exit_if_empty(self) -> None:
+        """Ctrl+D on an empty composer: quit."""
+        self.exit()
+
+    async def action_cycle_model(self, step: int) -> None:
+        """Next / previous usable model (pi's cycleModelForward / Backward)."""
+        await self.commands.guarded(self.commands.cycle_model(step))
 
     def action_select_model(self) -> None:
         """Ctrl+L: the model picker."""

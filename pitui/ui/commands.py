@@ -9,11 +9,14 @@ autocomplete, opens the pickers and applies ``keybindings.json``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
+from textual.binding import Binding
 from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
 
 from pitui.ai.types import Model
@@ -22,7 +25,7 @@ from pitui.core.fuzzy import fuzzy_filter
 from pitui.core.keybindings import ACTIONS, Keybindings, display_key, load_keybindings
 from pitui.errors import PituiError
 from pitui.paths import keybindings_file
-from pitui.ui.keymap import ACTION_TARGETS, key_set, textual_keymap
+from pitui.ui.keymap import ACTION_TARGETS, key_set, textual_keymap, to_textual_key
 from pitui.ui.screens.hotkeys import HotkeysScreen
 from pitui.ui.screens.models import ModelPicker
 from pitui.ui.state import NoticeLevel
@@ -36,6 +39,8 @@ if TYPE_CHECKING:
 Handler = Callable[["Commands", str], Awaitable[None]]
 ArgumentCompleter = Callable[["Commands", str], list[str]]
 NO_SESSION = "No session is connected."
+DOUBLE_PRESS_SECONDS = 0.5
+"""A second Ctrl+C within this time quits (pi)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +100,7 @@ class Commands:
         self.app = app
         self.registry = registry or CommandRegistry(builtin_commands())
         self.keybindings = Keybindings()
+        self._last_clear = -1.0
 
     # ------------------------------------------------------------------ keybindings
 
@@ -115,6 +121,20 @@ class Commands:
         composer.submit_keys = key_set(bindings, "submit")
         composer.newline_keys = key_set(bindings, "newLine")
         composer.follow_up_keys = key_set(bindings, "followUp")
+        composer.app_keys = self._keys_taken_from_editor(bindings)
+
+    def _keys_taken_from_editor(
+        self, bindings: Keybindings
+    ) -> dict[str, Callable[[], Awaitable[bool]]]:
+        """App keys the composer's own bindings would otherwise swallow (e.g. Ctrl+K)."""
+        editor_keys = {b.key for b in Binding.make_bindings(Composer.BINDINGS)}
+        taken: dict[str, Callable[[], Awaitable[bool]]] = {}
+        for action_id in ACTION_TARGETS:
+            for key in bindings.keys_for(action_id):
+                name = to_textual_key(key)
+                if name in editor_keys:
+                    taken[name] = partial(self.run_action, action_id)
+        return taken
 
     # ------------------------------------------------------------------ slash commands
 
@@ -136,8 +156,12 @@ class Commands:
         if command is None:
             await self.notice(f"Unknown command: /{name}", "warning")
             return
+        await self.guarded(command.handler(self, arg))
+
+    async def guarded(self, work: Awaitable[None]) -> None:
+        """Await ``work``; a :class:`PituiError` becomes an error notice."""
         try:
-            await command.handler(self, arg)
+            await work
         except PituiError as exc:
             await self.notice(f"Error: {exc}", "error")
 
@@ -219,6 +243,41 @@ class Commands:
         keys = self.keybindings.keys_for(action_id)
         return " / ".join(display_key(k) for k in keys) if keys else "/model"
 
+    async def cycle_model(self, step: int) -> None:
+        """Next (or previous) usable model after the current one, as pi's Ctrl+P."""
+        session = self.require_session()
+        models = session.registry.available()
+        current = session.model
+        keys = [(m.provider, m.id) for m in models]
+        here = (current.provider, current.id) if current else None
+        if len(models) < 2 and (here is None or here in keys):
+            await self.notice("Only one model available")
+            return
+        index = keys.index(here) if here in keys else -1 if step > 0 else 0
+        model = models[(index + step) % len(models)]
+        await session.set_model(model)
+        self.refresh_status()
+        level = session.thinking_level
+        thinking = f" (thinking: {level})" if model.reasoning and level != "off" else ""
+        await self.notice(f"Switched to {model.name or model.id}{thinking}")
+
+    # ------------------------------------------------------------------ editor keys
+
+    def editor_key_applies(self, action: str) -> bool:
+        """Whether Ctrl+C / Ctrl+D act as pi's clear / exit now (else the key goes on)."""
+        if self.app.screen is not self.app.main:
+            return False
+        return action != "exit_if_empty" or not self.app.main.query_one(Composer).text
+
+    def clear_editor(self) -> None:
+        """Ctrl+C: clear the composer; a second press within 0.5 s quits."""
+        now = time.monotonic()
+        if now - self._last_clear < DOUBLE_PRESS_SECONDS:
+            self.app.exit()
+            return
+        self._last_clear = now
+        self.app.main.query_one(Composer).clear()
+
     # ------------------------------------------------------------------ screens
 
     def open_model_picker(self, search: str = "") -> None:
@@ -230,10 +289,7 @@ class Commands:
 
         async def chosen(model: Model | None) -> None:
             if model is not None:
-                try:
-                    await self.switch_model(model)
-                except PituiError as exc:
-                    await self.notice(f"Error: {exc}", "error")
+                await self.guarded(self.switch_model(model))
 
         picker = ModelPicker(session.registry, session.model, search)
         self.app.push_screen(picker, chosen)
@@ -268,11 +324,11 @@ class Commands:
             else:
                 yield command
 
-    async def run_action(self, action_id: str) -> None:
-        """Run the Textual action bound to a pitui action id (palette entries)."""
+    async def run_action(self, action_id: str) -> bool:
+        """Run the Textual action of a pitui action id; False if it does not apply now."""
         target, action = ACTION_TARGETS[action_id]
         node = self.app.main if target == "main" else self.app
-        await self.app.run_action(action, node)
+        return await self.app.run_action(action, node)
 
 
 # --------------------------------------------------------------------------- palette
@@ -289,7 +345,7 @@ class PaletteEntry:
 
     text: str
     help: str
-    run: Callable[[], Awaitable[None] | None]
+    run: Callable[[], Awaitable[object] | None]
 
 
 def palette_entries(commands: Commands) -> list[PaletteEntry]:
@@ -317,7 +373,7 @@ def _runner(commands: Commands, command: SlashCommand) -> Callable[[], None]:
     return lambda: commands.run(f"/{command.name}")
 
 
-def _action_runner(commands: Commands, action_id: str) -> Callable[[], Awaitable[None]]:
+def _action_runner(commands: Commands, action_id: str) -> Callable[[], Awaitable[bool]]:
     return lambda: commands.run_action(action_id)
 
 

@@ -24,6 +24,10 @@ COMPOSER_ACTIONS = frozenset({"submit", "newLine", "followUp"})
 
 ACTION_TARGETS: dict[str, tuple[str, str]] = {
     "interrupt": ("app", "interrupt"),
+    "clear": ("app", "clear_editor"),
+    "exit": ("app", "exit_if_empty"),
+    "cycleModelForward": ("app", "cycle_model(1)"),
+    "cycleModelBackward": ("app", "cycle_model(-1)"),
     "cycleThinkingLevel": ("main", "app.cycle_thinking"),
     "selectModel": ("app", "select_model"),
     "expandTools": ("app", "toggle_tools"),

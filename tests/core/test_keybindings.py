@@ -54,6 +54,9 @@ def test_defaults_are_pi_defaults() -> None:
     assert keys["interrupt"] == ("escape",)
     assert keys["followUp"] == ("alt+enter",)
     assert keys["newSession"] == ()
+    assert keys["clear"] == ("ctrl+c",)
+    assert keys["exit"] == ("ctrl+d",)
+    assert keys["cycleModelForward"] == ()  # pi's Ctrl+P is pitui's command palette
     assert len({a.id for a in ACTIONS}) == len(ACTIONS)
     for action in ACTIONS:  # every default is a valid key id, already canonical
         assert all(normalize_key(k) == k for k in action.default)
@@ -72,7 +75,7 @@ def test_overrides_string_list_and_unbind() -> None:
 
 
 def test_pi_only_actions_are_accepted_silently() -> None:
-    result = parse_keybindings({"yank": "ctrl+y", "cycleModelForward": "ctrl+n"}, "kb.json")
+    result = parse_keybindings({"yank": "ctrl+y", "externalEditor": "ctrl+g"}, "kb.json")
     assert result.problems == []
     assert result.keys == Keybindings().keys
 

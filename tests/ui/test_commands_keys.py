@@ -110,3 +110,64 @@ async def test_invalid_json_reported(tmp_path: Path, pitui_home: Path) -> None:
                               "quotes at line 1") for n in notices(app))  # fmt: skip
         await pilot.press("ctrl+l")  # defaults still work
         await wait_until(pilot, lambda: opened(app, ModelPicker), "the picker on ctrl+l")
+
+
+async def test_ctrl_c_clears_then_quits(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        composer = app.main.query_one(Composer)
+        await pilot.press("h", "i")
+        await pilot.press("ctrl+c")
+        assert composer.text == ""
+        assert not app._exit
+        await pilot.pause(0.6)
+        await pilot.press("ctrl+c")  # a lone press again only clears
+        assert not app._exit
+        await pilot.press("ctrl+c")
+        await wait_until(pilot, lambda: app._exit, "the app to exit")
+
+
+async def test_ctrl_d_deletes_or_exits_when_empty(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        composer = app.main.query_one(Composer)
+        await pilot.press("a", "b", "home", "ctrl+d")
+        assert composer.text == "b"  # the editor's delete-forward
+        assert not app._exit
+        await pilot.press("ctrl+d")
+        await pilot.press("ctrl+d")
+        await wait_until(pilot, lambda: app._exit, "the app to exit")
+
+
+async def test_cycle_model_bound_from_the_file(tmp_path: Path, pitui_home: Path) -> None:
+    write_keybindings(pitui_home, {"cycleModelForward": "f9", "cycleModelBackward": "f10"})
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("f9")
+        await settle(pilot)
+        assert session.model is not None and session.model.id == "fake-1"
+        assert notices(app)[-1] == "Switched to Fake One"
+        await pilot.press("f9")
+        await settle(pilot)
+        assert session.model is not None and session.model.id == "demo"
+        await pilot.press("f10")
+        await settle(pilot)
+        assert session.model is not None and session.model.id == "fake-1"
+
+
+async def test_app_key_wins_over_the_editor_binding(tmp_path: Path, pitui_home: Path) -> None:
+    write_keybindings(pitui_home, {"selectModel": "ctrl+k"})  # the editor's kill-line key
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        composer = app.main.query_one(Composer)
+        await pilot.press("a", "b", "home", "ctrl+k")
+        await wait_until(pilot, lambda: opened(app, ModelPicker), "the picker on ctrl+k")
+        assert composer.text == "ab"  # not killed

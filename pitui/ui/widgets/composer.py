@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from textual import events
 from textual.content import Content
@@ -49,10 +49,17 @@ class Composer(TextArea):
         self.follow_up_keys = FOLLOW_UP_KEYS
         self.completer: Completer | None = None
         """Suggestions for text starting with ``/`` (shown in a SuggestionList)."""
+        self.app_keys: Mapping[str, Callable[[], Awaitable[bool]]] = {}
+        """Keys the user bound to app actions that the editor binds too: the app wins (pi)."""
 
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
         if self._complete_key(key):
+            event.stop()
+            event.prevent_default()
+            return
+        app_action = self.app_keys.get(key)
+        if app_action is not None and await app_action():
             event.stop()
             event.prevent_default()
             return
