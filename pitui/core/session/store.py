@@ -49,7 +49,7 @@ class SessionStore(AppendMixin):
         self._has_assistant = False
         self._pending: list[bytes] = [dumps_line(header.to_json_dict())]
         self._writer: SessionWriter | None = None
-        self._needs_newline = False
+        """Open, locked file handle (created with the first write; tied to its event loop)."""
         self._write_lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ constructors
