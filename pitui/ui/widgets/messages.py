@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from textual.content import Content
-from textual.widgets import Markdown
-from textual.widgets._markdown import MarkdownStream
 
 from pitui.ui.sanitize import inert
 from pitui.ui.state import (
@@ -22,6 +20,7 @@ from pitui.ui.state import (
     ToolCardItem,
     UserItem,
 )
+from pitui.ui.widgets.assistant_text import AssistantMarkdown as AssistantMarkdown
 from pitui.ui.widgets.base import ItemStatic
 from pitui.ui.widgets.tool_renderers import renderer_for
 
@@ -42,45 +41,6 @@ class UserMessage(ItemStatic):
     def render_item(self, item: UserItem) -> Content:
         suffix = f"\n[{item.images} image{'s' if item.images != 1 else ''}]" if item.images else ""
         return Content(inert(item.text) + suffix)
-
-
-class AssistantMarkdown(Markdown):
-    """An assistant text block, streamed with a MarkdownStream (appends, never re-renders)."""
-
-    def __init__(self, item: AssistantItem) -> None:
-        self._shown = inert(item.text)
-        super().__init__(self._shown, classes="-streaming" if item.streaming else "")
-        self.item_id = item.id
-        self._stream: MarkdownStream | None = None
-
-    async def update_item(self, item: AssistantItem) -> None:
-        """Append the new tail while streaming; replace only if the text was rewritten."""
-        text = inert(item.text)
-        if text != self._shown:
-            if item.streaming and text.startswith(self._shown):
-                if self._stream is None:
-                    self._stream = Markdown.get_stream(self)
-                await self._stream.write(text[len(self._shown) :])
-            else:
-                await self._stop_stream()
-                await self.update(text)
-            self._shown = text
-        if not item.streaming:
-            await self._stop_stream()
-        self.set_class(item.streaming, "-streaming")
-
-    async def on_unmount(self) -> None:
-        await self._stop_stream()
-
-    async def _stop_stream(self) -> None:
-        if self._stream is not None:
-            stream, self._stream = self._stream, None
-            await stream.stop()
-
-    @property
-    def shown_text(self) -> str:
-        """The markdown source displayed so far."""
-        return self._shown
 
 
 class ThinkingBlock(ItemStatic):

@@ -1,0 +1,141 @@
+"""An assistant text block: Markdown drawn as styled text, streamed without re-rendering.
+
+A finished reply is one :class:`~textual.widgets.Static`. While a reply streams, only its
+*live tail* (the blocks after the last frozen one) is parsed and drawn again per frame;
+once the tail holds more than :attr:`AssistantMarkdown.FREEZE_AFTER` complete top-level
+blocks, all but the last are frozen into a Static of their own that is never touched
+again. The cost of a frame is thus bounded by the tail, not by the length of the reply,
+and a long reply stays a handful of widgets (Textual's ``Markdown`` widget would be
+hundreds, all laid out again on every frame).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import Static
+
+from pitui.ui import md_render
+from pitui.ui.sanitize import inert
+from pitui.ui.state import AssistantItem
+
+
+class _LiveTail(Static):
+    """The streaming tail: parsed and drawn at most once per frame, however many updates."""
+
+    def __init__(self) -> None:
+        super().__init__(classes="md-part")
+        self._source = ""
+        self._drawn: tuple[str, Content] | None = None
+
+    def show(self, source: str) -> None:
+        """Draw ``source`` on the next frame."""
+        if source != self._source:
+            self._source = source
+            self.refresh(layout=True)
+
+    def render(self) -> Content:
+        if self._drawn is None or self._drawn[0] != self._source:
+            self._drawn = (self._source, md_render.render(self._source))
+        return self._drawn[1]
+
+
+class AssistantMarkdown(Vertical):
+    """Shows one :class:`~pitui.ui.state.AssistantItem` as Markdown."""
+
+    DEFAULT_CSS = """
+    AssistantMarkdown { height: auto; }
+    AssistantMarkdown > .md-part { height: auto; }
+    AssistantMarkdown > .md-part.-cont { margin: 1 0 0 0; }
+    """
+    FREEZE_AFTER: ClassVar[int] = 6
+    """Complete top-level blocks the live tail may hold before they are frozen."""
+
+    def __init__(self, item: AssistantItem) -> None:
+        super().__init__(classes="-streaming" if item.streaming else "")
+        self.item_id = item.id
+        self.streaming = item.streaming
+        self._raw = item.text
+        self._shown = inert(item.text)
+        self._frozen = 0  # characters of _shown drawn by frozen parts
+        self._parts: list[Static] = []
+        self._live = _LiveTail()
+        self._blanks_checked = 0  # blank lines in the tail when freezing last failed
+
+    def compose(self) -> ComposeResult:
+        if self.streaming:
+            while self._freeze_ready():
+                yield self._freeze()
+        yield self._live
+
+    def on_mount(self) -> None:
+        self._draw_live()
+
+    async def update_item(self, item: AssistantItem) -> None:
+        """Draw the new text: append to the tail, or start over if it was rewritten."""
+        self.streaming = item.streaming
+        self.set_class(item.streaming, "-streaming")
+        if item.text != self._raw:
+            if item.text.startswith(self._raw):
+                # Sanitise only the new part: the reply may be long and this runs per frame.
+                self._shown += inert(item.text[len(self._raw) :])
+            else:
+                self._shown = inert(item.text)
+                await self._reset()
+            self._raw = item.text
+            while self.streaming and self._freeze_ready():
+                await self.mount(self._freeze(), before=self._live)
+            self._draw_live()
+
+    @property
+    def shown_text(self) -> str:
+        """The markdown source displayed so far."""
+        return self._shown
+
+    def _tail(self) -> str:
+        return self._shown[self._frozen :]
+
+    def _draw_live(self) -> None:
+        self._live.show(self._tail())
+        self._live.set_class(bool(self._parts), "-cont")
+
+    def _freeze_ready(self) -> bool:
+        tail = self._tail()
+        blanks = tail.count("\n\n")
+        if blanks <= max(self.FREEZE_AFTER, self._blanks_checked):
+            return False  # parse only when a block may have ended since the last try
+        if self._cut(tail) > 0:
+            self._blanks_checked = 0
+            return True
+        self._blanks_checked = blanks
+        return False
+
+    def _cut(self, tail: str) -> int:
+        """Characters of ``tail`` before its last top-level block, if enough blocks are done."""
+        starts = md_render.block_starts(md_render.parse(tail))
+        if len(starts) <= self.FREEZE_AFTER:
+            return 0
+        line = starts[-1]
+        offset = 0
+        for _ in range(line):
+            offset = tail.index("\n", offset) + 1
+        return offset
+
+    def _freeze(self) -> Static:
+        tail = self._tail()
+        cut = self._cut(tail)
+        part = Static(md_render.render(tail[:cut]), classes="md-part")
+        part.set_class(bool(self._parts), "-cont")
+        self._parts.append(part)
+        self._frozen += cut
+        return part
+
+    async def _reset(self) -> None:
+        parts, self._parts = self._parts, []
+        self._frozen = 0
+        self._blanks_checked = 0
+        if parts:
+            await self.remove_children(parts)
