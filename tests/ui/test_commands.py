@@ -177,10 +177,10 @@ async def test_hotkeys_lists_every_binding(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, HotkeysScreen), "hotkeys")
         table = app.screen.query_one(DataTable)
         rows = [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
-        assert ["Ctrl+L", "Open model selector", "selectModel"] in rows
-        assert ["Shift+Tab", "Cycle thinking level", "cycleThinkingLevel"] in rows
-        assert ["(unbound)", "Start a new session", "newSession"] in rows
-        assert ["Shift+Enter / Ctrl+J", "New line", "newLine"] in rows
+        assert ["Ctrl+L", "selectModel", "Open model selector"] in rows
+        assert ["Shift+Tab", "cycleThinkingLevel", "Cycle thinking level"] in rows
+        assert ["(unbound)", "newSession", "Start a new session"] in rows
+        assert ["Shift+Enter / Ctrl+J", "newLine", "New line"] in rows
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, HotkeysScreen)

@@ -54,10 +54,10 @@ async def test_search_select_writes_model_change_and_updates_status(tmp_path: Pa
         picker = app.screen
         assert isinstance(picker, ModelPicker)
         rows = option_texts(picker)
-        assert rows[0].startswith("demo/demo ✓")
-        assert "[demo]" in rows[0] and "thinking" in rows[0]
+        assert rows[0].startswith("demo/demo") and "✓" in rows[0]
+        assert rows[0].split()[1:] == ["✓", "128k", "thinking", "[demo]"]
         fake_row = next(r for r in rows if r.startswith("fakeco/fake-1"))
-        assert "[key]" in fake_row and "32k" in fake_row
+        assert fake_row.split()[1:] == ["32k", "[key]"]
         assert any(r.startswith("anthropic/") and r.endswith("no key") for r in rows)
         await pilot.press(*"fake")
         await settle(pilot)

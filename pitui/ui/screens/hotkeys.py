@@ -49,14 +49,14 @@ class HotkeysScreen(ModalScreen[None]):
         with Vertical(id="hotkeys"):
             yield Static("Keyboard shortcuts", id="hotkeys-title")
             yield DataTable(id="hotkeys-table", cursor_type="row", zebra_stripes=True)
-            hint = f"Change keys in {self.source} (action id → key or list)" if self.source else ""
-            yield Static(Text(f"{hint}  ·  Esc close" if hint else "Esc close"), id="hotkeys-hint")
+            hint = f"Keys from {self.source}  ·  " if self.source else ""
+            yield Static(Text(f"{hint}Esc close"), id="hotkeys-hint")
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Key", "Action", "Id")
+        table.add_columns("Key", "Id", "Action")  # the id before the (long) description
         for keys, description, action_id in hotkey_rows(self.bindings):
-            table.add_row(Text(keys), Text(description), Text(action_id), key=action_id or keys)
+            table.add_row(Text(keys), Text(action_id), Text(description), key=action_id or keys)
         table.focus()
 
     def action_close(self) -> None:

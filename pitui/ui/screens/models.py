@@ -25,6 +25,9 @@ from pitui.ai.types import Model
 from pitui.core.fuzzy import fuzzy_filter
 from pitui.ui.format import format_tokens
 
+KEY_WIDTH = 44
+"""Rows pad ``provider/id`` to the longest shown, up to this many columns."""
+
 
 def model_key(model: Model) -> str:
     """``provider/id`` (the option id and what the row shows first)."""
@@ -93,23 +96,22 @@ class ModelPicker(ModalScreen[Model | None]):
         self.shown = filter_models(self.ordered, query)
         options = self.option_list
         options.clear_options()
-        options.add_options([self._option(m) for m in self.shown])
+        width = min(max((len(model_key(m)) for m in self.shown), default=0), KEY_WIDTH)
+        options.add_options([self._option(m, width) for m in self.shown])
         if self.shown:
             options.highlighted = 0
         else:
             options.add_option(Option("  No matching models", disabled=True))
         self._show_detail()
 
-    def _option(self, model: Model) -> Option:
+    def _option(self, model: Model, width: int) -> Option:
         current = self.current is not None and model_key(model) == model_key(self.current)
         usable = self.registry.usable_reason(model)
         row = Text()
-        row.append(model_key(model), style="bold" if current else "")
-        if current:
-            row.append(" ✓", style="green")
-        row.append(f"  {format_tokens(model.context_window)}", style="dim")
-        if model.reasoning:
-            row.append("  thinking", style="dim")
+        row.append(model_key(model).ljust(width), style="bold" if current else "")
+        row.append(" ✓" if current else "  ", style="green")
+        row.append(f" {format_tokens(model.context_window):>5}", style="dim")
+        row.append("  thinking" if model.reasoning else " " * 10, style="dim")
         row.append(f"  [{usable}]" if usable else "  no key", style="" if usable else "dim")
         return Option(row, id=model_key(model))
 
