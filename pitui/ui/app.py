@@ -45,7 +45,7 @@ NO_SESSION_NOTICE = "No agent session is connected in this build yet: the UI run
 REBUILD_KINDS = frozenset({"new", "resume", "navigate", "fork", "compaction"})
 
 
-class PituiApp(App[None]):
+class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c have no id
     """pitui's full-screen UI."""
 
     CSS_PATH: ClassVar[CSSPathType | None] = [

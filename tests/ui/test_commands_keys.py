@@ -6,11 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.binding import Binding
 
 from pitui.core.keybindings import parse_keybindings
 from pitui.ui.app import PituiApp
 from pitui.ui.keymap import UNBOUND, textual_keymap, to_textual_key
 from pitui.ui.screens.hotkeys import HotkeysScreen
+from pitui.ui.screens.main import MainScreen
 from pitui.ui.screens.models import ModelPicker
 from pitui.ui.widgets.composer import Composer
 from tests.ui.command_support import make_app, make_session, notices, settle, wait_until
@@ -171,3 +173,22 @@ async def test_app_key_wins_over_the_editor_binding(tmp_path: Path, pitui_home: 
         await pilot.press("a", "b", "home", "ctrl+k")
         await wait_until(pilot, lambda: opened(app, ModelPicker), "the picker on ctrl+k")
         assert composer.text == "ab"  # not killed
+
+
+async def test_every_app_binding_has_an_id_and_quit_is_rebindable(
+    tmp_path: Path, pitui_home: Path
+) -> None:
+    write_keybindings(pitui_home, {"quit": "f12"})
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        for bindings in app._bindings.key_to_bindings.values():
+            assert all(b.id for b in bindings), bindings
+        screen_own = Binding.make_bindings(MainScreen.__dict__["BINDINGS"])
+        assert all(b.id for b in screen_own)  # Textual's Screen adds tab / shift+tab focus
+        await pilot.press("ctrl+q")
+        await settle(pilot)
+        assert not app._exit
+        await pilot.press("f12")
+        await wait_until(pilot, lambda: app._exit, "the app to exit on f12")
