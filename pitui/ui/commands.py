@@ -293,6 +293,12 @@ class Commands:
 
         picker = ModelPicker(session.registry, session.model, search)
         self.app.push_screen(picker, chosen)
+        self.app.run_worker(self._detect_ollama(picker), group="ollama", exit_on_error=False)
+
+    async def _detect_ollama(self, picker: ModelPicker) -> None:
+        """Add a local Ollama's models to the open picker (usable now, no key needed)."""
+        if await picker.registry.refresh_ollama() and picker.is_attached:
+            picker.reload()
 
     def open_theme_picker(self) -> None:
         """A palette over the discovered pi themes."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from pitui.ai.models import ModelRegistry
@@ -31,6 +32,12 @@ FAKE = Model(
     context_window=32_000,
     max_tokens=4_096,
 )
+
+
+@pytest.fixture(autouse=True)
+def no_local_ollama(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model picker probes Ollama: point it at a closed port, not this machine's."""
+    monkeypatch.setenv("OLLAMA_HOST", "127.0.0.1:9")
 
 
 def make_registry() -> ModelRegistry:

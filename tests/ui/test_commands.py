@@ -15,6 +15,7 @@ from tests.ui.command_support import (
     make_app,
     make_registry,
     make_session,
+    no_local_ollama,  # noqa: F401  (autouse fixture)
     notices,
     settle,
     submit,

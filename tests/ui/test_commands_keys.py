@@ -15,7 +15,14 @@ from pitui.ui.screens.hotkeys import HotkeysScreen
 from pitui.ui.screens.main import MainScreen
 from pitui.ui.screens.models import ModelPicker
 from pitui.ui.widgets.composer import Composer
-from tests.ui.command_support import make_app, make_session, notices, settle, wait_until
+from tests.ui.command_support import (
+    make_app,
+    make_session,
+    no_local_ollama,  # noqa: F401  (autouse fixture)
+    notices,
+    settle,
+    wait_until,
+)
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,14 @@ from pitui.ui.screens.hotkeys import HotkeysScreen
 from pitui.ui.screens.models import ModelPicker
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.suggestions import SuggestionList
-from tests.ui.command_support import make_app, make_session, settle, thinking_changes, wait_until
+from tests.ui.command_support import (
+    make_app,
+    make_session,
+    no_local_ollama,  # noqa: F401  (autouse fixture)
+    settle,
+    thinking_changes,
+    wait_until,
+)
 
 
 @pytest.fixture(autouse=True)

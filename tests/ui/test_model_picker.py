@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, OptionList, Static
 
 from pitui.ui.screens.models import ModelPicker, filter_models, order_models
+from tests.replay_server import ReplayServer, Reply
 from tests.ui.command_support import (
     make_app,
     make_registry,
     make_session,
     model_changes,
+    no_local_ollama,  # noqa: F401  (autouse fixture)
     notices,
     settle,
     submit,
@@ -130,3 +133,26 @@ async def test_slash_model_exact_reference_switches_directly(tmp_path: Path) -> 
         await submit(pilot, "/model claude-sonnet-4-5")  # no key: switched, with a warning
         assert session.model is not None and session.model.provider == "anthropic"
         assert any(n.startswith("No API key for anthropic") for n in notices(app))
+
+
+async def test_local_ollama_models_appear_marked(
+    tmp_path: Path, replay_server: ReplayServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OLLAMA_HOST", replay_server.url)
+    replay_server.add(
+        Reply.json_error(200, {"models": [{"name": "qwen3:8b", "model": "qwen3:8b"}]}),
+        Reply.json_error(200, {"capabilities": ["completion", "thinking"]}),
+    )
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await submit(pilot, "/model qwen")
+        await wait_until(pilot, lambda: isinstance(app.screen, ModelPicker), "the picker")
+        picker = app.screen
+        assert isinstance(picker, ModelPicker)
+        await wait_until(pilot, lambda: "ollama/qwen3:8b" in option_texts(picker)[0], "ollama")
+        assert option_texts(picker)[0].split()[1:] == ["128k", "thinking", "[ollama]"]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert model_changes(session)[-1] == ("ollama", "qwen3:8b")

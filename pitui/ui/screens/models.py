@@ -86,6 +86,14 @@ class ModelPicker(ModalScreen[Model | None]):
         self.refilter(self.initial_search)
         self.query_one("#model-search", Input).focus()
 
+    def reload(self) -> None:
+        """Re-read the registry (e.g. after Ollama was detected), keeping search and cursor."""
+        keep = self.highlighted_model
+        self.ordered = order_models(self.registry, self.current)
+        self.refilter(self.query_one("#model-search", Input).value)
+        if keep is not None and keep in self.shown:
+            self.option_list.highlighted = self.shown.index(keep)
+
     @property
     def option_list(self) -> OptionList:
         """The list of models."""
