@@ -20,6 +20,7 @@ from pitui.ai.types import AssistantMessage
 ABORT_MESSAGE = "Request was aborted"
 
 _event_type = operator.attrgetter("type")
+_current_task = asyncio.current_task
 
 
 class AssistantMessageEventStream:
@@ -94,7 +95,7 @@ class AssistantMessageEventStream:
 
     async def __anext__(self) -> AssistantMessageEvent:
         # Passing the loop spares current_task() a lookup: this runs once per event.
-        if asyncio.current_task(self._loop) is not self._consumer:
+        if _current_task(self._loop) is not self._consumer:
             self._watch_consumer()
         events = self._events
         while not events:

@@ -204,7 +204,19 @@ class ChunkReader:
             self._finished = True
             self._out.stop_reason = _map_finish_reason(finish)
         delta = choice.get("delta")
-        if type(delta) is dict:
+        if type(delta) is not dict:
+            return
+        content = delta.get("content")
+        if (
+            len(delta) == 1
+            and content
+            and type(content) is str
+            and type(self._block) is TextContent
+        ):
+            # The common chunk: one more piece of the open text block, and nothing else.
+            self._pending.append(content)
+            self._batch.append(_TEXT_DELTA(self._out, self._position, content))
+        else:
             self._delta(delta)
 
     def _delta(self, delta: dict[str, Any]) -> None:
