@@ -21,10 +21,12 @@ from textual.widgets import Static
 
 from pitui.ui.keymap import binding
 from pitui.ui.state import ChatState
+from pitui.ui.widgets.base import ToggleRequested
 from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
 from pitui.ui.widgets.conversation import ConversationView, ItemPane, ToolPane
 from pitui.ui.widgets.status_bar import SessionInfo, StatusBar
 from pitui.ui.widgets.suggestions import SuggestionList
+from pitui.ui.widgets.tool_card import ToolCard
 
 NARROW_BELOW = 100
 HINTS = "^O expand  ^T thinking  F2 tools"
@@ -95,6 +97,19 @@ class MainScreen(Screen[None]):
     def on_item_pane_unseen(self, message: ItemPane.Unseen) -> None:
         if message.pane.id == "conversation":
             self.query_one("#new-output").set_class(message.unseen, "-visible")
+
+    def on_tool_card_selected(self, message: ToolCard.Selected) -> None:
+        """A picked card: highlight the assistant message that made the call."""
+        self.tools.select(message.card.item_id)
+        self.conversation.highlight_message(message.card.item.message_id)
+
+    def on_toggle_requested(self, message: ToggleRequested) -> None:
+        """A tool reference clicked in the conversation also picks its card (not stopped:
+        the app folds the card)."""
+        if message.item_id.startswith("tool:"):
+            card = self.tools.select(message.item_id)
+            if card is not None:
+                self.conversation.highlight_message(card.item.message_id)
 
     def action_toggle_tool_pane(self) -> None:
         """Show or hide the tool pane (narrow: swap it in for the conversation)."""

@@ -188,8 +188,35 @@ class ConversationView(ItemPane):
 
     FACTORIES: ClassVar[Mapping[type, WidgetFactory]] = CONVERSATION_WIDGETS
 
+    def highlight_message(self, message_id: str | None) -> None:
+        """Mark the mounted widgets of assistant message ``message_id`` (blocks, tool refs)."""
+        first: Widget | None = None
+        for item_id, widget in self._widgets.items():
+            item = self._state.get(item_id) if self._state is not None else None
+            on = message_id is not None and (
+                item_id.startswith(f"{message_id}.")
+                or (isinstance(item, ToolCardItem) and item.message_id == message_id)
+            )
+            widget.set_class(on, "-highlight")
+            first = first or (widget if on else None)
+        if first is not None:
+            self.scroll_to_widget(first, animate=False)
+
 
 class ToolPane(ItemPane):
     """One card per tool call, newest at the bottom."""
 
     FACTORIES: ClassVar[Mapping[type, WidgetFactory]] = {ToolCardItem: ToolCard}
+    MAX_MOUNTED: ClassVar[int] = 20
+    """Cards are several lines tall: 20 fill more than any viewport."""
+
+    def select(self, item_id: str | None) -> ToolCard | None:
+        """Mark the card of ``item_id`` as selected (and no other); scroll it into view."""
+        chosen: ToolCard | None = None
+        for key, widget in self._widgets.items():
+            widget.set_class(key == item_id, "-selected")
+            if key == item_id and isinstance(widget, ToolCard):
+                chosen = widget
+        if chosen is not None:
+            self.scroll_to_widget(chosen, animate=False)
+        return chosen
