@@ -17,8 +17,9 @@ from pitui.core.keybindings import Keybindings
 from pitui.core.session_events import SessionChangedEvent
 from pitui.errors import PituiError
 from pitui.ui.bridge import AgentEventBatch, EventBridge, Subscribe
-from pitui.ui.commands import Commands, PituiCommandProvider
+from pitui.ui.commands import Commands
 from pitui.ui.keymap import binding
+from pitui.ui.palette import PituiCommandProvider
 from pitui.ui.port import SessionPort
 from pitui.ui.pvector import changed_positions
 from pitui.ui.reducer import AnyEvent, reduce_all, state_from_messages

@@ -8,8 +8,8 @@ import pytest
 from textual.command import CommandPalette
 
 from pitui.core.keybindings import ACTIONS
-from pitui.ui.commands import palette_entries
 from pitui.ui.keymap import ACTION_TARGETS
+from pitui.ui.palette import palette_entries
 from pitui.ui.screens.hotkeys import HotkeysScreen
 from pitui.ui.screens.models import ModelPicker
 from pitui.ui.widgets.composer import Composer
