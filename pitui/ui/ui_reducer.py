@@ -38,6 +38,7 @@ from pitui.ui.ui_events import (
 
 FOLDABLE = (ThinkingItem, ToolCardItem, BashItem, CustomItem, CompactionItem, BranchSummaryItem)
 Handler: TypeAlias = Callable[[ChatState, Any], ChatState]
+WAITING_FOR_APPROVAL = "waiting for approval"
 
 
 def _toggle(state: ChatState, event: ToggleItem) -> ChatState:
@@ -93,6 +94,9 @@ def _approval_requested(state: ChatState, event: ApprovalRequested) -> ChatState
     item = ApprovalItem(
         approval_item_id(event.tool_call_id), event.tool_call_id, event.tool_name, dict(event.args)
     )
+    card = state.tool_card(event.tool_call_id)
+    if card is not None and card.state not in TOOL_DONE_STATES and not card.output:
+        state = items.put(state, replace(card, output=WAITING_FOR_APPROVAL))
     return items.put(state, item)
 
 
@@ -105,6 +109,8 @@ def _approval_resolved(state: ChatState, event: ApprovalResolved) -> ChatState:
     if not event.allowed and card is not None and card.state not in TOOL_DONE_STATES:
         text = "Denied by user" + (f": {event.reason}" if event.reason else "")
         state = items.put(state, replace(card, state="denied", output=text))
+    elif card is not None and card.output == WAITING_FOR_APPROVAL:
+        state = items.put(state, replace(card, output=""))
     return state
 
 

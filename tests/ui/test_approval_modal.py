@@ -112,3 +112,19 @@ async def test_keys_answer_the_modal() -> None:
         ("deny", None),
         ("always", None),
     ]
+
+
+def test_card_waits_for_approval_then_clears() -> None:
+    from pitui.ui.reducer import reduce_all
+    from pitui.ui.state import ChatState
+    from pitui.ui.ui_events import ApprovalResolved
+    from pitui.ui.ui_reducer import WAITING_FOR_APPROVAL
+
+    s = Script().start().user("q").assistant().tool_call("c1", "bash", {"command": "make"})
+    s.end("toolUse").tool_start("c1", "bash", {"command": "make"})
+    state = reduce_all(ChatState(), [*s.events, ApprovalRequested("c1", "bash", {})])
+    card = state.tool_card("c1")
+    assert card is not None and card.output == WAITING_FOR_APPROVAL
+    state = reduce_all(state, [ApprovalResolved("c1", allowed=True)])
+    card = state.tool_card("c1")
+    assert card is not None and card.output == "" and card.state == "running"
