@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
+from types import ModuleType
 from typing import TYPE_CHECKING, ClassVar
 
 from textual._path import CSSPathType
@@ -14,7 +16,6 @@ from textual.binding import BindingType
 from textual.screen import Screen
 
 from pitui.core.keybindings import Keybindings
-from pitui.core.session_events import SessionChangedEvent
 from pitui.errors import PituiError
 from pitui.ui.bridge import AgentEventBatch, EventBridge, Subscribe
 from pitui.ui.commands import Commands
@@ -22,7 +23,6 @@ from pitui.ui.keymap import binding
 from pitui.ui.palette import PituiCommandProvider
 from pitui.ui.port import SessionPort
 from pitui.ui.pvector import changed_positions
-from pitui.ui.reducer import AnyEvent, reduce_all, state_from_messages
 from pitui.ui.screens.main import MainScreen
 from pitui.ui.state import ChatState
 from pitui.ui.theme import ThemeCatalog, fallback_variables, to_textual_theme
@@ -40,6 +40,7 @@ from pitui.ui.widgets.status_bar import SessionInfo
 
 if TYPE_CHECKING:
     from pitui.ui.launch import LiveSession
+    from pitui.ui.reducer import AnyEvent
 
 NO_SESSION_NOTICE = "No agent session is connected in this build yet: the UI runs without a model."
 # Session changes after which the transcript itself is different: rebuild the view.
@@ -127,7 +128,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
     async def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         notices = self._notices
         if self.session is not None and self.session.messages:
-            self.chat = state_from_messages(self.session.messages)
+            self.chat = _reducer().state_from_messages(self.session.messages)
             await self.main.show_state(self.chat, [item.id for item in self.chat.items])
         self.main.show_status(self.info, self.chat)
         if self.bridge is not None:
@@ -166,7 +167,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.session = session
         if info is not None:
             self.info = info
-        await self.rebuild(state_from_messages(session.messages))
+        await self.rebuild(_reducer().state_from_messages(session.messages))
         self.bridge = EventBridge(self, session.subscribe)
         self.bridge.start()
 
@@ -194,7 +195,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
     async def apply(self, events: Iterable[AnyEvent]) -> None:
         """Reduce ``events`` and update only the widgets whose items changed."""
         old = self.chat
-        new = reduce_all(old, events)
+        new = _reducer().reduce_all(old, events)
         self.chat = new
         changed = [new.items[p].id for p in changed_positions(old.items, new.items)]
         await self.main.show_state(new, changed, old)
@@ -202,12 +203,14 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             self.main.show_status(self.info, new)
 
     async def on_agent_event_batch(self, message: AgentEventBatch) -> None:
+        from pitui.core.session_events import SessionChangedEvent
+
         await self.apply(message.events)
         rebuild = any(
             isinstance(e, SessionChangedEvent) and e.kind in REBUILD_KINDS for e in message.events
         )
         if rebuild and self.session is not None:
-            await self.rebuild(state_from_messages(self.session.messages))
+            await self.rebuild(_reducer().state_from_messages(self.session.messages))
         if self.live is not None and self.live.changes_info(message.events):
             self.update_info(self.live.info())
 
@@ -220,6 +223,9 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.chat = state
         await self.main.show_state(state, [item.id for item in state.items])
         self.main.show_status(self.info, state)
+        # A resumed transcript is hundreds of thousands of long-lived objects: keep them out
+        # of full GC passes, which otherwise stall the UI for ~0.4 s now and then.
+        gc.freeze()
 
     async def on_toggle_requested(self, message: ToggleRequested) -> None:
         await self.apply([ToggleItem(message.item_id)])
@@ -320,6 +326,14 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """New session facts (model, name, window …) for the status bar."""
         self.info = info
         self.main.show_status(info, self.chat)
+
+
+def _reducer() -> ModuleType:
+    """The reducer module, imported on first use: it pulls in the pydantic event and
+    message models, which are not needed to draw the first frame."""
+    import pitui.ui.reducer
+
+    return pitui.ui.reducer
 
 
 def run(args: argparse.Namespace) -> int:
