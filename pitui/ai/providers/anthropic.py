@@ -230,8 +230,8 @@ class _StreamReader:
                     data = parse_json_text(event.data)
                 if type(data) is not dict:
                     continue
-                # The hot path, one pass per delta: plain dict lookups, no calls but the
-                # event's construction and push.
+                # The hot path, one pass per delta: plain dict lookups, and no call but
+                # the event's construction (it is queued; flush pushes the burst).
                 current = blocks.get(data.get("index", -1))
                 delta = data.get("delta")
                 if current is None or type(delta) is not dict:
