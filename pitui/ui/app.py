@@ -7,7 +7,6 @@ import gc
 import os
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
-from types import ModuleType
 from typing import TYPE_CHECKING, ClassVar
 
 from textual._path import CSSPathType
@@ -128,7 +127,9 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
     async def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         notices = self._notices
         if self.session is not None and self.session.messages:
-            self.chat = _reducer().state_from_messages(self.session.messages)
+            from pitui.ui.reducer import state_from_messages
+
+            self.chat = state_from_messages(self.session.messages)
             await self.main.show_state(self.chat, [item.id for item in self.chat.items])
         self.main.show_status(self.info, self.chat)
         if self.bridge is not None:
@@ -167,7 +168,9 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.session = session
         if info is not None:
             self.info = info
-        await self.rebuild(_reducer().state_from_messages(session.messages))
+        from pitui.ui.reducer import state_from_messages
+
+        await self.rebuild(state_from_messages(session.messages))
         self.bridge = EventBridge(self, session.subscribe)
         self.bridge.start()
 
@@ -195,7 +198,9 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
     async def apply(self, events: Iterable[AnyEvent]) -> None:
         """Reduce ``events`` and update only the widgets whose items changed."""
         old = self.chat
-        new = _reducer().reduce_all(old, events)
+        from pitui.ui.reducer import reduce_all  # lazy: its event models are not first-frame
+
+        new = reduce_all(old, events)
         self.chat = new
         changed = [new.items[p].id for p in changed_positions(old.items, new.items)]
         await self.main.show_state(new, changed, old)
@@ -204,13 +209,14 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     async def on_agent_event_batch(self, message: AgentEventBatch) -> None:
         from pitui.core.session_events import SessionChangedEvent
+        from pitui.ui.reducer import state_from_messages
 
         await self.apply(message.events)
         rebuild = any(
             isinstance(e, SessionChangedEvent) and e.kind in REBUILD_KINDS for e in message.events
         )
         if rebuild and self.session is not None:
-            await self.rebuild(_reducer().state_from_messages(self.session.messages))
+            await self.rebuild(state_from_messages(self.session.messages))
         if self.live is not None and self.live.changes_info(message.events):
             self.update_info(self.live.info())
 
@@ -326,14 +332,6 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """New session facts (model, name, window …) for the status bar."""
         self.info = info
         self.main.show_status(info, self.chat)
-
-
-def _reducer() -> ModuleType:
-    """The reducer module, imported on first use: it pulls in the pydantic event and
-    message models, which are not needed to draw the first frame."""
-    import pitui.ui.reducer
-
-    return pitui.ui.reducer
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,13 +11,15 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 from textual.message_pump import MessagePump
 
-from pitui.core.session_events import SessionEvent
+if TYPE_CHECKING:  # the event models load with the session, after the first frame
+    from pitui.core.session_events import SessionEvent
 
-Listener = Callable[[SessionEvent], None]
+Listener = Callable[["SessionEvent"], None]
 Unsubscribe = Callable[[], None]
 Subscribe = Callable[[Listener], Unsubscribe]
 

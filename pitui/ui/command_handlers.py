@@ -8,18 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pitui.agent.messages import AgentMessage
-from pitui.ai.types import (
-    THINKING_LEVELS,
-    AssistantMessage,
-    Model,
-    ToolCall,
-    ToolResultMessage,
-    UserMessage,
-)
-from pitui.core.agent_session import AgentSession
-
 if TYPE_CHECKING:
+    # Types only: the message models load with the session, after the first frame.
+    from pitui.agent.messages import AgentMessage
+    from pitui.ai.types import Model
+    from pitui.core.agent_session import AgentSession
     from pitui.ui.commands import Commands, SlashCommand
 
 
@@ -53,6 +46,8 @@ async def thinking_command(commands: Commands, arg: str) -> None:
         choices = ", ".join(available)
         await commands.notice(f"Thinking level: {session.thinking_level} (available: {choices})")
         return
+    from pitui.ai.types import THINKING_LEVELS
+
     level = next((lvl for lvl in THINKING_LEVELS if lvl == arg.lower()), None)
     if level is None:
         choices = ", ".join(THINKING_LEVELS)
@@ -68,6 +63,8 @@ async def thinking_command(commands: Commands, arg: str) -> None:
 
 def thinking_levels(commands: Commands, _arg: str) -> list[str]:
     """Argument completions for ``/thinking``."""
+    from pitui.ai.types import THINKING_LEVELS
+
     session = commands.session
     return list(session.available_thinking_levels()) if session else list(THINKING_LEVELS)
 
@@ -116,6 +113,8 @@ def session_info_text(session: AgentSession) -> str:
 
 
 def _message_counts(messages: list[AgentMessage]) -> list[str]:
+    from pitui.ai.types import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
+
     assistants = [m for m in messages if isinstance(m, AssistantMessage)]
     tool_calls = sum(isinstance(b, ToolCall) for m in assistants for b in m.content)
     users = sum(isinstance(m, UserMessage) for m in messages)

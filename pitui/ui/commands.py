@@ -20,22 +20,23 @@ from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 
-from pitui.ai.types import Model
-from pitui.core.agent_session import AgentSession
 from pitui.core.fuzzy import fuzzy_filter
 from pitui.core.keybindings import Keybindings, display_key, load_keybindings
 from pitui.errors import PituiError
 from pitui.paths import keybindings_file
 from pitui.ui.keymap import ACTION_TARGETS, key_set, textual_keymap, to_textual_key
 from pitui.ui.screens.hotkeys import HotkeysScreen
-from pitui.ui.screens.models import ModelPicker
 from pitui.ui.state import NoticeLevel
 from pitui.ui.ui_events import AddNotice
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.suggestions import Suggestion
 
 if TYPE_CHECKING:
+    # Only for types: the façade and the model picker load after the first frame.
+    from pitui.ai.types import Model
+    from pitui.core.agent_session import AgentSession
     from pitui.ui.app import PituiApp
+    from pitui.ui.screens.models import ModelPicker
 
 Handler = Callable[["Commands", str], Awaitable[None]]
 ArgumentCompleter = Callable[["Commands", str], list[str]]
@@ -191,6 +192,10 @@ class Commands:
     def session(self) -> AgentSession | None:
         """The connected session when it is the full façade (commands need more than events)."""
         session = self.app.session
+        if session is None:
+            return None
+        from pitui.core.agent_session import AgentSession
+
         return session if isinstance(session, AgentSession) else None
 
     def require_session(self) -> AgentSession:
@@ -291,6 +296,8 @@ class Commands:
         async def chosen(model: Model | None) -> None:
             if model is not None:
                 await self.guarded(self.switch_model(model))
+
+        from pitui.ui.screens.models import ModelPicker
 
         picker = ModelPicker(session.registry, session.model, search)
         self.app.push_screen(picker, chosen)

@@ -7,10 +7,11 @@ recorded events, and so the UI names exactly the slice of the session it uses.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from pitui.agent.messages import AgentMessage
-from pitui.core.session_events import SessionEvent
+if TYPE_CHECKING:
+    from pitui.agent.messages import AgentMessage
+    from pitui.core.session_events import SessionEvent
 
 
 class SessionPort(Protocol):
