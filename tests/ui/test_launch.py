@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from pitui import paths
@@ -48,3 +50,17 @@ def test_git_branch(tmp_path: Path) -> None:
     worktree.mkdir()
     (worktree / ".git").write_text("gitdir: ../repo/.git\n")
     assert _git_branch(worktree) == "detached"
+
+
+def test_first_frame_path_imports_no_models() -> None:
+    """Building the app loads no pydantic models, façade or provider (they come later)."""
+    code = (
+        "import sys\n"
+        "from pitui.cli import build_parser\n"
+        "from pitui.ui.launch import create_app\n"
+        "create_app(build_parser().parse_args([]))\n"
+        "heavy = ('pydantic', 'pitui.ai.types', 'pitui.core.agent_session', 'httpx')\n"
+        "loaded = [m for m in heavy if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
