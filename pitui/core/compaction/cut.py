@@ -10,10 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import eq
-from typing import Any, cast
+from typing import Any
 
 from pitui.agent.messages import AgentMessage
-from pitui.core.compaction.files import FileOperations, extract_from_lines, extract_from_raw
+from pitui.core.compaction.files import (
+    FileOperations,
+    extract_from_joined,
+    extract_from_lines,
+    extract_from_raw,
+)
 from pitui.core.compaction.tokens import (
     estimate_raw_entry,
     estimate_raw_message,
@@ -115,10 +120,9 @@ class CompactionPreparation:
 
 
 def _last_index_of(kinds: list[str], kind: str) -> int:
-    for i in range(len(kinds) - 1, -1, -1):
-        if kinds[i] == kind:
-            return i
-    return -1
+    if kind not in kinds:
+        return -1
+    return len(kinds) - 1 - kinds[::-1].index(kind)
 
 
 def _tokens_before(view: PathView, usage_start: int) -> int:
@@ -134,43 +138,47 @@ def _tokens_before(view: PathView, usage_start: int) -> int:
 
 
 def _message_indices(view: PathView, start: int, end: int) -> list[int]:
-    kinds = view.kinds
-    return [i for i in range(start, end) if kinds[i] in _MESSAGE_ENTRIES]
+    selected = map(_MESSAGE_ENTRIES.__contains__, view.kinds[start:end])
+    return list(compress(range(start, end), selected))
 
 
-def _assistant_raws(view: PathView, start: int, end: int) -> tuple[list[int], list[Any]] | None:
-    """Table positions and raw data (file line or object) of the assistant messages in
-    [start, end), gathered at C speed; None when the table has no role column."""
-    roles = view.roles
-    if roles is None:
-        return None
-    positions = view.positions[start:end]
-    if not positions:
-        return [], []
-    first, last = positions[0], positions[-1]
-    raws: list[Any]
-    if last - first == end - start - 1 and positions == list(range(first, last + 1)):
-        raws, kinds = view.table.raws[first : last + 1], roles[first : last + 1]
-    else:  # the path jumps between branches: gather entry by entry
-        raws = list(map(view.table.raws.__getitem__, positions))
-        kinds = list(map(roles.__getitem__, positions))
-    selected = list(map(eq, repeat("assistant"), kinds))
-    return list(compress(positions, selected)), list(compress(raws, selected))
+def _column(view: PathView, column: list[Any], start: int, end: int) -> list[Any]:
+    """A table column's values at path indices [start, end), gathered at C speed."""
+    runs = view.table_runs(start, end)
+    if runs is None:
+        return list(map(column.__getitem__, view.positions[start:end]))
+    if len(runs) == 1:
+        return column[runs[0].start : runs[0].stop]
+    values: list[Any] = []
+    for run in runs:
+        values.extend(column[run.start : run.stop])
+    return values
 
 
 def _collect_file_ops(view: PathView, start: int, end: int, ops: FileOperations) -> None:
-    found = _assistant_raws(view, start, end)
-    if found is None:
+    roles = view.roles
+    if roles is None:  # no role column: read each message
         for i in range(start, end):
             message = view.message(i)
             if message is not None:
                 extract_from_raw(message, ops)
         return
-    positions, raws = found
-    if not any(map(isinstance, raws, repeat(dict))):
-        extract_from_lines(cast("list[bytes]", raws), ops)
+    # The assistant messages' raw data (file lines, or objects for entries added since).
+    selected = list(map(eq, repeat("assistant"), _column(view, roles, start, end)))
+    raws = list(compress(_column(view, view.table.raws, start, end), selected))
+    try:
+        joined = b"\n".join(raws)
+    except TypeError:  # not all are file lines
+        positions = list(compress(view.positions[start:end], selected))
+        _collect_mixed(view, positions, raws, ops)
         return
-    # Lines from the file and entries appended since: scan runs of lines, read the rest.
+    extract_from_joined(joined, raws, ops)
+
+
+def _collect_mixed(
+    view: PathView, positions: list[int], raws: list[Any], ops: FileOperations
+) -> None:
+    """File lines and entries appended since: scan runs of lines, read the rest."""
     lines: list[bytes] = []
     for position, raw in zip(positions, raws, strict=True):
         if type(raw) is bytes:
@@ -193,9 +201,8 @@ def _file_ops(view: PathView, previous: int, ranges: list[tuple[int, int]]) -> F
         raw = view.raw(previous)
         if not raw.get("fromHook") and raw.get("details"):
             ops.seed(raw.get("details"))
-    with bulk_allocation():  # tens of thousands of short-lived tuples: no GC passes
-        for start, end in ranges:
-            _collect_file_ops(view, start, end, ops)
+    for start, end in ranges:
+        _collect_file_ops(view, start, end, ops)
     return ops
 
 
@@ -210,6 +217,12 @@ def prepare_compaction(
         previous summary, the file operations and the context size before compacting.
     """
     settings = settings or CompactionSettings()
+    # Lists of 100k items and many short-lived objects: no GC passes over the session.
+    with bulk_allocation():
+        return _prepare(view, settings)
+
+
+def _prepare(view: PathView, settings: CompactionSettings) -> CompactionPreparation | None:
     kinds = view.kinds
     if not kinds or kinds[-1] == "compaction":
         return None

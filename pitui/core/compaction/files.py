@@ -95,40 +95,47 @@ def format_file_operations(read_files: list[str], modified_files: list[str]) -> 
     return "\n\n" + "\n\n".join(sections) if sections else ""
 
 
-# A tool-call block head as JSON.stringify writes it (pi's session lines): the name, and
-# a leading ``path`` argument when there is one.
-_HEAD = re.compile(
-    rb'"type":"toolCall","id":"[^"\\]*","name":"([^"\\]*)","arguments":'
-    rb'(\{"path":"((?:[^"\\]|\\.)*)"[,}])?'
+# Every ``"toolCall"`` token of the text (a JSON string token: inside a string its quotes
+# would be escaped), with, when it starts a block head as JSON.stringify writes it (pi's
+# session lines: ``type, id, name, arguments``, no escapes in id and name), the name and a
+# leading ``path`` argument. The id is matched but not captured, so the captures of the
+# calls of a session repeat and fold into a few distinct ones.
+_CALL = re.compile(
+    rb'Call"(?<="toolCall")(?:(?<="type":"toolCall"),"id":"[^"\\]*","name":"'
+    rb'([^"\\]*","arguments":(?:\{"path":"[^"\\]*(?:\\.[^"\\]*)*"[,}])?))?'
 )
+_ARGUMENTS = b'","arguments":'
+_PATH_HEAD = len(b'{"path":"')
 _TRACKED = {b"read", b"write", b"edit"}
 
 
 def _fast_calls(joined: bytes) -> list[tuple[bytes, bytes]] | None:
-    """(name, path) of every read/write/edit call, if the text is in pi's exact layout.
+    """Distinct (name, path) of the read/write/edit calls, first-seen order, if the text is
+    in pi's exact layout; None otherwise.
 
-    Holds when every ``"toolCall"`` starts a block head (``type, id, name, arguments``,
-    no escapes in id and name) and every read/write/edit call has ``path`` first; the
-    head cannot occur inside a JSON string because its quotes would be escaped there.
+    Holds when every ``"toolCall"`` token starts a block head and every read/write/edit call
+    has ``path`` first. The search runs in C; only distinct captures reach Python.
     """
-    heads: list[tuple[bytes, bytes, bytes]] = _HEAD.findall(joined)
-    if len(heads) != joined.count(b'"toolCall"'):
-        return None
     calls: list[tuple[bytes, bytes]] = []
-    for name, part, path in heads:
+    for capture in dict.fromkeys(_CALL.findall(joined)):
+        if not capture:
+            return None  # a "toolCall" token that is not a block head as pi writes it
+        name, _, arguments = capture.partition(_ARGUMENTS)
         if name in _TRACKED:
-            if not part:
+            if not arguments:
                 return None  # the path may come later in the arguments
-            calls.append((name, path))
+            calls.append((name, arguments[_PATH_HEAD:-2]))
     return calls
 
 
-def extract_from_lines(lines: list[bytes], ops: FileOperations) -> None:
+def extract_from_joined(joined: bytes, lines: Iterable[bytes], ops: FileOperations) -> None:
     """:func:`extract_from_raw` for assistant messages given as their session-file lines.
 
-    Scans all lines at once when they are in pi's layout, and parses each line otherwise.
+    Args:
+        joined: The lines joined with newlines.
+        lines: The same lines (parsed one by one when they are not in pi's layout).
+        ops: Where the operations are added.
     """
-    joined = b"\n".join(lines)
     calls = _fast_calls(joined)
     if calls is None:
         for line in lines:
@@ -140,5 +147,11 @@ def extract_from_lines(lines: list[bytes], ops: FileOperations) -> None:
     targets = {b"read": ops.read, b"write": ops.written, b"edit": ops.edited}
     for name, path in calls:
         if path:
-            text = json.loads(b'"' + path + b'"') if b"\\" in path else path.decode()
-            targets[name][text] = None
+            # Bad UTF-8 reads as the line parser reads it (replacement characters).
+            text = path.decode("utf-8", "replace")
+            targets[name][json.loads(f'"{text}"') if "\\" in text else text] = None
+
+
+def extract_from_lines(lines: list[bytes], ops: FileOperations) -> None:
+    """:func:`extract_from_joined` of lines not yet joined."""
+    extract_from_joined(b"\n".join(lines), lines, ops)

@@ -68,12 +68,31 @@ class PathView:
     parses each entry at most once and asks the table's role column when there is one.
     """
 
-    __slots__ = ("_parsed", "kinds", "positions", "roles", "table")
+    __slots__ = ("_parsed", "kinds", "positions", "roles", "runs", "table")
 
-    def __init__(self, table: EntryTable, positions: Sequence[int]) -> None:
+    def __init__(
+        self, table: EntryTable, positions: Sequence[int], runs: list[range] | None = None
+    ) -> None:
+        """A view of ``table`` at ``positions``.
+
+        Args:
+            table: The session table.
+            positions: Table positions of the path's entries, in path order.
+            runs: The same positions as ascending runs of consecutive table positions, if
+                known (lets the view gather columns by slicing).
+        """
         self.table = table
         self.positions = list(positions)
-        self.kinds = list(map(table.types.__getitem__, self.positions))
+        if runs is None and isinstance(positions, range) and positions.step == 1:
+            runs = [positions]
+        self.runs = runs
+        """``positions`` as runs of consecutive table positions (None: not known)."""
+        if runs is not None:  # gathered by slicing, at C speed
+            self.kinds = []
+            for run in runs:
+                self.kinds.extend(table.types[run.start : run.stop])
+        else:
+            self.kinds = list(map(table.types.__getitem__, self.positions))
         self._parsed: dict[int, dict[str, Any]] = {}
         roles = getattr(table, "roles", None)
         self.roles: list[str | None] | None = roles if isinstance(roles, list) else None
@@ -102,6 +121,23 @@ class PathView:
             return self.roles[self.positions[index]] if self.kinds[index] == "message" else None
         message = self.message(index)
         return None if message is None else message.get("role")
+
+    def table_runs(self, start: int, end: int) -> list[range] | None:
+        """Table positions of path indices ``start``..``end - 1`` as ascending runs of
+        consecutive positions, in path order (None when the view's runs are not known)."""
+        if self.runs is None:
+            return None
+        out: list[range] = []
+        offset = 0  # path index of the current run's first entry
+        for run in self.runs:
+            length = len(run)
+            low, high = max(start, offset), min(end, offset + length)
+            if low < high:
+                out.append(range(run.start + low - offset, run.start + high - offset))
+            offset += length
+            if offset >= end:
+                break
+        return out
 
     def entry_id(self, index: int) -> str:
         """Id of the entry at ``index``."""
@@ -144,15 +180,16 @@ def _run_start(parents: list[str | None], ids: list[str], end: int) -> int:
     return lo
 
 
-def _path_positions(table: EntryTable, leaf: int) -> list[int]:
-    """Root-first positions up to ``leaf``, fast for long runs of consecutive entries.
+def _path_runs(table: EntryTable, leaf: int) -> list[range] | None:
+    """Root-first runs of consecutive positions making the path up to ``leaf``; None when
+    the quick walk does not apply (then :meth:`EntryTable.path_positions` does).
 
     A session is mostly runs where each entry's parent is the line before it; each run is
     found with a few slice comparisons instead of one dictionary lookup per entry.
     """
     index, parents, ids = table.index, table.parents, table.ids
     if len(index) != len(ids):  # duplicate ids: "parent = previous line" may not hold
-        return table.path_positions(leaf)
+        return None
     runs: list[range] = []
     current: int | None = leaf
     remaining = len(ids)
@@ -163,15 +200,21 @@ def _path_positions(table: EntryTable, leaf: int) -> list[int]:
         parent = parents[start]
         following = None if parent is None else index.get(parent)
         if following is not None and following >= start:
-            return table.path_positions(leaf)  # a parent later in the file: walk plainly
+            return None  # a parent later in the file: walk plainly
         current = following
-    path: list[int] = []
-    for run in reversed(runs):
-        path.extend(run)
-    return path
+    runs.reverse()
+    return runs
 
 
 def path_view(table: EntryTable, leaf_id: str | None) -> PathView:
     """The path from the root to ``leaf_id`` (empty if the id is unknown or None)."""
     position = None if leaf_id is None else table.index.get(leaf_id)
-    return PathView(table, [] if position is None else _path_positions(table, position))
+    if position is None:
+        return PathView(table, [])
+    runs = _path_runs(table, position)
+    if runs is None:
+        return PathView(table, table.path_positions(position))
+    positions: list[int] = []
+    for run in runs:
+        positions.extend(run)
+    return PathView(table, positions, runs)
