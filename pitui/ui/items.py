@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import Any
 
 from pitui.agent.messages import AgentMessage
+from pitui.ui.evolve import replace
 from pitui.ui.state import (
     BashItem,
     BranchSummaryItem,

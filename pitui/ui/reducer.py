@@ -8,8 +8,7 @@ Wording of aborts and errors follows pi's interactive mode.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, TypeAlias, TypeVar, cast
 
 from pitui.agent.events import (
     AgentEndEvent,
@@ -34,6 +33,7 @@ from pitui.ai.types import (
 )
 from pitui.core.session_events import SessionEvent
 from pitui.ui import items
+from pitui.ui.evolve import replace
 from pitui.ui.session_reducer import SESSION_HANDLERS, WORKING
 from pitui.ui.state import (
     TOOL_DONE_STATES,
@@ -76,9 +76,20 @@ def state_from_messages(messages: Iterable[AgentMessage]) -> ChatState:
     """The view of a finished transcript (e.g. a resumed session)."""
     state = ChatState()
     for message in messages:
-        state = reduce(state, MessageStartEvent(message=message))
-        state = reduce(state, MessageEndEvent(message=message))
+        # The handlers read only ``event.message``: skip building (validating) two events.
+        replayed = _Replayed(message)
+        state = _on_message_start(state, cast(MessageStartEvent, replayed))
+        state = _on_message_end(state, cast(MessageEndEvent, replayed))
     return state
+
+
+class _Replayed:
+    """Stands in for the message_start / message_end event of a finished message."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: AgentMessage) -> None:
+        self.message = message
 
 
 # --------------------------------------------------------------------------- messages
