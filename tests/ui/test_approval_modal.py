@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from pitui.core.permissions import ApprovalRequest
 from pitui.ui.app import PituiApp
@@ -128,3 +129,26 @@ def test_card_waits_for_approval_then_clears() -> None:
     state = reduce_all(state, [ApprovalResolved("c1", allowed=True)])
     card = state.tool_card("c1")
     assert card is not None and card.output == "" and card.state == "running"
+
+
+async def test_outside_the_project_offers_no_always() -> None:
+    source = FeedSource()
+    app = make_app(source)
+    answers: list[object] = []
+    request = ApprovalRequest(
+        "c9", "write", {"path": "/etc/x", "content": "y"}, "writes outside the project",
+        outside_workspace=True,
+    )  # fmt: skip
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_subscribed(pilot, source)
+        await app.push_screen(ApprovalScreen(request, None), callback=answers.append)
+        await pilot.pause()
+        assert not app.screen.query("#always")
+        reason = app.screen.query_one("#approval-reason-text", Static)
+        assert str(reason.content) == "writes outside the project"
+        await pilot.press("a")
+        await pilot.pause()
+        assert answers == []
+        await pilot.press("y")
+        await pilot.pause()
+    assert [a.choice for a in answers] == ["allow_once"]  # type: ignore[attr-defined]
