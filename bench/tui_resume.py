@@ -27,6 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 TARGET_MS = 600.0
+_WORDS = "the agent reads the file and edits the function so the tests pass"
 SIZE = (120, 36)
 
 
@@ -42,7 +43,7 @@ def _messages(n: int) -> list[object]:
 
     out: list[object] = []
     ts = 1_700_000_000_000
-    words = "the agent reads the file and edits the function so the tests pass".split()
+    words = _WORDS.split()
     k = 0
     while len(out) < n:
         ts += 10
@@ -52,18 +53,28 @@ def _messages(n: int) -> list[object]:
         out += [
             UserMessage(content=[TextContent(text=f"Question {k}: {body[:100]}")], timestamp=ts),
             AssistantMessage(
-                api="demo", provider="demo", model="demo-model", usage=usage,
+                api="demo",
+                provider="demo",
+                model="demo-model",
+                usage=usage,
                 content=[TextContent(text=f"Let me look. {body}"), call],
-                stop_reason="toolUse", timestamp=ts + 1,
-            ),  # fmt: skip
+                stop_reason="toolUse",
+                timestamp=ts + 1,
+            ),
             ToolResultMessage(
-                tool_call_id=call.id, tool_name="read", timestamp=ts + 2,
+                tool_call_id=call.id,
+                tool_name="read",
+                timestamp=ts + 2,
                 content=[TextContent(text="\n".join(f"line {j}: {body[:40]}" for j in range(40)))],
-            ),  # fmt: skip
+            ),
             AssistantMessage(
-                api="demo", provider="demo", model="demo-model", usage=usage, timestamp=ts + 3,
+                api="demo",
+                provider="demo",
+                model="demo-model",
+                usage=usage,
+                timestamp=ts + 3,
                 content=[TextContent(text=f"## Answer {k}\n\n{body}\n\n- one\n- `two`\n")],
-            ),  # fmt: skip
+            ),
         ]
         k += 1
     return out[:n]
@@ -85,7 +96,7 @@ async def write_session(directory: Path, n: int) -> Path:
 
 async def _until(predicate: Callable[[], bool], limit: float = 60.0) -> None:
     deadline = time.perf_counter() + limit
-    while not predicate():  # noqa: ASYNC110 - a 1 ms poll is the probe being timed
+    while not predicate():  # a 1 ms poll: the probe being timed
         if time.perf_counter() > deadline:
             raise TimeoutError("the app never showed the resumed session")
         await asyncio.sleep(0.001)
