@@ -107,7 +107,12 @@ async def _next_frame(app: object) -> None:
 
     assert isinstance(app, App)
     done = asyncio.get_running_loop().create_future()
-    app.call_after_refresh(lambda: done.done() or done.set_result(None))
+
+    def settle() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    app.call_after_refresh(settle)
     await done
 
 
