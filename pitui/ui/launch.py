@@ -103,7 +103,8 @@ class Launcher:
         try:
             session = await create_agent_session(options)
         except PituiError as exc:
-            await app.apply([AddNotice(f"Error: {exc}", "error")])
+            warnings = [AddNotice(w, "warning") for w in options.warnings]
+            await app.apply([*warnings, AddNotice(f"Error: {exc}", "error")])
             return
         live = LiveSession(session, await git_branch(self.cwd))
         app.live = live

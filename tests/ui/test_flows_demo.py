@@ -156,3 +156,20 @@ async def test_initial_prompt_from_the_command_line(project: Path) -> None:
         await idle(pilot)
         assert [u.text for u in items_of(app, UserItem)] == ["hello", "there"]
         assert not items_of(app, ApprovalItem)
+
+
+async def test_startup_errors_and_warnings_are_notices(project: Path) -> None:
+    settings = project / ".pitui" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"approval": {"mode": 5}}')
+    app = launch(project, "--no-session", "--model", "nope/nothing")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: items_of(app, NoticeItem), "the notices")
+        await pilot.pause(0.05)
+        notices = [(n.level, n.text) for n in items_of(app, NoticeItem)]
+        assert notices[0][0] == "warning" and "approval.mode" in notices[0][1]
+        assert notices[-1] == (
+            "error",
+            'Error: Model "nope/nothing" not found. Use --list-models to see available models.',
+        )
+        assert app.live is None
