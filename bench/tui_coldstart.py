@@ -1,0 +1,153 @@
+"""Benchmark: cold start of ``pitui`` in a real terminal (tmux), and its idle memory.
+
+Starts the ``pitui`` console script in a detached tmux session of 120x36 (fresh PITUI_HOME,
+empty project directory, no API keys: the demo model), polls ``tmux capture-pane`` every
+few milliseconds and reports when the screen first reached the state it then kept (the
+main screen with the composer and status line, unchanged for STABLE_MS). Then reads the
+process's resident memory from /proc once it has idled for a while.
+
+Targets: first stable screen < 300 ms, idle RSS < 60 MB.
+Run: ``python bench/tui_coldstart.py [--runs 5]`` (needs tmux: ``apt-get install tmux``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SIZE = (120, 36)
+TARGET_MS = 300.0
+TARGET_MB = 60.0
+STABLE_MS = 700.0
+IDLE_SECONDS = 2.0
+POLL_SECONDS = 0.003
+API_KEY_VARS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_OAUTH_TOKEN")
+
+
+def pitui_command() -> str:
+    """The ``pitui`` script beside this interpreter."""
+    script = Path(sys.executable).with_name("pitui")
+    return str(script) if script.is_file() else f"{sys.executable} -m pitui"
+
+
+def _tmux(*args: str) -> str:
+    done = subprocess.run(["tmux", *args], check=True, capture_output=True, text=True)
+    return done.stdout
+
+
+def _ready(screen: str) -> bool:
+    """The main screen is drawn: pane titles, the composer box and the status line."""
+    return "Conversation" in screen and "thinking" in screen and "╰" in screen
+
+
+def _pitui_pid(pane_pid: int) -> int:
+    """The python process running pitui: the pane's process or one of its children."""
+    for pid in (pane_pid, *_children(pane_pid)):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"pitui" in cmdline and b"python" in cmdline:
+            return pid
+    return pane_pid
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+def rss_mb(pid: int) -> float:
+    """Resident set size of ``pid`` in MB (VmRSS from /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def run_once(name: str, home: Path, cwd: Path) -> tuple[float, float, float, float, str]:
+    """(ms to the main screen, to the session shown, to the last change; idle RSS MB; screen)."""
+    env = ["-e", f"PITUI_HOME={home}", "-e", "TERM=xterm-256color"]
+    width, height = SIZE
+    t0 = time.perf_counter()
+    _tmux(
+        "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), "-c", str(cwd),
+        *env, pitui_command(),
+    )  # fmt: skip
+    try:
+        screen, changed_at = "", t0
+        main_at = session_at = None
+        deadline = t0 + 30
+        while time.perf_counter() < deadline:
+            now_screen = _tmux("capture-pane", "-p", "-t", name)
+            now = time.perf_counter()
+            if now_screen != screen:
+                screen, changed_at = now_screen, now
+                if main_at is None and _ready(screen):
+                    main_at = now
+                if session_at is None and _session_shown(screen):
+                    session_at = now
+            elif session_at is not None and (now - changed_at) * 1000 >= STABLE_MS:
+                break
+            time.sleep(POLL_SECONDS)
+        else:
+            raise TimeoutError(f"pitui never settled; last screen:\n{screen}")
+        assert main_at is not None
+        time.sleep(IDLE_SECONDS)
+        pid = _pitui_pid(int(_tmux("display", "-p", "-t", name, "#{pane_pid}").strip()))
+        ms = [(at - t0) * 1000 for at in (main_at, session_at, changed_at)]
+        return ms[0], ms[1], ms[2], rss_mb(pid), screen
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], check=False, capture_output=True)
+
+
+def _session_shown(screen: str) -> bool:
+    """The session is attached: the status line names a model."""
+    return _ready(screen) and "no model" not in screen
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--show", action="store_true", help="print the last screen")
+    options = parser.parse_args()
+    if shutil.which("tmux") is None:
+        print("tui_coldstart: tmux is not installed (apt-get install tmux); cannot measure.")
+        return 2
+    for var in API_KEY_VARS:
+        os.environ.pop(var, None)
+    with tempfile.TemporaryDirectory() as tmp:
+        home, cwd = Path(tmp) / "home", Path(tmp) / "project"
+        cwd.mkdir()
+        results = [
+            run_once(f"pitui-bench-{os.getpid()}-{i}", home, cwd) for i in range(options.runs)
+        ]
+
+    def med(k: int) -> float:
+        return statistics.median(float(r[k]) for r in results[1:] or results)
+
+    rss = statistics.median(r[3] for r in results)
+    runs = ", ".join(f"{r[0]:.0f}" for r in results)
+    print(f"pitui in tmux {SIZE[0]}x{SIZE[1]}, median of runs 2..{len(results)}:")
+    print(f"  main screen with composer (first frame): {med(0):.0f} ms  "
+          f"(target < {TARGET_MS:.0f} ms; all runs: {runs})")  # fmt: skip
+    print(f"  session attached (model in the status line): {med(1):.0f} ms")
+    print(f"  last change before {STABLE_MS:.0f} ms of stillness: {med(2):.0f} ms")
+    print(f"  idle RSS after {IDLE_SECONDS:.0f} s: {rss:.1f} MB (target < {TARGET_MB:.0f} MB)")
+    if options.show:
+        print(results[-1][4])
+    return 0 if med(0) < TARGET_MS and rss < TARGET_MB else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
