@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -153,6 +154,7 @@ class LiveSession:
     def file_usage(self, usage: UsageTotals) -> UsageTotals:
         """``usage`` with pi's footer totals: every assistant entry of the file, all branches."""
         totals = self.session.usage_totals()
+        unknown = unknown_after_compaction(self.session.messages)
         return replace(
             usage,
             input=totals.input,
@@ -160,6 +162,7 @@ class LiveSession:
             cache_read=totals.cache_read,
             cache_write=totals.cache_write,
             cost=totals.cost,
+            context_tokens=None if unknown else usage.context_tokens,
         )
 
     @staticmethod
@@ -174,6 +177,24 @@ class LiveSession:
     async def close(self) -> None:
         """Abort work in progress and release the session file."""
         await self.session.close()
+
+
+def unknown_after_compaction(messages: Sequence[object]) -> bool:
+    """pi (§6.9): context use is unknown (``?``) when the branch has a compaction and no
+    successful assistant reply with usage after it."""
+    for message in reversed(messages):
+        role = getattr(message, "role", None)
+        if role == "compactionSummary":
+            return True
+        if role == "assistant" and getattr(message, "stop_reason", None) not in (
+            "error",
+            "aborted",
+        ):
+            usage = getattr(message, "usage", None)
+            fields = ("input", "output", "cache_read", "cache_write")
+            if usage is not None and sum(getattr(usage, f, 0) for f in fields) > 0:
+                return False
+    return False
 
 
 async def git_branch(cwd: Path) -> str | None:
