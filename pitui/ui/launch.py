@@ -103,7 +103,7 @@ class Launcher:
         options.asker = ApprovalBroker(app, self.cwd).ask
         try:
             session = await create_agent_session(options)
-        except PituiError as exc:
+        except (PituiError, OSError) as exc:  # e.g. an unknown model, an unreadable file
             warnings = [AddNotice(w, "warning") for w in options.warnings]
             await app.apply([*warnings, AddNotice(f"Error: {exc}", "error")])
             return
@@ -117,7 +117,9 @@ class Launcher:
             await app.apply(notices)
         prompts = [m for m in self.args.messages if m.strip()]
         if prompts:
-            app.run_worker(_prompt_in_turn(app, session, prompts), group="session")
+            app.run_worker(
+                _prompt_in_turn(app, session, prompts), group="session", exit_on_error=False
+            )
 
 
 async def _prompt_in_turn(app: PituiApp, session: AgentSession, prompts: list[str]) -> None:
