@@ -7,6 +7,7 @@ only when :meth:`CompactionPreparation.messages_to_summarize` is called.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import eq
@@ -155,6 +156,10 @@ def _column(view: PathView, column: list[Any], start: int, end: int) -> list[Any
     return values
 
 
+def _is_assistant(roles: list[str | None]) -> Iterator[bool]:
+    return map(eq, repeat("assistant"), roles)  # roles may be None: no str.__eq__
+
+
 def _collect_file_ops(view: PathView, start: int, end: int, ops: FileOperations) -> None:
     roles = view.roles
     if roles is None:  # no role column: read each message
@@ -164,12 +169,12 @@ def _collect_file_ops(view: PathView, start: int, end: int, ops: FileOperations)
                 extract_from_raw(message, ops)
         return
     # The assistant messages' raw data (file lines, or objects for entries added since).
-    selected = list(map(eq, repeat("assistant"), _column(view, roles, start, end)))
-    raws = list(compress(_column(view, view.table.raws, start, end), selected))
+    path_roles = _column(view, roles, start, end)
+    raws = list(compress(_column(view, view.table.raws, start, end), _is_assistant(path_roles)))
     try:
         joined = b"\n".join(raws)
     except TypeError:  # not all are file lines
-        positions = list(compress(view.positions[start:end], selected))
+        positions = list(compress(view.positions[start:end], _is_assistant(path_roles)))
         _collect_mixed(view, positions, raws, ops)
         return
     extract_from_joined(joined, raws, ops)

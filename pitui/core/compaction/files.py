@@ -97,12 +97,15 @@ def format_file_operations(read_files: list[str], modified_files: list[str]) -> 
 
 # Every ``"toolCall"`` token of the text (a JSON string token: inside a string its quotes
 # would be escaped), with, when it starts a block head as JSON.stringify writes it (pi's
-# session lines: ``type, id, name, arguments``, no escapes in id and name), the name and a
-# leading ``path`` argument. The id is matched but not captured, so the captures of the
-# calls of a session repeat and fold into a few distinct ones.
+# session lines: ``type, id, name, arguments``), the name and a leading ``path`` argument.
+# The id is matched but not captured, so the captures of a session's calls repeat and fold
+# into a few distinct ones. Strings are matched up to their first quote (``[^"]*`` runs a
+# tight loop in the regex engine, a class with a backslash does not): in valid JSON, the
+# quote that ends the id or the name is then their real end, since the text after it must
+# be ``,"``; the path's is checked after (an odd run of backslashes before it escapes it).
 _CALL = re.compile(
-    rb'Call"(?<="toolCall")(?:(?<="type":"toolCall"),"id":"[^"\\]*","name":"'
-    rb'([^"\\]*","arguments":(?:\{"path":"[^"\\]*(?:\\.[^"\\]*)*"[,}])?))?'
+    rb'Call"(?<="toolCall")(?:(?<="type":"toolCall"),"id":"[^"]*","name":"'
+    rb'([^"]*","arguments":(?:\{"path":"[^"]*"[,}])?))?'
 )
 _ARGUMENTS = b'","arguments":'
 _PATH_HEAD = len(b'{"path":"')
@@ -113,18 +116,24 @@ def _fast_calls(joined: bytes) -> list[tuple[bytes, bytes]] | None:
     """Distinct (name, path) of the read/write/edit calls, first-seen order, if the text is
     in pi's exact layout; None otherwise.
 
-    Holds when every ``"toolCall"`` token starts a block head and every read/write/edit call
-    has ``path`` first. The search runs in C; only distinct captures reach Python.
+    Holds when every ``"toolCall"`` token starts a block head with an unescaped name and
+    every read/write/edit call has ``path`` first. The search runs in C; only distinct
+    captures reach Python.
     """
     calls: list[tuple[bytes, bytes]] = []
     for capture in dict.fromkeys(_CALL.findall(joined)):
         if not capture:
             return None  # a "toolCall" token that is not a block head as pi writes it
         name, _, arguments = capture.partition(_ARGUMENTS)
+        if b"\\" in name:
+            return None  # an escaped name may read as a tracked one
         if name in _TRACKED:
             if not arguments:
                 return None  # the path may come later in the arguments
-            calls.append((name, arguments[_PATH_HEAD:-2]))
+            path = arguments[_PATH_HEAD:-2]
+            if (len(path) - len(path.rstrip(b"\\"))) % 2:
+                return None  # the quote after the path is escaped: not its end
+            calls.append((name, path))
     return calls
 
 
@@ -132,7 +141,7 @@ def extract_from_joined(joined: bytes, lines: Iterable[bytes], ops: FileOperatio
     """:func:`extract_from_raw` for assistant messages given as their session-file lines.
 
     Args:
-        joined: The lines joined with newlines.
+        joined: The lines (valid JSON) joined with newlines.
         lines: The same lines (parsed one by one when they are not in pi's layout).
         ops: Where the operations are added.
     """

@@ -21,9 +21,13 @@ from pitui.core.settings import CompactionSettings
 
 GENERATED = Path(__file__).parent / "fixtures"
 
-_NAMES = st.sampled_from(["read", "write", "edit", "bash", "toolCall", "", "Read", "re\\u0061d"])
+_NAMES = st.sampled_from(
+    ["read", "write", "edit", "bash", "toolCall", "", "Read", "re\\u0061d", 're"ad', "read\\"]
+)
+# Quotes and backslashes where a scan that stops at the first quote could be misled.
+_TRICKY = ['q"uote', "back\\slash", 'x",y', 'x"}', "end\\", '\\"', 'a","b":"c']
 _PATHS = st.one_of(
-    st.sampled_from(["a.py", "", "toolCall", 'q"uote', "back\\slash", "ü/é.md", "😀.txt"]),
+    st.sampled_from(["a.py", "", "toolCall", "ü/é.md", "😀.txt", *_TRICKY]),
     st.text(st.characters(exclude_categories=["Cs"]), max_size=6),
     st.integers(),
     st.none(),
@@ -58,7 +62,7 @@ def _block(draw: st.DrawFn) -> dict[str, Any]:
     name = draw(_NAMES)
     if name == "re\\u0061d":
         name = "read"  # written escaped below
-    call_id = draw(st.sampled_from(["toolu_1", 'q"id', "call|fc", ""]))
+    call_id = draw(st.sampled_from(["toolu_1", "call|fc", "", *_TRICKY]))
     block = {"type": "toolCall", "id": call_id, "name": name, "arguments": draw(_arguments())}
     if kind == "odd call":  # keys in another order: not pi's layout
         return {"name": name, "type": "toolCall", "arguments": block["arguments"], "id": call_id}
@@ -89,6 +93,27 @@ def test_scan_equals_parsing(
     for line in lines:
         extract_from_raw(json.loads(line)["message"], slow)
     assert fast.to_json() == slow.to_json()  # same paths, same first-seen order
+
+
+@pytest.mark.parametrize("value", _TRICKY)
+@pytest.mark.parametrize("where", ["id", "name", "path"])
+def test_scan_of_quotes_and_backslashes(value: str, where: str) -> None:
+    fields = {"id": "t1", "name": "read", "path": "p.py", where: value}
+    call = {"type": "toolCall", "id": fields["id"], "name": fields["name"]}
+    content = [{**call, "arguments": {"path": fields["path"], "offset": 2}}]
+    content.append({"type": "toolCall", "id": "t2", "name": "edit", "arguments": {"path": "q"}})
+    lines = [_line(content, False, False)]
+    fast, slow = FileOperations(), FileOperations()
+    extract_from_lines(lines, fast)
+    extract_from_raw(json.loads(lines[0])["message"], slow)
+    assert fast.to_json() == slow.to_json()
+
+
+def test_scan_reads_an_escaped_name_as_its_text() -> None:
+    content = [{"type": "toolCall", "id": "t", "name": "read", "arguments": {"path": "e.py"}}]
+    ops = FileOperations()
+    extract_from_lines([_line(content, False, escape_names=True)], ops)
+    assert ops.to_json() == {"read": ["e.py"], "written": [], "edited": []}
 
 
 def test_scan_keeps_first_seen_order_over_repeats() -> None:
