@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from pitui.ui.launch import LiveSession
     from pitui.ui.reducer import AnyEvent
 
+LOADING_NOTICE = "The session is still loading; press Enter again in a moment."
 NO_SESSION_NOTICE = "No agent session is connected in this build yet: the UI runs without a model."
 # Session changes after which the transcript itself is different: rebuild the view.
 REBUILD_KINDS = frozenset({"new", "resume", "navigate", "fork", "compaction"})
@@ -243,6 +244,9 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         session = self.session
         if self.commands.is_command(text):
             self.commands.run(text)
+        elif session is None and self.startup is not None:  # still loading: keep the text
+            self.main.query_one(Composer).load_text(message.text)
+            await self.apply([AddNotice(LOADING_NOTICE)])
         elif session is None:
             await self.apply([AddNotice(NO_SESSION_NOTICE, "warning")])
         elif text.startswith("!") and text.lstrip("!").strip():

@@ -106,6 +106,7 @@ class Launcher:
         except (PituiError, OSError) as exc:  # e.g. an unknown model, an unreadable file
             warnings = [AddNotice(w, "warning") for w in options.warnings]
             await app.apply([*warnings, AddNotice(f"Error: {exc}", "error")])
+            app.startup = None  # nothing is loading any more
             return
         live = LiveSession(session, await git_branch(self.cwd))
         app.live = live

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 from textual.widgets import Static
 
+from pitui.ui.app import LOADING_NOTICE, PituiApp
 from pitui.ui.screens.approval import ApprovalScreen
 from pitui.ui.state import ApprovalItem, AssistantItem, BashItem, NoticeItem, ToolCardItem, UserItem
 from pitui.ui.widgets.composer import Composer
@@ -172,4 +174,27 @@ async def test_startup_errors_and_warnings_are_notices(project: Path) -> None:
             "error",
             'Error: Model "nope/nothing" not found. Use --list-models to see available models.',
         )
-        assert app.live is None
+        assert app.live is None and app.startup is None
+
+
+async def test_enter_while_the_session_loads_keeps_the_text(project: Path) -> None:
+    app = launch(project, "--no-session")
+    original = app.startup
+    assert original is not None
+    loading = asyncio.Event()
+
+    async def slow_start(target: PituiApp) -> None:
+        await loading.wait()
+        await original(target)
+
+    app.startup = slow_start
+    async with app.run_test(size=(100, 30)) as pilot:
+        await submit(pilot, "early words")
+        await pilot.pause()
+        assert app.query_one(Composer).text == "early words"
+        assert [n.text for n in items_of(app, NoticeItem)] == [LOADING_NOTICE]
+        loading.set()
+        await started(pilot)
+        await pilot.press("enter")
+        await idle(pilot)
+        assert [u.text for u in items_of(app, UserItem)] == ["early words"]
