@@ -31,6 +31,32 @@ POLL_SECONDS = 0.003
 API_KEY_VARS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_OAUTH_TOKEN")
 
 
+BASELINE_APP = """
+from textual.app import App
+from textual.containers import Horizontal
+from textual.widgets import Static, TextArea
+
+class Bare(App[None]):
+    CSS = "Static { border: round gray; height: 1fr; } TextArea { height: 3; }"
+
+    def compose(self):
+        with Horizontal():
+            yield Static("Conversation", id="a")
+            yield Static("", id="b")
+        yield TextArea()
+        yield Static("demo - thinking off", id="status")
+
+Bare().run()
+"""
+
+
+def baseline_command(directory: Path) -> str:
+    """A bare Textual app of the same shape (two panes, an editor, a status line)."""
+    script = directory / "bare_textual.py"
+    script.write_text(BASELINE_APP)
+    return f"{sys.executable} {script}"
+
+
 def pitui_command() -> str:
     """The ``pitui`` script beside this interpreter."""
     script = Path(sys.executable).with_name("pitui")
@@ -38,8 +64,12 @@ def pitui_command() -> str:
 
 
 def _tmux(*args: str) -> str:
-    done = subprocess.run(["tmux", *args], check=True, capture_output=True, text=True)
-    return done.stdout
+    for attempt in range(5):
+        done = subprocess.run(["tmux", *args], check=False, capture_output=True, text=True)
+        if done.returncode == 0:
+            return done.stdout
+        time.sleep(0.2 * (attempt + 1))  # e.g. the server of the last session still exiting
+    raise RuntimeError(f"tmux {' '.join(args[:1])} failed: {done.stderr.strip()}")
 
 
 def _ready(screen: str) -> bool:
@@ -75,14 +105,16 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def run_once(name: str, home: Path, cwd: Path) -> tuple[float, float, float, float, str]:
+def run_once(
+    name: str, home: Path, cwd: Path, command: str
+) -> tuple[float, float, float, float, str]:
     """(ms to the main screen, to the session shown, to the last change; idle RSS MB; screen)."""
     env = ["-e", f"PITUI_HOME={home}", "-e", "TERM=xterm-256color"]
     width, height = SIZE
     t0 = time.perf_counter()
     _tmux(
         "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), "-c", str(cwd),
-        *env, pitui_command(),
+        *env, command,
     )  # fmt: skip
     try:
         screen, changed_at = "", t0
@@ -129,9 +161,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         home, cwd = Path(tmp) / "home", Path(tmp) / "project"
         cwd.mkdir()
-        results = [
-            run_once(f"pitui-bench-{os.getpid()}-{i}", home, cwd) for i in range(options.runs)
-        ]
+        names = [f"pitui-bench-{os.getpid()}-{i}" for i in range(options.runs)]
+        results = [run_once(name, home, cwd, pitui_command()) for name in names]
+        bare = [run_once(f"{name}-bare", home, cwd, baseline_command(cwd)) for name in names]
 
     def med(k: int) -> float:
         return statistics.median(float(r[k]) for r in results[1:] or results)
@@ -141,6 +173,8 @@ def main() -> int:
     print(f"pitui in tmux {SIZE[0]}x{SIZE[1]}, median of runs 2..{len(results)}:")
     print(f"  main screen with composer (first frame): {med(0):.0f} ms  "
           f"(target < {TARGET_MS:.0f} ms; all runs: {runs})")  # fmt: skip
+    bare_ms = statistics.median(r[0] for r in bare[1:] or bare)
+    print(f"  a bare Textual app of the same shape, same machine: {bare_ms:.0f} ms")
     print(f"  session attached (model in the status line): {med(1):.0f} ms")
     print(f"  last change before {STABLE_MS:.0f} ms of stillness: {med(2):.0f} ms")
     print(f"  idle RSS after {IDLE_SECONDS:.0f} s: {rss:.1f} MB (target < {TARGET_MB:.0f} MB)")
