@@ -12,13 +12,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
 from textual.content import Content
 
-_PARSER = MarkdownIt("gfm-like")
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
 HR_WIDTH = 40
+
+
+@cache
+def _parser() -> MarkdownIt:
+    """CommonMark plus GFM tables and strikethrough, built on first use (not before the
+    first frame; and without linkify, which gfm-like would pull in)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
 
 
 @dataclass
@@ -35,7 +47,7 @@ class _Node:
 
 def parse(source: str) -> list[Token]:
     """markdown-it block tokens of ``source``."""
-    return _PARSER.parse(source)
+    return _parser().parse(source)
 
 
 def block_starts(tokens: Sequence[Token]) -> list[int]:
