@@ -9,6 +9,7 @@ import pytest
 from textual.widgets import Static
 
 from pitui.ui.app import LOADING_NOTICE, PituiApp
+from pitui.ui.launch import LiveSession
 from pitui.ui.screens.approval import ApprovalScreen
 from pitui.ui.state import ApprovalItem, AssistantItem, BashItem, NoticeItem, ToolCardItem, UserItem
 from pitui.ui.widgets.composer import Composer
@@ -118,6 +119,9 @@ async def test_shift_tab_cycles_thinking_and_colours_the_composer(project: Path)
         assert app.focused is composer
         await pilot.press("shift+tab", "shift+tab")
         await wait_for(pilot, lambda: "demo • medium" in _status(app, "#status-model"), "medium")
+        assert isinstance(app.live, LiveSession)
+        await app.live.session.set_name("Port work")
+        await wait_for(pilot, lambda: "• Port work" in _status(app, "#status-location"), "name")
         off_colour = composer.styles.border_top[1]
         composer.load_text("!ls")
         await pilot.pause()
