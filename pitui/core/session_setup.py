@@ -7,6 +7,7 @@ thinking level, the tools, the system prompt and the permission gate.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +66,34 @@ class SessionOptions:
     registry: ModelRegistry | None = None
     warnings: list[str] = field(default_factory=list)
     """Filled with problems worth telling the user (bad settings, unknown model…)."""
+
+
+def options_from_args(
+    args: argparse.Namespace, cwd: Path, *, default_approve: ApprovalMode | None = None
+) -> SessionOptions:
+    """Session options from pitui's command-line flags (every mode parses the same ones).
+
+    ``default_approve`` applies when ``--approve`` is absent: print mode has nobody to
+    ask and passes ``workspace``; the TUI passes None so the settings' mode (``ask``) holds.
+    """
+    tools = None
+    if args.tools is not None:
+        tools = [name.strip() for name in args.tools.split(",") if name.strip()]
+    return SessionOptions(
+        cwd=cwd,
+        model=args.model,
+        provider=args.provider,
+        thinking=args.thinking,
+        tools=tools,
+        approve=args.approve or default_approve,
+        session_file=Path(args.session) if args.session else None,
+        session_dir=Path(args.session_dir) if args.session_dir else None,
+        continue_recent=bool(args.continue_ or args.resume),
+        no_session=args.no_session,
+        system_prompt=args.system_prompt,
+        append_system_prompt=args.append_system_prompt,
+        api_key=args.api_key,
+    )
 
 
 async def create_agent_session(options: SessionOptions) -> AgentSession:

@@ -20,6 +20,7 @@ from pitui.agent.events import MessageEndEvent
 from pitui.ai.types import AssistantMessage, TextContent
 from pitui.core.session_events import AutoCompactionEndEvent, SessionEvent
 from pitui.core.session_setup import SessionOptions, create_agent_session
+from pitui.core.session_setup import options_from_args as session_options
 from pitui.errors import PituiError
 
 
@@ -48,25 +49,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def options_from_args(args: argparse.Namespace, cwd: Path | None = None) -> SessionOptions:
-    """Session options from the command line (shared by every mode)."""
-    tools = None
-    if args.tools is not None:
-        tools = [name.strip() for name in args.tools.split(",") if name.strip()]
-    return SessionOptions(
-        cwd=cwd or Path.cwd(),
-        model=args.model,
-        provider=args.provider,
-        thinking=args.thinking,
-        tools=tools,
-        approve=args.approve or "workspace",
-        session_file=Path(args.session) if args.session else None,
-        session_dir=Path(args.session_dir) if args.session_dir else None,
-        continue_recent=bool(args.continue_ or args.resume),
-        no_session=args.no_session,
-        system_prompt=args.system_prompt,
-        append_system_prompt=args.append_system_prompt,
-        api_key=args.api_key,
-    )
+    """Session options for print/JSON mode: nobody can approve, so ``workspace`` by default."""
+    return session_options(args, cwd or Path.cwd(), default_approve="workspace")
 
 
 async def run_prompts(

@@ -65,26 +65,9 @@ def peek_theme(cwd: Path) -> str | None:
 def tui_options(args: argparse.Namespace, cwd: Path) -> SessionOptions:
     """Session options from the CLI flags. Unlike print mode, ``--approve`` defaults to the
     settings' mode (``ask``): the TUI has someone to ask."""
-    from pitui.core.session_setup import SessionOptions
+    from pitui.core.session_setup import options_from_args
 
-    tools = None
-    if args.tools is not None:
-        tools = [name.strip() for name in args.tools.split(",") if name.strip()]
-    return SessionOptions(
-        cwd=cwd,
-        model=args.model,
-        provider=args.provider,
-        thinking=args.thinking,
-        tools=tools,
-        approve=args.approve,
-        session_file=Path(args.session) if args.session else None,
-        session_dir=Path(args.session_dir) if args.session_dir else None,
-        continue_recent=bool(args.continue_ or args.resume),
-        no_session=args.no_session,
-        system_prompt=args.system_prompt,
-        append_system_prompt=args.append_system_prompt,
-        api_key=args.api_key,
-    )
+    return options_from_args(args, cwd)
 
 
 class Launcher:
