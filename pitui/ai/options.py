@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -9,6 +10,11 @@ from pitui.ai.abort import AbortSignal
 from pitui.ai.types import ThinkingLevel
 
 CacheRetention = Literal["none", "short", "long"]
+
+
+def default_cache_retention() -> CacheRetention:
+    """pi's default: ``long`` when ``PI_CACHE_RETENTION=long``, else ``short``."""
+    return "long" if os.environ.get("PI_CACHE_RETENTION") == "long" else "short"
 
 
 @dataclass(slots=True)
@@ -31,7 +37,8 @@ class StreamOptions:
     max_tokens: int | None = None
     reasoning: ThinkingLevel = "off"
     thinking_budgets: dict[str, int] | None = None
-    cache_retention: CacheRetention = "short"
+    cache_retention: CacheRetention = field(default_factory=default_cache_retention)
+    """``short`` unless the environment says ``PI_CACHE_RETENTION=long`` (as pi)."""
     session_id: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
     retry: RetryPolicy = field(default_factory=RetryPolicy)
