@@ -123,3 +123,53 @@ async def test_provider_error_goes_to_stderr_with_exit_1(
     # Overflow recovery tried to compact; with nothing else queued on the server it fails
     # and the user is told, with the provider's words.
     assert "Context overflow recovery failed" in err
+
+
+async def test_json_mode_streams_every_event_of_the_tool_run(
+    project: Path, replay_server: ReplayServer
+) -> None:
+    _write_models_json(replay_server.url)
+    for n, step in enumerate(_script("script-run1.json")):
+        replay_server.add(Reply(body=anthropic_sse(step, f"msg_{n}")))
+    out, err = io.StringIO(), io.StringIO()
+    options = SessionOptions(
+        cwd=project, model="fake-anthropic/fake-claude", approve="workspace", no_session=True
+    )
+    code = await run_prompts(
+        options,
+        ["Read src/config.ts and tell me the default port."],
+        json_mode=True,
+        out=out,
+        err=err,
+    )
+    assert (code, err.getvalue()) == (0, "")
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert lines[0]["type"] == "session"
+    types = [line["type"] for line in lines[1:]]
+    # pi's order for a tool round trip (PI_SPEC 3.5 b), updates collapsed.
+    collapsed = [t for i, t in enumerate(types) if t != "message_update" or types[i - 1] != t]
+    assert collapsed == [
+        "agent_start",
+        "turn_start",
+        "message_start",
+        "message_end",
+        "message_start",
+        "message_update",
+        "message_end",
+        "tool_execution_start",
+        "tool_execution_end",
+        "message_start",
+        "message_end",
+        "turn_end",
+        "turn_start",
+        "message_start",
+        "message_update",
+        "message_end",
+        "turn_end",
+        "agent_end",
+    ]
+    end = next(line for line in lines if line["type"] == "tool_execution_end")
+    assert end["result"]["content"][0]["text"] == "export const port = 3000;\n"
+    assert end["isError"] is False
+    final = lines[-1]["messages"][-1]
+    assert final["content"][0]["text"] == "The default port is 3000."
