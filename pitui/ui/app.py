@@ -230,9 +230,11 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.chat = state
         await self.main.show_state(state, [item.id for item in state.items])
         self.main.show_status(self.info, state)
-        # A resumed transcript is hundreds of thousands of long-lived objects: keep them out
-        # of full GC passes, which otherwise stall the UI for ~0.4 s now and then.
+        # A resumed transcript is hundreds of thousands of long-lived objects: promote them
+        # to the oldest generation unwalked, so young collections never re-walk them. Not a
+        # lasting freeze: that would leak every widget a later rebuild throws away.
         gc.freeze()
+        gc.unfreeze()
 
     async def on_toggle_requested(self, message: ToggleRequested) -> None:
         await self.apply([ToggleItem(message.item_id)])
