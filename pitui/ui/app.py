@@ -25,14 +25,6 @@ from pitui.ui.pvector import changed_positions
 from pitui.ui.screens.main import MainScreen
 from pitui.ui.state import ChatState
 from pitui.ui.theme import ThemeCatalog, fallback_variables, to_textual_theme
-from pitui.ui.ui_events import (
-    AddNotice,
-    ClearQueue,
-    QueueMessage,
-    ToggleAllThinking,
-    ToggleAllTools,
-    ToggleItem,
-)
 from pitui.ui.widgets.base import ToggleRequested
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.status_bar import SessionInfo
@@ -92,7 +84,8 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.info = info or SessionInfo(cwd=os.getcwd())
         self._catalog = themes
         self._theme_name = theme_name
-        self._notices: list[AnyEvent] = []
+        self._warnings = self._install_themes()
+        """Theme problems, shown once the screen is up."""
         self._keybindings = keybindings
         self.commands = Commands(self)
         """Slash commands, palette entries and keybindings (None above: read the file)."""
@@ -122,11 +115,8 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     # ------------------------------------------------------------------ startup
 
-    def on_mount(self) -> None:
-        self._notices = self._install_themes()
-
     async def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
-        notices = self._notices
+        warnings = self._warnings
         if self.session is not None and self.session.messages:
             from pitui.ui.reducer import state_from_messages
 
@@ -137,26 +127,43 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             self.bridge.start()
         await self.commands.install(self._keybindings)
         if self.session is None and self.bridge is None and self.startup is None:
-            notices.append(AddNotice(NO_SESSION_NOTICE, "warning"))
-        if notices:
-            await self.apply(notices)
-        if self.startup is not None:
-            startup = self.startup
-            self.call_after_refresh(
-                lambda: self.run_worker(startup(self), group="startup", exit_on_error=False)
-            )
+            warnings.append(NO_SESSION_NOTICE)
+        if warnings:
+            from pitui.ui.ui_events import AddNotice  # lazy: not first-frame
 
-    def _install_themes(self) -> list[AnyEvent]:
+            await self.apply([AddNotice(text, "warning") for text in warnings])
+        self.call_after_refresh(self._after_first_frame)
+
+    def _after_first_frame(self) -> None:
+        """The screen is drawn: collect garbage again (see ``run``), load the session."""
+        gc.enable()
+        if self.startup is not None:
+            self.run_worker(self.startup(self), group="startup", exit_on_error=False)
+
+    def _install_themes(self) -> list[str]:
+        """Register the pi themes and make the chosen one current, before the stylesheet is
+        first parsed: setting ``theme`` later re-parses every stylesheet (~25 ms) and drops
+        the parse cache, so the first screen's widget CSS is parsed from scratch again."""
         catalog = self._catalog if self._catalog is not None else ThemeCatalog()
         for theme in catalog.themes.values():
             self.register_theme(to_textual_theme(theme))
-        notices: list[AnyEvent] = [AddNotice(str(p), "warning") for p in catalog.problems]
+        warnings = [str(p) for p in catalog.problems]
         chosen = catalog.themes.get(self._theme_name)
         if chosen is not None:
-            self.theme = chosen.textual_name
+            self._set_initial_theme(chosen.textual_name, dark=chosen.dark)
         elif catalog.themes:
-            notices.append(AddNotice(f"Unknown theme {self._theme_name!r}", "warning"))
-        return notices
+            warnings.append(f"Unknown theme {self._theme_name!r}")
+        return warnings
+
+    def _set_initial_theme(self, name: str, *, dark: bool) -> None:
+        """What ``App._watch_theme`` does, without scheduling a CSS re-parse (nothing has
+        been parsed yet: the stylesheet is built once, with these variables)."""
+        self.set_reactive(App.theme, name)
+        self.stylesheet.set_variables(self.get_css_variables())
+        stale = {c: False for c in self.classes if c.startswith("-theme-")}
+        classes = {**stale, f"-theme-{name}": True, "-dark-mode": dark, "-light-mode": not dark}
+        self.update_classes(classes, update=False)
+        self._refresh_truecolor_filter(self.ansi_theme)
 
     async def attach_session(self, session: SessionPort, info: SessionInfo | None = None) -> None:
         """Connect a session after the first frame (sessions load after the UI shows).
@@ -237,11 +244,15 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         gc.unfreeze()
 
     async def on_toggle_requested(self, message: ToggleRequested) -> None:
+        from pitui.ui.ui_events import ToggleItem  # lazy: not first-frame
+
         await self.apply([ToggleItem(message.item_id)])
 
     # ------------------------------------------------------------------ intents
 
     async def on_composer_submitted(self, message: Composer.Submitted) -> None:
+        from pitui.ui.ui_events import AddNotice, QueueMessage  # lazy: not first-frame
+
         text = message.text.strip()
         session = self.session
         if self.commands.is_command(text):
@@ -269,6 +280,8 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """Run session work off the message loop; its errors become notices."""
 
         async def guarded() -> None:
+            from pitui.ui.ui_events import AddNotice  # lazy: not first-frame
+
             try:
                 await work
             except PituiError as exc:
@@ -312,9 +325,13 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.commands.open_hotkeys()
 
     async def action_toggle_thinking(self) -> None:
+        from pitui.ui.ui_events import ToggleAllThinking  # lazy: not first-frame
+
         await self.apply([ToggleAllThinking()])
 
     async def action_toggle_tools(self) -> None:
+        from pitui.ui.ui_events import ToggleAllTools  # lazy: not first-frame
+
         await self.apply([ToggleAllTools()])
 
     async def action_interrupt(self) -> None:
@@ -325,6 +342,8 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     async def action_dequeue(self) -> None:
         """Alt+Up: take queued messages back into the composer."""
+        from pitui.ui.ui_events import ClearQueue  # lazy: not first-frame
+
         if self.session is None:
             return
         texts = self.session.dequeue_all()
@@ -344,5 +363,9 @@ def run(args: argparse.Namespace) -> int:
     """Entry point of the TUI mode (called by ``pitui.cli``)."""
     from pitui.ui.launch import create_app
 
+    # Everything imported so far lives as long as the process: keep it out of GC passes,
+    # and run none before the first frame (a full pass over Textual's objects is ~20 ms).
+    gc.freeze()
+    gc.disable()
     create_app(args).run()
     return 0

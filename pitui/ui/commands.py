@@ -25,9 +25,7 @@ from pitui.core.keybindings import Keybindings, display_key, load_keybindings
 from pitui.errors import PituiError
 from pitui.paths import keybindings_file
 from pitui.ui.keymap import ACTION_TARGETS, key_set, textual_keymap, to_textual_key
-from pitui.ui.screens.hotkeys import HotkeysScreen
 from pitui.ui.state import NoticeLevel
-from pitui.ui.ui_events import AddNotice
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.suggestions import Suggestion
 
@@ -113,6 +111,8 @@ class Commands:
         composer = self.app.main.query_one(Composer)
         composer.completer = self.complete
         if bindings.problems:
+            from pitui.ui.ui_events import AddNotice  # lazy: not first-frame
+
             await self.app.apply([AddNotice(str(p), "warning") for p in bindings.problems])
 
     def apply_keybindings(self, bindings: Keybindings) -> None:
@@ -207,6 +207,8 @@ class Commands:
 
     async def notice(self, text: str, level: NoticeLevel = "info") -> None:
         """Show a line in the conversation."""
+        from pitui.ui.ui_events import AddNotice
+
         await self.app.apply([AddNotice(text, level)])
 
     def notice_after_events(self, text: str, level: NoticeLevel = "info") -> None:
@@ -318,6 +320,8 @@ class Commands:
 
     def open_hotkeys(self) -> None:
         """The list of every binding."""
+        from pitui.ui.screens.hotkeys import HotkeysScreen  # lazy: not first-frame
+
         self.app.push_screen(HotkeysScreen(self.keybindings, str(keybindings_file())))
 
     async def set_theme(self, name: str) -> None:

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from pitui import paths
 from pitui.errors import PituiError
 from pitui.ui.state import UsageTotals
-from pitui.ui.ui_events import AddNotice
 from pitui.ui.widgets.status_bar import SessionInfo
 
 if TYPE_CHECKING:
@@ -81,6 +80,7 @@ class Launcher:
         """Build the session, attach it, show warnings, run the initial prompts."""
         from pitui.core.session_setup import create_agent_session
         from pitui.ui.approvals import ApprovalBroker
+        from pitui.ui.ui_events import AddNotice
 
         options = tui_options(self.args, self.cwd)
         options.asker = ApprovalBroker(app, self.cwd).ask
@@ -107,6 +107,8 @@ class Launcher:
 
 
 async def _prompt_in_turn(app: PituiApp, session: AgentSession, prompts: list[str]) -> None:
+    from pitui.ui.ui_events import AddNotice
+
     for text in prompts:
         try:
             await session.prompt(text)
