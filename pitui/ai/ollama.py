@@ -8,13 +8,15 @@ list is used with pi's defaults. Detection never raises: no server → ``[]``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import httpx
-
 from pitui.ai.types import InputKind, Model
+
+if TYPE_CHECKING:
+    import httpx
 
 DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434"
 PROVIDER = "ollama"
@@ -55,6 +57,10 @@ async def detect_ollama(
     ``base_url`` defaults to :func:`default_ollama_url`; a trailing ``/v1`` is accepted.
     """
     root = (base_url or default_ollama_url()).rstrip("/").removesuffix("/v1")
+    if not await _listening(root, timeout):
+        return []
+    import httpx  # only when something listens: most machines run no Ollama (~3 MB, ~20 ms)
+
     try:
         async with httpx.AsyncClient(base_url=root, timeout=timeout) as client:
             names = await _native_names(client)
@@ -64,6 +70,22 @@ async def detect_ollama(
     except (httpx.HTTPError, OSError):
         return []
     return [_model(root, name, info) for name, info in zip(names, infos, strict=True)]
+
+
+async def _listening(root: str, timeout: float) -> bool:  # noqa: ASYNC109
+    """Whether anything accepts a TCP connection at ``root``'s host and port."""
+    parts = urlsplit(root)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        _, writer = await asyncio.wait_for(
+            asyncio.open_connection(parts.hostname or "127.0.0.1", port), timeout
+        )
+    except (OSError, TimeoutError):
+        return False
+    writer.close()
+    with contextlib.suppress(OSError):  # a reset while closing still means it listened
+        await writer.wait_closed()
+    return True
 
 
 async def _native_names(client: httpx.AsyncClient) -> list[str] | None:
