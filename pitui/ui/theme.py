@@ -11,7 +11,6 @@ never raises for bad data.
 
 from __future__ import annotations
 
-import importlib.resources
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -248,13 +247,24 @@ def builtin_theme_texts() -> list[tuple[str, str]]:
     A wheel carries them as ``pitui/_themes``; an editable install reads the repo's
     ``themes/`` directory next to the package.
     """
+    package_dir = Path(__file__).resolve().parents[1]
+    # Plain directories first: importlib.resources imports zipfile & co. (~5 ms), which
+    # only a zipped install needs.
+    installed = package_dir / "_themes"
+    if installed.is_dir():
+        files = sorted(installed.glob("*.json"))
+        return [(f"pitui/_themes/{p.name}", p.read_text("utf-8")) for p in files]
+    repo_dir = package_dir.parent / "themes"
+    if repo_dir.is_dir():
+        return [(str(p), p.read_text("utf-8")) for p in sorted(repo_dir.glob("*.json"))]
+    import importlib.resources
+
     packaged = importlib.resources.files("pitui") / "_themes"
-    if packaged.is_dir():
-        entries = [e for e in packaged.iterdir() if e.name.endswith(".json")]
-        entries.sort(key=lambda e: e.name)
-        return [(f"pitui/_themes/{e.name}", e.read_text("utf-8")) for e in entries]
-    repo_dir = Path(__file__).resolve().parents[2] / "themes"
-    return [(str(p), p.read_text("utf-8")) for p in sorted(repo_dir.glob("*.json"))]
+    if not packaged.is_dir():
+        return []
+    entries = [e for e in packaged.iterdir() if e.name.endswith(".json")]
+    entries.sort(key=lambda e: e.name)
+    return [(f"pitui/_themes/{e.name}", e.read_text("utf-8")) for e in entries]
 
 
 def user_theme_dirs() -> list[Path]:
