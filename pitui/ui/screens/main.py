@@ -43,6 +43,11 @@ class MainScreen(Screen[None]):
     ]
 
     def compose(self) -> ComposeResult:
+        # The breakpoint class now, not at the first Resize: it would restyle every widget
+        # again just before the first frame (~10 ms).
+        wide = self.app.size.width >= NARROW_BELOW
+        self.set_class(wide, "-wide", update=False)
+        self.set_class(not wide, "-narrow", update=False)
         with Horizontal(id="panes"):
             with Vertical(id="conversation-box"):
                 yield ConversationView(id="conversation")
