@@ -23,8 +23,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import aiofiles
-
 from pitui import paths
 
 
@@ -212,6 +210,8 @@ def parse_keybindings_text(text: str, source: str) -> Keybindings:
 
 async def load_keybindings(path: Path | None = None) -> Keybindings:
     """Read ``keybindings.json`` (default: in the pitui home); a missing file = defaults."""
+    import aiofiles  # lazy: this module is imported before the TUI's first frame
+
     file = path or paths.keybindings_file()
     try:
         async with aiofiles.open(file, encoding="utf-8") as handle:
