@@ -10,7 +10,7 @@ collapse it into a toggle (F2) that swaps it in for the conversation.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -26,7 +26,9 @@ from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
 from pitui.ui.widgets.conversation import ConversationView, ItemPane, ToolPane
 from pitui.ui.widgets.status_bar import SessionInfo, StatusBar
 from pitui.ui.widgets.suggestions import SuggestionList
-from pitui.ui.widgets.tool_card import ToolCard
+
+if TYPE_CHECKING:
+    from pitui.ui.widgets.tool_card import ToolCard
 
 NARROW_BELOW = 100
 HINTS = "^O expand  ^T thinking  F2 tools"

@@ -14,7 +14,7 @@ Two things keep long sessions cheap and pleasant:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -23,8 +23,9 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pitui.ui.state import ChatState, ToolCardItem
-from pitui.ui.widgets.messages import CONVERSATION_WIDGETS
-from pitui.ui.widgets.tool_card import ToolCard
+
+if TYPE_CHECKING:
+    from pitui.ui.widgets.tool_card import ToolCard
 
 WidgetFactory = Callable[[Any], Widget]
 
@@ -98,9 +99,10 @@ class ItemPane(VerticalScroll):
         follow = self._at_bottom()
         fresh: list[tuple[str, Any]] = []
         touched = False
+        factories = self.factories()
         for item_id in item_ids:
             item = state.get(item_id)
-            if item is None or type(item) not in self.FACTORIES:
+            if item is None or type(item) not in factories:
                 continue
             touched = True
             widget = self._widgets.get(item_id)
@@ -123,8 +125,12 @@ class ItemPane(VerticalScroll):
         else:
             self._set_unseen(True)
 
+    def factories(self) -> Mapping[type, WidgetFactory]:
+        """The widget factory of each item type this pane shows."""
+        return self.FACTORIES
+
     def _create(self, item_id: str, item: Any) -> Widget:
-        widget = self._widgets[item_id] = self.FACTORIES[type(item)](item)
+        widget = self._widgets[item_id] = self.factories()[type(item)](item)
         return widget
 
     async def _skip_to_tail(self, fresh: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
@@ -186,7 +192,12 @@ class ItemPane(VerticalScroll):
 class ConversationView(ItemPane):
     """Users, replies, thinking, tool references, bash, summaries, notices."""
 
-    FACTORIES: ClassVar[Mapping[type, WidgetFactory]] = CONVERSATION_WIDGETS
+    def factories(self) -> Mapping[type, WidgetFactory]:
+        # Imported on the first item, after the first frame: the item widgets (markdown,
+        # tool renderers) are not needed to draw an empty conversation.
+        from pitui.ui.widgets.messages import CONVERSATION_WIDGETS
+
+        return CONVERSATION_WIDGETS
 
     def highlight_message(self, message_id: str | None) -> None:
         """Mark the mounted widgets of assistant message ``message_id`` (blocks, tool refs)."""
@@ -206,12 +217,18 @@ class ConversationView(ItemPane):
 class ToolPane(ItemPane):
     """One card per tool call, newest at the bottom."""
 
-    FACTORIES: ClassVar[Mapping[type, WidgetFactory]] = {ToolCardItem: ToolCard}
     MAX_MOUNTED: ClassVar[int] = 20
     """Cards are several lines tall: 20 fill more than any viewport."""
 
+    def factories(self) -> Mapping[type, WidgetFactory]:
+        from pitui.ui.widgets.tool_card import ToolCard  # lazy: see ConversationView
+
+        return {ToolCardItem: ToolCard}
+
     def select(self, item_id: str | None) -> ToolCard | None:
         """Mark the card of ``item_id`` as selected (and no other); scroll it into view."""
+        from pitui.ui.widgets.tool_card import ToolCard
+
         chosen: ToolCard | None = None
         for key, widget in self._widgets.items():
             widget.set_class(key == item_id, "-selected")
