@@ -97,7 +97,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """The real session's extras (status facts, thinking level), once attached."""
 
     def get_default_screen(self) -> Screen[None]:
-        return MainScreen()
+        return MainScreen(self.info, self.chat)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's palette commands, its theme list replaced by the pi themes' picker."""

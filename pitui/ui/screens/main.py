@@ -44,6 +44,10 @@ class MainScreen(Screen[None]):
         binding("cycleThinkingLevel"),
     ]
 
+    def __init__(self, info: SessionInfo | None = None, state: ChatState | None = None) -> None:
+        super().__init__()
+        self._initial = (info, state or ChatState()) if info is not None else None
+
     def compose(self) -> ComposeResult:
         # The breakpoint class now, not at the first Resize: it would restyle every widget
         # again just before the first frame (~10 ms).
@@ -71,6 +75,8 @@ class MainScreen(Screen[None]):
         self.query_one("#queue", QueueView).show((), ())
         self.query_one("#activity", ActivityLine).show(None)
         self.query_one(Composer).focus()
+        if self._initial is not None:  # drawn in the first frame, not one refresh later
+            self.show_status(*self._initial)
 
     @property
     def conversation(self) -> ConversationView:
