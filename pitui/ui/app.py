@@ -136,6 +136,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     def _after_first_frame(self) -> None:
         """The screen is drawn: collect garbage again (see ``run``), load the session."""
+        gc.unfreeze()  # the start-up objects join the oldest generation, as in ``rebuild``
         gc.enable()
         if self.startup is not None:
             self.run_worker(self.startup(self), group="startup", exit_on_error=False)
@@ -363,8 +364,9 @@ def run(args: argparse.Namespace) -> int:
     """Entry point of the TUI mode (called by ``pitui.cli``)."""
     from pitui.ui.launch import create_app
 
-    # Everything imported so far lives as long as the process: keep it out of GC passes,
-    # and run none before the first frame (a full pass over Textual's objects is ~20 ms).
+    # No collection before the first frame (a full pass over Textual's objects is ~20 ms);
+    # what was imported so far is set aside until then, so the first young collection
+    # after it does not walk every module object either.
     gc.freeze()
     gc.disable()
     create_app(args).run()
