@@ -195,3 +195,42 @@ async def test_manual_compaction_can_be_cancelled(
     assert session.session_file.read_bytes() == before
     assert not session.compaction.is_compacting
     await session.close()
+
+
+async def test_threshold_compaction_continues_with_queued_messages(
+    tmp_path: Path, replay_server: ReplayServer
+) -> None:
+    """Edge case 36: messages queued meanwhile are delivered by continue() afterwards."""
+    paths.models_file().parent.mkdir(parents=True, exist_ok=True)
+    provider = {
+        "baseUrl": replay_server.url,
+        "api": "anthropic-messages",
+        "apiKey": "sk-fake-key-123456",
+        "models": [{"id": "claude-fake", "contextWindow": 16400}],
+    }
+    paths.models_file().write_text(json.dumps({"providers": {"fake": provider}}))
+    for _ in range(6):
+        replay_server.add(Reply.sse_file("anthropic_text.sse"))
+    session, events = await _session(tmp_path, model="fake/claude-fake")
+    queued: list[str] = []
+
+    def queue_during_compaction(event: SessionEvent) -> None:
+        if isinstance(event, AutoCompactionStartEvent) and not queued:
+            queued.append("later")
+            session.follow_up("later")
+
+    session.subscribe(queue_during_compaction)
+    await session.prompt("first")
+    await session.wait_for_idle()
+    for _ in range(100):  # the continue() runs 100 ms after the compaction
+        if len(replay_server.requests) >= 3:
+            break
+        await asyncio.sleep(0.05)
+    await session.wait_for_idle()
+    last_user_texts = [
+        r.json()["messages"][-1]["content"][-1].get("text") for r in replay_server.requests
+    ]
+    assert "later" in last_user_texts
+    assert not session.agent.has_queued_messages()
+    assert len([e for e in events if isinstance(e, AutoCompactionStartEvent)]) >= 1
+    await session.close()
