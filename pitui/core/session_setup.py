@@ -32,6 +32,7 @@ from pitui.ai.types import (
 from pitui.core.agent_session import AgentSession
 from pitui.core.messages import convert_to_llm
 from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy
+from pitui.core.session.context import ModelRef, SessionContext
 from pitui.core.session.store import SessionStore
 from pitui.core.settings import ApprovalMode, Settings, load_settings, update_project_settings
 from pitui.core.system_prompt import load_system_prompt
@@ -109,7 +110,7 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         options.warnings.append(str(registry.error))
     store = await _open_store(options)
     context = store.build_context()
-    model, thinking = await _choose_model(options, settings, registry, context.model, store)
+    model, thinking = await _choose_model(options, settings, registry, context)
     if options.api_key:  # --api-key applies to the provider of the chosen model
         registry.auth.set_runtime_api_key(model.provider, options.api_key)
     tool_names = list(options.tools) if options.tools is not None else settings.tools
@@ -143,7 +144,7 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         agent=agent, store=store, settings=settings, registry=registry, gate=gate, cwd=cwd
     )
     if context.messages:
-        session.rebuild_from_session()
+        agent.replace_messages(context.messages)
         await _record_changes(session, context.model, context.thinking_level)
     else:
         await session.record_model_and_thinking()
@@ -164,8 +165,7 @@ async def _choose_model(
     options: SessionOptions,
     settings: Settings,
     registry: ModelRegistry,
-    session_model: object,
-    store: SessionStore,
+    context: SessionContext,
 ) -> tuple[Model, ThinkingLevel]:
     thinking: ThinkingLevel | None = options.thinking
     model: Model | None = None
@@ -175,14 +175,12 @@ async def _choose_model(
         thinking = thinking or choice.thinking
         if choice.warning:
             options.warnings.append(choice.warning)
-    if model is None and session_model is not None:
-        provider = getattr(session_model, "provider", "")
-        model_id = getattr(session_model, "model_id", "")
-        model = registry.find(provider, model_id)
+    if model is None and context.model is not None:
+        model = registry.find(context.model.provider, context.model.model_id)
     if model is None:
         model = await registry.resolve_default(settings.default_provider, settings.default_model)
     if thinking is None:
-        level = store.build_context().thinking_level if store.entry_count() else None
+        level = context.thinking_level if context.leaf_id is not None else None
         thinking = _as_level(level) or settings.default_thinking_level or "off"
     if not model.reasoning:
         thinking = "off"
@@ -197,15 +195,12 @@ def _as_level(value: str | None) -> ThinkingLevel | None:
 
 
 async def _record_changes(
-    session: AgentSession, previous_model: object, previous_level: str
+    session: AgentSession, previous_model: ModelRef | None, previous_level: str
 ) -> None:
     """On resume, record a model or level that differs from the file's (as pi does)."""
     model = session.model
-    if model is not None and (
-        previous_model is None
-        or (getattr(previous_model, "provider", None), getattr(previous_model, "model_id", None))
-        != (model.provider, model.id)
-    ):
+    previous = (previous_model.provider, previous_model.model_id) if previous_model else None
+    if model is not None and previous != (model.provider, model.id):
         await session.store.append_model_change(model.provider, model.id)
     if previous_level != session.thinking_level:
         await session.store.append_thinking_level_change(session.thinking_level)
