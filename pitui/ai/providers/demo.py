@@ -32,6 +32,7 @@ from pitui.ai.events import (
 from pitui.ai.options import StreamOptions
 from pitui.ai.partial_json import parse_streaming_json
 from pitui.ai.providers.demo_script import DemoReply, PlannedCall, plan_reply
+from pitui.ai.stream import empty_output
 from pitui.ai.types import (
     AssistantMessage,
     Context,
@@ -54,7 +55,7 @@ _IMAGE_CHARS = 4800
 
 def stream(model: Model, context: Context, options: StreamOptions) -> AssistantMessageEventStream:
     """Stream the demo model's scripted reply to ``context``. Never raises."""
-    output = AssistantMessage(api=model.api, provider=model.provider, model=model.id)
+    output = empty_output(model)
     pace_s = pace_ms() / 1000
 
     async def body(events: AssistantMessageEventStream, out: AssistantMessage) -> None:

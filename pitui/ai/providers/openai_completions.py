@@ -10,6 +10,7 @@ carries it, error objects inside a 200 stream, and a stream that stops too early
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -80,12 +81,8 @@ _TOOLCALL_DELTA = delta_factory(ToolCallDeltaEvent)
 
 def stream(model: Model, context: Context, options: StreamOptions) -> AssistantMessageEventStream:
     """Stream one Chat Completions reply of ``model`` to ``context``. Never raises."""
-    output = empty_output(model)
-
-    async def body(events: AssistantMessageEventStream, out: AssistantMessage) -> None:
-        await _run(model, context, options, events, out)
-
-    return run_stream(output, body, options.signal)
+    body = functools.partial(_run, model, context, options)
+    return run_stream(empty_output(model), body, options.signal)
 
 
 async def _run(
