@@ -81,10 +81,11 @@ def _verify(path: Path, acked: list[str], rng: random.Random) -> None:
     assert set(acked) <= ids, "an acknowledged (fsynced) entry was lost"
     assert not store.report.bad_lines
     if rng.random() < 0.3:
-        asyncio.run(_append_after_crash(path, len(ids)))
+        torn_line = path.read_bytes().count(b"\n") + 1 if store.report.torn_tail else None
+        asyncio.run(_append_after_crash(path, len(ids), torn_line))
 
 
-async def _append_after_crash(path: Path, before: int) -> None:
+async def _append_after_crash(path: Path, before: int, torn_line: int | None) -> None:
     store = await SessionStore.open(path)
     new_ids = [
         await store.append_message(UserMessage(content="resumed", timestamp=3)),
@@ -94,7 +95,10 @@ async def _append_after_crash(path: Path, before: int) -> None:
     again = await SessionStore.open(path, read_only=True)
     assert all(again.get_entry(i) is not None for i in new_ids)
     assert again.entry_count() == before + 2  # nothing glued to a torn line
-    assert not again.report.bad_lines
+    # The torn bytes are kept (nothing is thrown away), so they now read as one bad line.
+    assert [number for number, _ in again.report.bad_lines] == (
+        [torn_line] if torn_line is not None else []
+    )
 
 
 def test_sigkill_while_appending_never_loses_a_written_entry(
