@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from pitui.core.session.store import SessionStore
-from tests.core.session.test_crash import Zygote, _acks, _append_after_crash
+from tests.core.session.test_crash import Zygote, _acks, _append_after_crash, torn_line
 
 
 def _check(path: Path, acked: list[str]) -> str | None:
@@ -34,7 +34,7 @@ def _check(path: Path, acked: list[str]) -> str | None:
         return f"lost {len(set(acked) - ids)} acknowledged entries"
     if store.report.bad_lines:
         return f"bad lines {store.report.bad_lines}"
-    asyncio.run(_append_after_crash(path, len(ids)))
+    asyncio.run(_append_after_crash(path, len(ids), torn_line(path, store)))
     return None
 
 

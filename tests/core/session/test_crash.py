@@ -81,8 +81,12 @@ def _verify(path: Path, acked: list[str], rng: random.Random) -> None:
     assert set(acked) <= ids, "an acknowledged (fsynced) entry was lost"
     assert not store.report.bad_lines
     if rng.random() < 0.3:
-        torn_line = path.read_bytes().count(b"\n") + 1 if store.report.torn_tail else None
-        asyncio.run(_append_after_crash(path, len(ids), torn_line))
+        asyncio.run(_append_after_crash(path, len(ids), torn_line(path, store)))
+
+
+def torn_line(path: Path, store: SessionStore) -> int | None:
+    """The number of the torn last line a crash left in ``path``, if any."""
+    return path.read_bytes().count(b"\n") + 1 if store.report.torn_tail else None
 
 
 async def _append_after_crash(path: Path, before: int, torn_line: int | None) -> None:
