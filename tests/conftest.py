@@ -6,8 +6,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.replay_server import ReplayServer
+
+# CI machines are shared and slow at times: a property test is judged by its examples,
+# never by how long one took (hypothesis' default 200 ms deadline would make it flaky).
+settings.register_profile("pitui", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("pitui")
 
 
 @pytest.fixture
