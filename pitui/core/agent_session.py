@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,8 +52,16 @@ from pitui.core.session_events import (
     UserBashStartEvent,
     UserBashUpdateEvent,
 )
-from pitui.core.settings import Settings
+from pitui.core.settings import Settings, update_global_settings
 from pitui.core.user_bash import run_user_bash
+
+_log = logging.getLogger(__name__)
+# Settings saved on the user's behalf: pi's JSON key → the Settings attribute.
+_SETTING_ATTRIBUTES = {
+    "defaultProvider": "default_provider",
+    "defaultModel": "default_model",
+    "defaultThinkingLevel": "default_thinking_level",
+}
 
 SessionListener: TypeAlias = Callable[[SessionEvent], Awaitable[None] | None]
 StreamingBehavior: TypeAlias = str | None
@@ -392,6 +401,8 @@ class AgentSession:
         """Switch models; recorded as a ``model_change`` entry."""
         self.agent.state.model = model
         await self.store.append_model_change(model.provider, model.id)
+        # As pi: the model picked last is the default of the next session.
+        await self._remember(defaultProvider=model.provider, defaultModel=model.id)
         await self._clamp_thinking()
         await self._changed("model")
 
@@ -403,6 +414,9 @@ class AgentSession:
             return
         self.agent.state.thinking_level = chosen
         await self.store.append_thinking_level_change(chosen)
+        if chosen != "off" or (self.model is not None and self.model.reasoning):
+            # pi keeps "off" forced by a model without thinking out of the default.
+            await self._remember(defaultThinkingLevel=chosen)
         await self._changed("thinking")
 
     async def cycle_thinking_level(self) -> ThinkingLevel:
@@ -520,6 +534,14 @@ class AgentSession:
         self.abort()
         await self.agent.wait_for_idle()
         await self.store.close()
+
+    async def _remember(self, **changes: str) -> None:
+        """Save user choices to the global settings (best effort: never fails the switch)."""
+        for key, value in changes.items():
+            setattr(self.settings, _SETTING_ATTRIBUTES[key], value)
+        problem = await update_global_settings(changes)
+        if problem is not None:
+            _log.warning("settings not saved: %s", problem)
 
     async def _changed(self, kind: SessionChangeKind) -> None:
         await self.emit(SessionChangedEvent(kind=kind))

@@ -206,6 +206,24 @@ async def update_project_settings(cwd: Path, changes: dict[str, Any]) -> None:
     await write_json_atomic(path, deep_merge(current, changes))
 
 
+async def update_global_settings(changes: dict[str, Any]) -> str | None:
+    """Merge ``changes`` into the global settings file, as pi saves the last model.
+
+    The file is read again first, so keys written meanwhile (by pi or another pitui) are
+    kept. A file that cannot be read as a JSON object is left alone, never overwritten:
+    the problem is returned instead (it was already reported when settings loaded).
+    """
+    path = paths.settings_file()
+    current, errors = await _read_json_object(path)
+    if errors:
+        return errors[0]
+    try:
+        await write_json_atomic(path, {**current, **changes})
+    except OSError as exc:
+        return f"{path}: cannot be written: {exc.strerror}"
+    return None
+
+
 async def write_json_atomic(path: Path, data: Any) -> None:
     """Write JSON through a temp file and a rename: readers never see half a file."""
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -145,6 +145,45 @@ async def test_model_and_thinking_changes_are_entries(tmp_path: Path) -> None:
     await session.close()
 
 
+async def test_picked_model_and_level_become_the_next_sessions_defaults(
+    tmp_path: Path, replay_server: ReplayServer
+) -> None:
+    _models_json(replay_server.url)
+    paths.settings_file().write_text(json.dumps({"theme": "light", "piOnly": {"x": 1}}))
+    session, _ = await _session(tmp_path, model="demo/demo")
+    fake = session.registry.find("fake", "claude-fake")
+    assert fake is not None
+    await session.set_model(fake)
+    await session.close()
+    demo, _ = await _session(tmp_path, model="demo/demo")  # --model is not remembered
+    await demo.cycle_thinking_level()
+    await demo.close()
+    saved = json.loads(paths.settings_file().read_text())
+    assert saved == {
+        "theme": "light",
+        "piOnly": {"x": 1},
+        "defaultProvider": "fake",
+        "defaultModel": "claude-fake",
+        "defaultThinkingLevel": "minimal",
+    }
+    fresh, _ = await _session(tmp_path)
+    assert fresh.model is not None and (fresh.model.provider, fresh.model.id) == (
+        "fake",
+        "claude-fake",
+    )
+    await fresh.close()
+
+
+async def test_a_broken_settings_file_is_never_overwritten(tmp_path: Path) -> None:
+    paths.settings_file().parent.mkdir(parents=True, exist_ok=True)
+    paths.settings_file().write_text('{"theme": "light",')
+    session, _ = await _session(tmp_path)
+    await session.cycle_thinking_level()
+    assert session.thinking_level == "minimal"
+    await session.close()
+    assert paths.settings_file().read_text() == '{"theme": "light",'
+
+
 async def test_navigate_to_user_message_returns_its_text(tmp_path: Path) -> None:
     session, _ = await _session(tmp_path)
     await session.prompt("first question")
