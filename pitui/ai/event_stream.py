@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import operator
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 
 from pitui.ai.abort import AbortSignal
 from pitui.ai.events import TERMINAL_EVENT_TYPES, AssistantMessageEvent, DoneEvent, ErrorEvent
@@ -26,14 +26,16 @@ _current_task = asyncio.current_task
 class AssistantMessageEventStream:
     """Push-based event stream. Producers :meth:`push`; consumers ``async for`` it.
 
-    Events wait in a deque; a consumer with nothing to read sleeps on a future, which
-    the next push completes. A burst of pushes between two reads of the network thus
-    costs one wake-up, and an event already queued is handed over without suspending.
+    Events wait in a deque of iterators (a pushed event is a one-item iterator); a
+    consumer with nothing to read sleeps on a future, which the next push completes. A
+    burst of pushes between two reads of the network thus costs one wake-up, and an
+    event already queued is handed over without suspending. :meth:`push_lazy` queues
+    iterators that build their events only as the consumer reads them.
     """
 
     def __init__(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self._events: deque[AssistantMessageEvent] = deque()
+        self._events: deque[Iterator[AssistantMessageEvent]] = deque()
         self._waiters: list[asyncio.Future[None]] = []
         self._result: asyncio.Future[AssistantMessage] = self._loop.create_future()
         self._finished = False
@@ -49,7 +51,7 @@ class AssistantMessageEventStream:
         """Queue one event. Anything pushed after the terminal event is dropped."""
         if self._finished:
             return
-        self._events.append(event)
+        self._events.append(iter((event,)))
         if self._waiters:
             self._wake()
         kind = event.type  # cheaper than isinstance on pydantic's ABC metaclass
@@ -72,7 +74,22 @@ class AssistantMessageEventStream:
             return
         if self._finished:
             return
-        self._events.extend(events)
+        self._events.append(iter(list(events)))  # a copy: producers reuse their lists
+        if self._waiters:
+            self._wake()
+
+    def push_lazy(self, sources: Iterable[Iterator[AssistantMessageEvent]]) -> None:
+        """Queue the events each iterator of ``sources`` yields, in order, built when read.
+
+        For the delta events of a burst: built one at a time as the consumer takes them,
+        a burst's events are never all alive at once, which spares the garbage collector
+        a pass over hundreds of young objects per network read. Each iterator must yield
+        no terminal event and depend only on values that no longer change (the pieces of
+        a finished run, not the live partial message's text).
+        """
+        if self._finished:
+            return
+        self._events.extend(sources)
         if self._waiters:
             self._wake()
 
@@ -98,7 +115,11 @@ class AssistantMessageEventStream:
         if _current_task(self._loop) is not self._consumer:
             self._watch_consumer()
         events = self._events
-        while not events:
+        while True:
+            while events:
+                for event in events[0]:
+                    return event
+                events.popleft()  # that iterator is exhausted
             if self._finished:
                 # Iterating a finished stream again ends at once.
                 raise StopAsyncIteration
@@ -114,7 +135,6 @@ class AssistantMessageEventStream:
                 if self._on_consumer_cancel is not None:
                     self._on_consumer_cancel()
                 raise
-        return events.popleft()
 
     def _watch_consumer(self) -> None:
         # Cancellation can also land in the consumer's own code between two events;

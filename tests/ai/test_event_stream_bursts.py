@@ -1,8 +1,9 @@
-"""AssistantMessageEventStream: bursts (push_many) and waiting consumers."""
+"""AssistantMessageEventStream: bursts (push_many, push_lazy) and waiting consumers."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 
 from pitui.ai.event_stream import AssistantMessageEventStream, run_stream
 from pitui.ai.events import (
@@ -113,3 +114,47 @@ async def test_events_pushed_while_the_consumer_is_away_arrive_in_order() -> Non
                 await asyncio.sleep(0)  # let the producer run ahead
     assert seen == [f"{batch}.{i}" for batch in range(20) for i in range(50)]
     assert (await stream.result()).stop_reason == "stop"
+
+
+async def test_push_lazy_keeps_order_and_builds_each_event_when_read() -> None:
+    out = new_output()
+    stream = AssistantMessageEventStream()
+    built: list[str] = []
+
+    def run(*pieces: str) -> Iterator[AssistantMessageEvent]:
+        for piece in pieces:
+            built.append(piece)
+            yield TextDeltaEvent(content_index=0, delta=piece, partial=out)
+
+    stream.push(StartEvent(partial=out))
+    stream.push_lazy([iter([TextStartEvent(content_index=0, partial=out)]), run("a", "b")])
+    stream.push_lazy([])
+    stream.push_lazy([run(), run("c")])
+    stream.push(DoneEvent(reason="stop", message=out))
+    assert built == []
+    seen: list[tuple[str, list[str]]] = []
+    async for event in stream:
+        seen.append((event.type, list(built)))
+    assert seen == [
+        ("start", []),
+        ("text_start", []),
+        ("text_delta", ["a"]),
+        ("text_delta", ["a", "b"]),
+        ("text_delta", ["a", "b", "c"]),
+        ("done", ["a", "b", "c"]),
+    ]
+    assert [event.type async for event in stream] == []  # a finished stream ends at once
+
+
+async def test_push_lazy_wakes_a_waiting_consumer_and_is_dropped_after_the_end() -> None:
+    out = new_output()
+    stream = AssistantMessageEventStream()
+    consumer = asyncio.ensure_future(drain(stream))
+    await asyncio.sleep(0)  # the consumer is waiting
+    stream.push_lazy([iter(deltas(out, "a", "b"))])
+    await asyncio.sleep(0)
+    stream.push(DoneEvent(reason="stop", message=out))
+    stream.push_lazy([iter(deltas(out, "dropped"))])
+    events = await consumer
+    assert [e.type for e in events] == ["text_delta", "text_delta", "done"]
+    assert await stream.result() is out

@@ -13,7 +13,7 @@ Both write the four instance slots of a pydantic model through their slot descri
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -64,16 +64,22 @@ def fast_event(cls: type[E], **fields: Any) -> E:
     return event
 
 
+def _delta_kind(cls: type[D]) -> str:
+    """The ``type`` tag of a delta event class whose fields are the expected four."""
+    names = tuple(cls.model_fields)
+    if names != ("partial", "content_index", "type", "delta"):
+        raise TypeError(f"{cls.__name__}: unexpected fields {names}")
+    kind: str = _defaults(cls)["type"]
+    return kind
+
+
 def delta_factory(cls: type[D]) -> Callable[[AssistantMessage, int, str], D]:
     """A builder ``(partial, content_index, delta) -> cls`` for one delta event class.
 
     The same as :func:`fast_event` for these three fields, with the field names, their
     order (the class's, as validation would give) and the ``type`` tag fixed up front.
     """
-    names = tuple(cls.model_fields)
-    if names != ("partial", "content_index", "type", "delta"):
-        raise TypeError(f"{cls.__name__}: unexpected fields {names}")
-    kind = _defaults(cls)["type"]
+    kind = _delta_kind(cls)
     new, set_dict, set_fields_set = _new, _set_dict, _set_fields_set
     set_extra, set_private = _set_extra, _set_private
 
@@ -89,3 +95,30 @@ def delta_factory(cls: type[D]) -> Callable[[AssistantMessage, int, str], D]:
         return event
 
     return build
+
+
+def delta_run(cls: type[D]) -> Callable[[AssistantMessage, int, list[str]], Iterator[D]]:
+    """A builder of lazy runs ``(partial, content_index, pieces) -> iterator of cls``.
+
+    The iterator yields what :func:`delta_factory`'s builder makes of each piece, built
+    only when it is read (see ``AssistantMessageEventStream.push_lazy``). ``pieces`` is
+    read then, so the caller must not change it after handing the run over.
+    """
+    kind = _delta_kind(cls)
+    new, set_dict, set_fields_set = _new, _set_dict, _set_fields_set
+    set_extra, set_private = _set_extra, _set_private
+
+    def run(partial: AssistantMessage, content_index: int, pieces: list[str]) -> Iterator[D]:
+        # The builder's body inlined: a generator step is cheaper than a call per event.
+        for delta in pieces:
+            event: D = new(cls)
+            set_dict(
+                event,
+                {"partial": partial, "content_index": content_index, "type": kind, "delta": delta},
+            )
+            set_fields_set(event, {"partial", "content_index", "type", "delta"})
+            set_extra(event, {})
+            set_private(event, None)
+            yield event
+
+    return run

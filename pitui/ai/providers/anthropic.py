@@ -5,16 +5,17 @@ SSE stream (PI_SPEC §2.2 wire → pi, §2.6 usage, §1.3 stop reasons) into the
 :class:`AssistantMessage` and pushes the §1.4 events.
 
 Hot path, per delta (inlined in :meth:`_StreamReader.read`): one orjson parse, a dict
-lookup by the server's block index, the piece queued on its block, and one event object
-built without re-validation. Queued pieces are joined into the block (and tool arguments
-re-parsed) before every network read, so the partial message is current whenever another
-task can look at it.
+lookup by the server's block index and the piece queued on its block's current run.
+Queued pieces are joined into the block (and tool arguments re-parsed) before every
+network read, so the partial message is current whenever another task can look at it;
+then the burst's events are pushed, a run's delta events (one per piece, built without
+re-validation) created only as the consumer reads them.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, ClassVar
 
 from httpx_sse import ServerSentEvent
@@ -36,7 +37,7 @@ from pitui.ai.events import (
 from pitui.ai.keys import env_api_key
 from pitui.ai.options import StreamOptions
 from pitui.ai.partial_json import parse_streaming_json
-from pitui.ai.providers._fast_events import delta_factory, fast_event
+from pitui.ai.providers._fast_events import delta_run, fast_event
 from pitui.ai.providers._http import (
     ProviderError,
     SSERequest,
@@ -79,12 +80,10 @@ _RETRYABLE_ERROR_TYPES = frozenset(
 )
 
 Block = TextContent | ThinkingContent | ToolCall
-_DeltaFactory = Callable[
-    [AssistantMessage, int, str], TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent
-]
-_TEXT_DELTA: _DeltaFactory = delta_factory(TextDeltaEvent)
-_THINKING_DELTA: _DeltaFactory = delta_factory(ThinkingDeltaEvent)
-_TOOLCALL_DELTA: _DeltaFactory = delta_factory(ToolCallDeltaEvent)
+_Run = Callable[[AssistantMessage, int, list[str]], Iterator[AssistantMessageEvent]]
+_TEXT_RUN: _Run = delta_run(TextDeltaEvent)
+_THINKING_RUN: _Run = delta_run(ThinkingDeltaEvent)
+_TOOLCALL_RUN: _Run = delta_run(ToolCallDeltaEvent)
 
 
 def stream(model: Model, context: Context, options: StreamOptions) -> AssistantMessageEventStream:
@@ -121,34 +120,33 @@ def stream(model: Model, context: Context, options: StreamOptions) -> AssistantM
 class _Open:
     """A block the server has started and not yet stopped, with its unsettled deltas.
 
-    Deltas are collected in ``pending`` and joined into the block by :meth:`flush`,
-    which runs before every network read (when other tasks may look at the partial
-    message) and before the block ends. A burst of deltas from one read thus costs one
-    join and one argument parse instead of one per delta (quadratic for long blocks).
+    Deltas are collected in ``pending``, the pieces of the block's current run, and
+    joined into the block by :meth:`settle`, which runs before every network read (when
+    other tasks may look at the partial message) and before the block ends. A burst of
+    deltas from one read thus costs one join and one argument parse instead of one per
+    delta (quadratic for long blocks).
     """
 
-    __slots__ = ("block", "delta_key", "delta_type", "json", "make_event", "pending", "position")
+    __slots__ = ("block", "delta_key", "delta_type", "json", "pending", "position", "run")
 
     def __init__(self, block: Block, position: int) -> None:
         self.block = block
         self.position = position
         self.pending: list[str] = []
         self.json = ""
-        # What a content delta for this block looks like, and the event it becomes.
-        self.make_event: _DeltaFactory
+        # What a content delta for this block looks like, and the events it becomes.
+        self.run: _Run
         if isinstance(block, TextContent):
-            self.delta_type, self.delta_key, self.make_event = "text_delta", "text", _TEXT_DELTA
+            self.delta_type, self.delta_key, self.run = "text_delta", "text", _TEXT_RUN
         elif isinstance(block, ThinkingContent):
-            self.delta_type, self.delta_key = "thinking_delta", "thinking"
-            self.make_event = _THINKING_DELTA
+            self.delta_type, self.delta_key, self.run = "thinking_delta", "thinking", _THINKING_RUN
         else:
             self.delta_type, self.delta_key = "input_json_delta", "partial_json"
-            self.make_event = _TOOLCALL_DELTA
+            self.run = _TOOLCALL_RUN
 
-    def flush(self) -> None:
-        """Apply the pending deltas to the block."""
-        joined = "".join(self.pending)
-        self.pending.clear()
+    def settle(self, pieces: list[str]) -> None:
+        """Apply one run's deltas to the block (the run still reads ``pieces``)."""
+        joined = "".join(pieces)
         block = self.block
         if isinstance(block, ToolCall):
             # PI_SPEC §1.6: arguments are the lenient parse of all fragments so far.
@@ -177,9 +175,13 @@ class _StreamReader:
         self.events = events
         self.oauth = oauth
         self.open: dict[int, _Open] = {}
-        self.dirty: list[_Open] = []
-        # Events wait here until the next flush, so one burst costs one push.
-        self.batch: list[AssistantMessageEvent] = []
+        # Events wait here until the next flush, so one burst costs one push: single
+        # events, and runs of one block's deltas (built as the consumer reads them).
+        self.segments: list[Iterator[AssistantMessageEvent]] = []
+        # The runs among them, in order, to join into their blocks at the flush.
+        self.runs: list[tuple[_Open, list[str]]] = []
+        # The block whose run is the last segment: its next delta joins that run.
+        self.last: _Open | None = None
         self.stopped = False
 
     def content_started(self) -> bool:
@@ -192,12 +194,25 @@ class _StreamReader:
         Runs before every network read: the consumer sees the events of a burst only
         once the partial message they point at holds all of it.
         """
-        for current in self.dirty:
-            current.flush()
-        self.dirty.clear()
-        if self.batch:
-            self.events.push_many(self.batch)
-            self.batch.clear()
+        for current, pieces in self.runs:
+            current.settle(pieces)
+        self.runs.clear()
+        self.last = None  # the runs are handed over: a later delta starts a new one
+        if self.segments:
+            self.events.push_lazy(self.segments)
+            self.segments.clear()
+
+    def _emit(self, event: AssistantMessageEvent) -> None:
+        self.segments.append(iter((event,)))
+        self.last = None  # a later delta must come after this event
+
+    def _begin_run(self, current: _Open) -> None:
+        """Queue a new run of ``current``'s deltas; its pieces follow."""
+        pieces: list[str] = []
+        current.pending = pieces
+        self.runs.append((current, pieces))
+        self.segments.append(current.run(self.out, current.position, pieces))
+        self.last = current
 
     def settle(self) -> None:
         """At the very end, success or not: flush, and drop the ``index`` scratch field."""
@@ -216,9 +231,7 @@ class _StreamReader:
     async def _read(self, sse: AsyncIterator[ServerSentEvent]) -> None:
         self.stopped = False
         self.open.clear()
-        self.dirty.clear()
-        handlers, blocks, dirty, out = self._handlers, self.open, self.dirty, self.out
-        emit, loads = self.batch.append, fast_loads
+        handlers, blocks, loads = self._handlers, self.open, fast_loads
         async for event in sse:
             # Dispatch on the event name as the SDK does: ping, unknown names (and their
             # payloads) are skipped without parsing.
@@ -230,8 +243,8 @@ class _StreamReader:
                     data = parse_json_text(event.data)
                 if type(data) is not dict:
                     continue
-                # The hot path, one pass per delta: plain dict lookups, and no call but
-                # the event's construction (it is queued; flush pushes the burst).
+                # The hot path, one pass per delta: plain dict lookups, and the piece
+                # queued on the block's run (flush pushes the burst).
                 current = blocks.get(data.get("index", -1))
                 delta = data.get("delta")
                 if current is None or type(delta) is not dict:
@@ -242,11 +255,9 @@ class _StreamReader:
                 piece = delta.get(current.delta_key)
                 if type(piece) is not str:
                     piece = ""
-                pending = current.pending
-                if not pending:
-                    dirty.append(current)
-                pending.append(piece)
-                emit(current.make_event(out, current.position, piece))
+                if current is not self.last:
+                    self._begin_run(current)
+                current.pending.append(piece)
                 continue
             handler = handlers.get(name)
             if handler is None:
@@ -349,7 +360,7 @@ class _StreamReader:
             start = fast_event(ToolCallStartEvent, content_index=position, partial=self.out)
         else:
             start = fast_event(ThinkingStartEvent, content_index=position, partial=self.out)
-        self.batch.append(start)
+        self._emit(start)
 
     def _other_delta(self, current: _Open, delta: dict[str, Any]) -> None:
         """A delta that is not the block's content delta (those :meth:`read` handles)."""
@@ -390,7 +401,7 @@ class _StreamReader:
             event = fast_event(
                 ToolCallEndEvent, content_index=position, tool_call=block, partial=out
             )
-        self.batch.append(event)
+        self._emit(event)
 
     _handlers: ClassVar[dict[str, Callable[[_StreamReader, dict[str, Any]], None]]] = {
         "message_start": _message_start,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 from httpx_sse import ServerSentEvent
@@ -34,7 +34,7 @@ from pitui.ai.events import (
 from pitui.ai.keys import env_api_key
 from pitui.ai.options import StreamOptions
 from pitui.ai.partial_json import parse_streaming_json
-from pitui.ai.providers._fast_events import delta_factory, fast_event
+from pitui.ai.providers._fast_events import delta_run, fast_event
 from pitui.ai.providers._http import (
     ProviderError,
     SSERequest,
@@ -74,9 +74,10 @@ _STOP_REASONS: dict[str, StopReason] = {
     "content_filter": "error",
 }
 EARLY_END_MESSAGE = "Stream ended before the response was complete"
-_TEXT_DELTA = delta_factory(TextDeltaEvent)
-_THINKING_DELTA = delta_factory(ThinkingDeltaEvent)
-_TOOLCALL_DELTA = delta_factory(ToolCallDeltaEvent)
+_Run = Callable[[AssistantMessage, int, list[str]], Iterator[AssistantMessageEvent]]
+_TEXT_RUN: _Run = delta_run(TextDeltaEvent)
+_THINKING_RUN: _Run = delta_run(ThinkingDeltaEvent)
+_TOOLCALL_RUN: _Run = delta_run(ToolCallDeltaEvent)
 
 
 def stream(model: Model, context: Context, options: StreamOptions) -> AssistantMessageEventStream:
@@ -122,11 +123,12 @@ async def _run(
 class ChunkReader:
     """Turns one response's chunks into block events on ``output``.
 
-    Hot path, per chunk: one orjson parse, a few dict lookups, the piece queued on the
-    open block and one delta event built without re-validation. Queued pieces are joined
-    into the block (tool arguments re-parsed once) and the queued events pushed in one
-    go by :meth:`flush`, which runs before every network read: the partial message is
-    current whenever another task, the consumer included, can look at it.
+    Hot path, per chunk: one orjson parse, a few dict lookups and the piece queued on
+    the open block's current run. :meth:`flush`, which runs before every network read,
+    joins the queued pieces into the block (tool arguments re-parsed once) and pushes
+    the burst's events in one go: the partial message is current whenever another task,
+    the consumer included, can look at it. A run's delta events (one per piece) are
+    built as the consumer reads them (``push_lazy``).
     """
 
     def __init__(
@@ -137,10 +139,14 @@ class ChunkReader:
         self._out = output
         self._block: TextContent | ThinkingContent | ToolCall | None = None
         self._position = -1
+        # The pieces of the open block's current run: its deltas since the last flush
+        # or start event, each one delta event (tool call fragments may be empty).
         self._pending: list[str] = []
+        self._run: _Run = _TEXT_RUN
         self._raw_args = ""
         self._args_stale = False
-        self._batch: list[AssistantMessageEvent] = []
+        # What the next flush pushes, in order: single events and delta runs.
+        self._segments: list[Iterator[AssistantMessageEvent]] = []
         self._finished = False
         # A retried attempt starts from a clean slate (no content reached the user yet).
         output.usage = Usage()
@@ -175,9 +181,19 @@ class ChunkReader:
     def flush(self) -> None:
         """Join the queued pieces into the open block and push the queued events."""
         self._settle_block()
-        if self._batch:
-            self._events.push_many(self._batch)
-            self._batch.clear()
+        if self._segments:
+            self._events.push_lazy(self._segments)
+            self._segments.clear()
+        if self._block is not None:
+            self._begin_run()  # the pushed run is read by the consumer: start another
+
+    def _emit(self, event: AssistantMessageEvent) -> None:
+        self._segments.append(iter((event,)))
+
+    def _begin_run(self) -> None:
+        """Queue a new run of delta events on the open block; its pieces follow."""
+        self._pending = []
+        self._segments.append(self._run(self._out, self._position, self._pending))
 
     def chunk(self, chunk: dict[str, Any]) -> None:
         """Apply one parsed chunk."""
@@ -212,7 +228,6 @@ class ChunkReader:
         ):
             # The common chunk: one more piece of the open text block, and nothing else.
             self._pending.append(content)
-            self._batch.append(_TEXT_DELTA(self._out, self._position, content))
         else:
             self._delta(delta)
 
@@ -240,23 +255,19 @@ class ChunkReader:
     def _text(self, text: str) -> None:
         if type(self._block) is not TextContent:
             self._close_block()
-            self._open(TextContent(text=""))
-            self._batch.append(
-                fast_event(TextStartEvent, content_index=self._position, partial=self._out)
-            )
+            self._open(TextContent(text=""), TextStartEvent, _TEXT_RUN)
         self._pending.append(text)
-        self._batch.append(_TEXT_DELTA(self._out, self._position, text))
 
     def _thinking(self, field: str, text: str) -> None:
         if type(self._block) is not ThinkingContent:
             self._close_block()
             # The signature records the field, so the reasoning is echoed back in it.
-            self._open(ThinkingContent(thinking="", thinking_signature=field))
-            self._batch.append(
-                fast_event(ThinkingStartEvent, content_index=self._position, partial=self._out)
+            self._open(
+                ThinkingContent(thinking="", thinking_signature=field),
+                ThinkingStartEvent,
+                _THINKING_RUN,
             )
         self._pending.append(text)
-        self._batch.append(_THINKING_DELTA(self._out, self._position, text))
 
     def _tool_call(self, call: dict[str, Any]) -> None:
         call_id = call.get("id") or ""
@@ -268,20 +279,17 @@ class ChunkReader:
             self._close_block()
             block = ToolCall(id=str(call_id), name=str(name), arguments={})
             self._raw_args = ""
-            self._open(block)
-            self._batch.append(
-                fast_event(ToolCallStartEvent, content_index=self._position, partial=self._out)
-            )
+            self._open(block, ToolCallStartEvent, _TOOLCALL_RUN)
         if call_id:
             block.id = str(call_id)
         if name:
             block.name = str(name)
         fragment = _arguments_text(function.get("arguments"))
+        # One delta event per call chunk, even with no fragment; joining "" is harmless.
+        self._pending.append(fragment)
         if fragment:
             # Parsed once per flush, not once per fragment (quadratic for long arguments).
-            self._pending.append(fragment)
             self._args_stale = True
-        self._batch.append(_TOOLCALL_DELTA(self._out, self._position, fragment))
 
     def _attach_reasoning_details(self, details: list[Any]) -> None:
         for detail in details:
@@ -296,17 +304,26 @@ class ChunkReader:
                     )
                     break
 
-    def _open(self, block: TextContent | ThinkingContent | ToolCall) -> None:
+    def _open(
+        self,
+        block: TextContent | ThinkingContent | ToolCall,
+        start: type[TextStartEvent | ThinkingStartEvent | ToolCallStartEvent],
+        run: _Run,
+    ) -> None:
         self._block = block
         self._position = len(self._out.content)
         self._out.content.append(block)
+        self._emit(fast_event(start, content_index=self._position, partial=self._out))
+        self._run = run
+        self._begin_run()
 
     def _settle_block(self) -> None:
         """Bring the open block up to date with the pieces queued on it."""
         block = self._block
         if self._pending:
             joined = "".join(self._pending)
-            self._pending.clear()
+            # Not cleared: a queued run reads it. New pieces go to a new run.
+            self._pending = []
             if isinstance(block, TextContent):
                 append_text(block.__dict__, "text", joined)
             elif isinstance(block, ThinkingContent):
@@ -335,7 +352,7 @@ class ChunkReader:
             event = fast_event(ToolCallEndEvent, content_index=index, tool_call=block, partial=out)
         else:
             return
-        self._batch.append(event)
+        self._emit(event)
 
     def _set_usage(self, raw: Any) -> None:
         if isinstance(raw, dict):

@@ -12,7 +12,7 @@ from pitui.ai.events import (
     ToolCallDeltaEvent,
     ToolCallEndEvent,
 )
-from pitui.ai.providers._fast_events import delta_factory, fast_event
+from pitui.ai.providers._fast_events import delta_factory, delta_run, fast_event
 from pitui.ai.types import AssistantMessage, ToolCall
 
 
@@ -63,3 +63,25 @@ def test_delta_factory_builds_what_validation_builds(
 def test_delta_factory_refuses_other_shapes() -> None:
     with pytest.raises(TypeError, match="unexpected fields"):
         delta_factory(TextEndEvent)  # type: ignore[type-var]
+
+
+@pytest.mark.parametrize("cls", [TextDeltaEvent, ThinkingDeltaEvent, ToolCallDeltaEvent])
+def test_delta_run_yields_what_the_factory_builds_when_read(
+    cls: type[TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent],
+) -> None:
+    out = AssistantMessage(api="a", provider="p", model="m")
+    pieces = ["a"]
+    run = delta_run(cls)(out, 1, pieces)
+    pieces += ["é", ""]  # read when iterated, not when the run is made
+    events = list(run)
+    expected = [delta_factory(cls)(out, 1, piece) for piece in ["a", "é", ""]]
+    assert [type(event) for event in events] == [cls] * 3
+    assert events == expected
+    assert [e.model_fields_set for e in events] == [e.model_fields_set for e in expected]
+    assert all(event.partial is out for event in events)
+    assert events[0].__pydantic_extra__ is not events[1].__pydantic_extra__
+
+
+def test_delta_run_refuses_other_shapes() -> None:
+    with pytest.raises(TypeError, match="unexpected fields"):
+        delta_run(TextEndEvent)  # type: ignore[type-var]
