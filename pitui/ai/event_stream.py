@@ -10,8 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import operator
+import sys
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from pitui.ai.abort import AbortSignal
 from pitui.ai.events import TERMINAL_EVENT_TYPES, AssistantMessageEvent, DoneEvent, ErrorEvent
@@ -20,7 +22,13 @@ from pitui.ai.types import AssistantMessage
 ABORT_MESSAGE = "Request was aborted"
 
 _event_type = operator.attrgetter("type")
-_current_task = asyncio.current_task
+_current_task: Callable[[asyncio.AbstractEventLoop], asyncio.Task[Any] | None]
+if sys.version_info >= (3, 12):
+    _current_task = asyncio.current_task  # implemented in C
+else:
+    # 3.11's current_task(loop) is a Python function around this lookup in the dict the
+    # C tasks keep up to date; __anext__ asks once per event, and the call costs ~100 ns.
+    _current_task = asyncio.tasks._current_tasks.get  # type: ignore[attr-defined]
 
 
 class AssistantMessageEventStream:
