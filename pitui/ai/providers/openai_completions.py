@@ -164,16 +164,38 @@ class ChunkReader:
         loads, chunk = fast_loads, self.chunk
         async for event in sse:
             data = event.data
-            if not data or data.isspace():
-                continue
-            if data.startswith("[DONE]"):  # as the OpenAI SDK tests it
-                done = True
-                break
             try:
                 parsed = loads(data)
             except ValueError:
+                # Blank data and ``[DONE]`` are never JSON, so they are tested only here.
+                if not data or data.isspace():
+                    continue
+                if data.startswith("[DONE]"):  # as the OpenAI SDK tests it
+                    done = True
+                    break
                 parsed = parse_json_text(data)
-            chunk(parsed if type(parsed) is dict else require_object(parsed, "chunk"))
+            if type(parsed) is not dict:
+                parsed = require_object(parsed, "chunk")
+            # The common chunk, inline: one more piece of the open text block and nothing
+            # else (no error, usage or finish reason), as :meth:`chunk` would take it.
+            choices = parsed.get("choices")
+            if (
+                type(choices) is list
+                and choices
+                and type(choice := choices[0]) is dict
+                and type(delta := choice.get("delta")) is dict
+                and len(delta) == 1
+                and type(content := delta.get("content")) is str
+                and content
+                and type(self._block) is TextContent
+                and not parsed.get("error")
+                and not parsed.get("usage")
+                and not choice.get("usage")
+                and not choice.get("finish_reason")
+            ):
+                self._pending.append(content)
+            else:
+                chunk(parsed)
         if not done and not self._finished:
             raise ProviderError(EARLY_END_MESSAGE, retryable=True)
         self._close_block()
@@ -217,18 +239,7 @@ class ChunkReader:
             self._finished = True
             self._out.stop_reason = _map_finish_reason(finish)
         delta = choice.get("delta")
-        if type(delta) is not dict:
-            return
-        content = delta.get("content")
-        if (
-            len(delta) == 1
-            and content
-            and type(content) is str
-            and type(self._block) is TextContent
-        ):
-            # The common chunk: one more piece of the open text block, and nothing else.
-            self._pending.append(content)
-        else:
+        if type(delta) is dict:
             self._delta(delta)
 
     def _delta(self, delta: dict[str, Any]) -> None:
