@@ -17,13 +17,13 @@ from textual.screen import Screen
 from pitui.core.keybindings import Keybindings
 from pitui.errors import PituiError
 from pitui.ui.bridge import AgentEventBatch, EventBridge, Subscribe
+from pitui.ui.chat_state import ChatState
 from pitui.ui.commands import Commands
 from pitui.ui.keymap import binding
 from pitui.ui.palette import PituiCommandProvider
 from pitui.ui.port import SessionPort
 from pitui.ui.pvector import changed_positions
 from pitui.ui.screens.main import MainScreen
-from pitui.ui.state import ChatState
 from pitui.ui.theme import ThemeCatalog, fallback_variables, to_textual_theme
 from pitui.ui.widgets.base import ToggleRequested
 from pitui.ui.widgets.composer import Composer

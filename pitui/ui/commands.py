@@ -25,7 +25,6 @@ from pitui.core.keybindings import Keybindings, display_key, load_keybindings
 from pitui.errors import PituiError
 from pitui.paths import keybindings_file
 from pitui.ui.keymap import ACTION_TARGETS, key_set, textual_keymap, to_textual_key
-from pitui.ui.state import NoticeLevel
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.suggestions import Suggestion
 
@@ -35,6 +34,7 @@ if TYPE_CHECKING:
     from pitui.core.agent_session import AgentSession
     from pitui.ui.app import PituiApp
     from pitui.ui.screens.models import ModelPicker
+    from pitui.ui.state import NoticeLevel
 
 Handler = Callable[["Commands", str], Awaitable[None]]
 ArgumentCompleter = Callable[["Commands", str], list[str]]

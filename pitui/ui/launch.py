@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from pitui import paths
 from pitui.errors import PituiError
-from pitui.ui.state import UsageTotals
+from pitui.ui.chat_state import UsageTotals
 from pitui.ui.widgets.status_bar import SessionInfo
 
 if TYPE_CHECKING:

@@ -17,10 +17,13 @@ Item ids are stable for the life of an item so widgets can update one item in pl
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
-from pitui.ui.pvector import PVector
+# The state itself lives in its own module: the first frame needs an empty ChatState,
+# not the item classes below (each frozen dataclass costs ~0.5 ms to create at import).
+from pitui.ui.chat_state import ChatState as ChatState
+from pitui.ui.chat_state import UsageTotals as UsageTotals
 
 ToolState: TypeAlias = Literal["pending", "running", "success", "error", "denied"]
 NoticeLevel: TypeAlias = Literal["info", "warning", "error"]
@@ -153,59 +156,6 @@ ChatItem: TypeAlias = (
     | ApprovalItem
     | NoticeItem
 )
-
-
-@dataclass(frozen=True, slots=True)
-class UsageTotals:
-    """Token and cost totals over the assistant messages seen."""
-
-    input: int = 0
-    output: int = 0
-    cache_read: int = 0
-    cache_write: int = 0
-    cost: float = 0.0
-    context_tokens: int | None = 0
-    """Tokens of the last successful reply's context (input + output + cache), for ctx %;
-    None when unknown (after a compaction, until the next reply)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ChatState:
-    """Everything the chat view shows, in order, plus the live bits around it."""
-
-    items: PVector[ChatItem] = field(default_factory=PVector)
-    index: Mapping[str, int] = field(default_factory=dict)
-    """Item id → position in ``items``; copied only when an item is added."""
-    seq: int = 0
-    streaming_id: str | None = None
-    """Message id (``m<seq>``) of the assistant message being streamed."""
-    open_tools: frozenset[str] = frozenset()
-    """Tool-call ids whose cards are not finished yet."""
-    busy: bool = False
-    activity: str | None = None
-    """The transient working line (``Working...``, retry and compaction waits)."""
-    bash_id: str | None = None
-    """Item id of the running user ``!`` command, if any."""
-    steering: tuple[str, ...] = ()
-    follow_up: tuple[str, ...] = ()
-    usage: UsageTotals = field(default_factory=UsageTotals)
-    last_assistant_timestamp: int | None = None
-    thinking_expanded: bool = False
-    tools_expanded: bool = False
-
-    def get(self, item_id: str) -> ChatItem | None:
-        """The item with ``item_id``, if present."""
-        pos = self.index.get(item_id)
-        return None if pos is None else self.items[pos]
-
-    def tool_card(self, tool_call_id: str) -> ToolCardItem | None:
-        """The card of a tool call, by the call's id."""
-        item = self.get(tool_item_id(tool_call_id))
-        return item if isinstance(item, ToolCardItem) else None
-
-    def tool_cards(self) -> list[ToolCardItem]:
-        """All tool cards, oldest first."""
-        return [i for i in self.items if isinstance(i, ToolCardItem)]
 
 
 def tool_item_id(tool_call_id: str) -> str:

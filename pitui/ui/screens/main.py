@@ -19,8 +19,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
+from pitui.ui.chat_state import ChatState
 from pitui.ui.keymap import binding
-from pitui.ui.state import ChatState
 from pitui.ui.widgets.base import ToggleRequested
 from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
 from pitui.ui.widgets.conversation import ConversationView, ItemPane, ToolPane

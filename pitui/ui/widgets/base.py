@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from pitui.ui.state import ChatItem
+if TYPE_CHECKING:
+    from pitui.ui.state import ChatItem
 
 
 class ToggleRequested(Message):
