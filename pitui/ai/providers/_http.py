@@ -29,6 +29,8 @@ _NEVER_RETRY_CODES = frozenset(
     {"insufficient_quota", "enforced_spend_limit_reached", "context_length_exceeded"}
 )
 _MAX_BODY_IN_MESSAGE = 600
+#: How long a complete reply's connection may take to reach the end of its body.
+DRAIN_TIMEOUT_S = 1.0
 
 
 class ProviderError(Exception):
@@ -226,7 +228,26 @@ async def _post_once(
             )
         if before_read is not None and isinstance(response.stream, httpx.AsyncByteStream):
             response.stream = _NotifyingStream(response.stream, before_read)
-        await handle(EventSource(response).aiter_sse())
+        events = EventSource(response).aiter_sse()
+        await handle(events)
+        await _drain(events)
+
+
+async def _drain(events: AsyncIterator[ServerSentEvent]) -> None:
+    """Read, and ignore, what follows the end of a complete reply, up to the body's end.
+
+    pi's SDKs do the same (they iterate past ``[DONE]`` and ``message_stop``), and it
+    lets the connection go back to the pool: a response closed before the end of its
+    body takes its connection with it, and the next request pays for a new one (TCP, and
+    TLS with a real API). The reply is complete, so a failure here fails nothing, and a
+    server that keeps the body open is given up on after :data:`DRAIN_TIMEOUT_S`.
+    """
+    try:
+        async with asyncio.timeout(DRAIN_TIMEOUT_S):
+            async for _ in events:
+                pass
+    except (TimeoutError, httpx.HTTPError):
+        pass  # the connection is closed rather than reused, as before the drain
 
 
 class _NotifyingStream(httpx.AsyncByteStream):
