@@ -125,7 +125,6 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.main.show_status(self.info, self.chat)
         if self.bridge is not None:
             self.bridge.start()
-        await self.commands.install(self._keybindings)
         if self.session is None and self.bridge is None and self.startup is None:
             warnings.append(NO_SESSION_NOTICE)
         if warnings:
@@ -134,10 +133,15 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             await self.apply([AddNotice(text, "warning") for text in warnings])
         self.call_after_refresh(self._after_first_frame)
 
-    def _after_first_frame(self) -> None:
-        """The screen is drawn: collect garbage again (see ``run``), load the session."""
+    async def _after_first_frame(self) -> None:
+        """The screen is drawn: collect garbage again (see ``run``), then load what the
+        first frame does not show: ``keybindings.json`` (a file read in a thread, until
+        then the default keys apply), the autocomplete list (hidden until ``/``) and the
+        session."""
         gc.unfreeze()  # the start-up objects join the oldest generation, as in ``rebuild``
         gc.enable()
+        await self.commands.install(self._keybindings)
+        await self.main.add_suggestion_list()
         if self.startup is not None:
             self.run_worker(self.startup(self), group="startup", exit_on_error=False)
 

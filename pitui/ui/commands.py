@@ -26,7 +26,6 @@ from pitui.errors import PituiError
 from pitui.paths import keybindings_file
 from pitui.ui.keymap import ACTION_TARGETS, key_set, textual_keymap, to_textual_key
 from pitui.ui.widgets.composer import Composer
-from pitui.ui.widgets.suggestions import Suggestion
 
 if TYPE_CHECKING:
     # Only for types: the façade and the model picker load after the first frame.
@@ -35,6 +34,7 @@ if TYPE_CHECKING:
     from pitui.ui.app import PituiApp
     from pitui.ui.screens.models import ModelPicker
     from pitui.ui.state import NoticeLevel
+    from pitui.ui.widgets.suggestions import Suggestion
 
 Handler = Callable[["Commands", str], Awaitable[None]]
 ArgumentCompleter = Callable[["Commands", str], list[str]]
@@ -169,6 +169,8 @@ class Commands:
 
     def complete(self, text: str) -> list[Suggestion]:
         """Suggestions for the composer text: command names, then arguments (as pi)."""
+        from pitui.ui.widgets.suggestions import Suggestion  # loaded with the list it fills
+
         if not text.startswith("/") or "\n" in text:
             return []
         name, space, arg = text[1:].partition(" ")

@@ -25,7 +25,6 @@ from pitui.ui.widgets.base import ToggleRequested
 from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
 from pitui.ui.widgets.conversation import ConversationView, ItemPane, ToolPane
 from pitui.ui.widgets.status_bar import SessionInfo, StatusBar
-from pitui.ui.widgets.suggestions import SuggestionList
 
 if TYPE_CHECKING:
     from pitui.ui.widgets.tool_card import ToolCard
@@ -61,7 +60,7 @@ class MainScreen(Screen[None]):
             yield ToolPane(id="tools")
         yield ActivityLine(id="activity")
         yield QueueView(id="queue")
-        yield SuggestionList(id="suggestions")
+        # The SuggestionList goes here, mounted after the first frame (add_suggestion_list).
         yield Composer(id="composer")
         yield StatusBar(id="status")
 
@@ -77,6 +76,14 @@ class MainScreen(Screen[None]):
         self.query_one(Composer).focus()
         if self._initial is not None:  # drawn in the first frame, not one refresh later
             self.show_status(*self._initial)
+
+    async def add_suggestion_list(self) -> None:
+        """Mount the composer's autocomplete list above it. Called once the first frame is
+        drawn: the list is hidden until ``/`` is typed, and its widget class (an OptionList
+        with its own stylesheet) is not needed to draw the screen."""
+        from pitui.ui.widgets.suggestions import SuggestionList
+
+        await self.mount(SuggestionList(id="suggestions"), before=self.query_one(Composer))
 
     @property
     def conversation(self) -> ConversationView:

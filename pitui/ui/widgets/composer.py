@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.content import Content
@@ -10,12 +11,14 @@ from textual.message import Message
 from textual.widgets import Static, TextArea
 
 from pitui.ui.sanitize import inert
-from pitui.ui.widgets.suggestions import Suggestion, SuggestionList
+
+if TYPE_CHECKING:
+    from pitui.ui.widgets.suggestions import Suggestion, SuggestionList
 
 NEWLINE_KEYS = frozenset({"shift+enter", "ctrl+j"})
 FOLLOW_UP_KEYS = frozenset({"alt+enter"})
 SUBMIT_KEYS = frozenset({"enter"})
-Completer = Callable[[str], Sequence[Suggestion]]
+Completer = Callable[[str], Sequence["Suggestion"]]
 THINKING_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
 
 
@@ -124,6 +127,9 @@ class Composer(TextArea):
             suggestions.show(self.completer(text) if self.completer and wanted else ())
 
     def _suggestion_list(self) -> SuggestionList | None:
+        """The screen's autocomplete list; None until it is mounted (after the first frame)."""
+        from pitui.ui.widgets.suggestions import SuggestionList
+
         found = self.screen.query(SuggestionList)
         return found.first() if found else None
 
