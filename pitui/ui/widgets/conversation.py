@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
@@ -57,13 +56,9 @@ class ItemPane(VerticalScroll):
         self._first = 0  # position in _order of the first mounted widget
         self._state: ChatState | None = None
         self._unseen = False
+        # Mounted (as the first child) only once items are unmounted above the window:
+        # an empty pane at start-up need not create, style and lay out a hidden widget.
         self._earlier = Static(classes="earlier-marker")
-
-    def compose(self) -> ComposeResult:
-        yield self._earlier
-
-    def on_mount(self) -> None:
-        self._earlier.display = False
 
     def widget_for(self, item_id: str) -> Widget | None:
         """The widget showing ``item_id``, if mounted."""
@@ -140,7 +135,7 @@ class ItemPane(VerticalScroll):
         await self.remove_children(old)
         kept = fresh[-self.MAX_MOUNTED :]
         self._first = len(self._order) - len(kept)
-        self._show_earlier_marker()
+        await self._show_earlier_marker()
         return kept
 
     async def _prune(self) -> None:
@@ -150,12 +145,15 @@ class ItemPane(VerticalScroll):
         ids = self._order[self._first : self._first + excess]
         widgets = [self._widgets.pop(item_id) for item_id in ids]
         self._first += excess
-        self._show_earlier_marker()
+        await self._show_earlier_marker()
         await self.remove_children(widgets)
 
-    def _show_earlier_marker(self) -> None:
-        self._earlier.display = self._first > 0
-        self._earlier.update(f"▲ {self._first} earlier items: scroll up to show them")
+    async def _show_earlier_marker(self) -> None:
+        marker = self._earlier
+        marker.display = self._first > 0
+        marker.update(f"▲ {self._first} earlier items: scroll up to show them")
+        if marker.display and marker.parent is None:
+            await self.mount(marker, before=0 if self.children else None)
 
     async def restore_earlier(self) -> None:
         """Mount the batch of item widgets just above the first mounted one."""
@@ -169,7 +167,7 @@ class ItemPane(VerticalScroll):
         height_before = self.virtual_size.height
         self._first = start
         await self.mount_all(widgets, before=anchor)
-        self._show_earlier_marker()
+        await self._show_earlier_marker()
         # Keep what the user was looking at in place.
         self.call_after_refresh(self._keep_position, height_before)
 
