@@ -12,7 +12,7 @@ import argparse
 import asyncio
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -117,12 +117,16 @@ async def _prompt_in_turn(app: PituiApp, session: AgentSession, prompts: list[st
             return
 
 
-@dataclass
 class LiveSession:
-    """What the app asks of a real AgentSession beyond the SessionPort."""
+    """What the app asks of a real AgentSession beyond the SessionPort.
 
-    session: AgentSession
-    git_branch: str | None = None
+    A plain class, not a dataclass: this module is imported before the first frame, and
+    a dataclass's generated methods cost import time for nothing used here.
+    """
+
+    def __init__(self, session: AgentSession, git_branch: str | None = None) -> None:
+        self.session = session
+        self.git_branch = git_branch
 
     def info(self) -> SessionInfo:
         """The status bar's facts, read from the session now."""
