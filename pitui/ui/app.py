@@ -42,11 +42,11 @@ REBUILD_KINDS = frozenset({"new", "resume", "navigate", "fork", "compaction"})
 class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c have no id
     """pitui's full-screen UI."""
 
+    # What the first, empty screen needs. The item widgets' stylesheets (conversation.tcss,
+    # tool_card.tcss) are added with the first item: see widgets/conversation.py.
     CSS_PATH: ClassVar[CSSPathType | None] = [
         "app.tcss",
         "screens/main.tcss",
-        "widgets/conversation.tcss",
-        "widgets/tool_card.tcss",
         "widgets/composer.tcss",
         "widgets/status_bar.tcss",
     ]

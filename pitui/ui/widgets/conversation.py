@@ -14,8 +14,10 @@ Two things keep long sessions cheap and pleasant:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual.app import App
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
@@ -27,6 +29,25 @@ if TYPE_CHECKING:
     from pitui.ui.widgets.tool_card import ToolCard
 
 WidgetFactory = Callable[[Any], Widget]
+ITEM_STYLESHEETS = ("conversation.tcss", "tool_card.tcss")
+"""App-level stylesheets of the item widgets, beside this module."""
+
+
+def load_item_styles(app: App[Any]) -> None:
+    """Add the item widgets' stylesheets to the app's, once, before the first item mounts.
+
+    They are not in ``PituiApp.CSS_PATH``: parsing them is a cost of the first frame,
+    which shows no items. Their rules style only item widgets (and the earlier-items
+    marker), so no widget already on screen changes when they arrive.
+    """
+    for name in ITEM_STYLESHEETS:
+        path = Path(__file__).with_name(name)
+        if not app.stylesheet.has_source(str(path)):
+            # As Stylesheet.read stores a CSS_PATH file (user rules, no scope), but through
+            # add_source, which also drops the cached selector map so the rules apply.
+            css = path.read_text(encoding="utf-8")
+            app.stylesheet.add_source(css, read_from=(str(path), ""))
+            app.css_path.append(path)  # so that ``textual --dev`` reloads it too
 
 
 class ItemPane(VerticalScroll):
@@ -108,6 +129,8 @@ class ItemPane(VerticalScroll):
                 self._order.append(item_id)
                 fresh.append((item_id, item))
             # else: unmounted above the window; rebuilt from the state when scrolled to.
+        if fresh:
+            load_item_styles(self.app)
         if follow and len(fresh) > self.MAX_MOUNTED:
             fresh = await self._skip_to_tail(fresh)
         if fresh:
