@@ -20,7 +20,6 @@ from pitui.ui.bridge import AgentEventBatch, EventBridge, Subscribe
 from pitui.ui.chat_state import ChatState
 from pitui.ui.commands import Commands
 from pitui.ui.keymap import binding
-from pitui.ui.palette import PituiCommandProvider
 from pitui.ui.port import SessionPort
 from pitui.ui.pvector import changed_positions
 from pitui.ui.screens.main import MainScreen
@@ -30,6 +29,8 @@ from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.status_bar import SessionInfo
 
 if TYPE_CHECKING:
+    from textual.command import Provider
+
     from pitui.ui.launch import LiveSession
     from pitui.ui.reducer import AnyEvent
 
@@ -37,6 +38,14 @@ LOADING_NOTICE = "The session is still loading; press Enter again in a moment."
 NO_SESSION_NOTICE = "No agent session is connected in this build yet: the UI runs without a model."
 # Session changes after which the transcript itself is different: rebuild the view.
 REBUILD_KINDS = frozenset({"new", "resume", "navigate", "fork", "compaction"})
+
+
+def _palette_provider() -> type[Provider]:
+    """pitui's command-palette provider, imported when the palette first opens (Textual
+    accepts a callable in ``COMMANDS`` for this): the first frame has no palette."""
+    from pitui.ui.palette import PituiCommandProvider
+
+    return PituiCommandProvider
 
 
 class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c have no id
@@ -50,7 +59,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         "widgets/composer.tcss",
         "widgets/status_bar.tcss",
     ]
-    COMMANDS = App.COMMANDS | {PituiCommandProvider}
+    COMMANDS = App.COMMANDS | {_palette_provider}
     # Every binding has pi's action id (core.keybindings); keybindings.json rebinds them.
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("toggleThinking"),
