@@ -131,7 +131,8 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
             self.chat = state_from_messages(self.session.messages)
             await self.main.show_state(self.chat, [item.id for item in self.chat.items])
-        self.main.show_status(self.info, self.chat)
+            self.main.show_status(self.info, self.chat)
+        # else: the screen drew the status bar from the same info and state when it mounted.
         if self.bridge is not None:
             self.bridge.start()
         if self.session is None and self.bridge is None and self.startup is None:
