@@ -44,6 +44,9 @@ class AssistantMessageEventStream:
     def __init__(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._events: deque[Iterator[AssistantMessageEvent]] = deque()
+        # The queued iterator being read, taken off the deque: its next event is the
+        # fast path of __anext__.
+        self._head: Iterator[AssistantMessageEvent] = iter(())
         self._waiters: list[asyncio.Future[None]] = []
         self._result: asyncio.Future[AssistantMessage] = self._loop.create_future()
         self._finished = False
@@ -122,12 +125,18 @@ class AssistantMessageEventStream:
         # Passing the loop spares current_task() a lookup: this runs once per event.
         if _current_task(self._loop) is not self._consumer:
             self._watch_consumer()
+        for event in self._head:
+            return event
+        return await self._next_source()
+
+    async def _next_source(self) -> AssistantMessageEvent:
+        """The first event of the next queued iterator that has one, waiting if need be."""
         events = self._events
         while True:
             while events:
-                for event in events[0]:
+                self._head = events.popleft()
+                for event in self._head:
                     return event
-                events.popleft()  # that iterator is exhausted
             if self._finished:
                 # Iterating a finished stream again ends at once.
                 raise StopAsyncIteration
