@@ -9,6 +9,8 @@ the way ``model_construct`` does, minus the per-call field introspection, and
 
 Both write the four instance slots of a pydantic model through their slot descriptors
 (``object.__setattr__`` looks each descriptor up by name on every call).
+:func:`delta_run` makes lazy runs of delta events, built only as the consumer reads
+them; it fills the instance's own ``__dict__`` instead of replacing it.
 """
 
 from __future__ import annotations
@@ -105,17 +107,19 @@ def delta_run(cls: type[D]) -> Callable[[AssistantMessage, int, list[str]], Iter
     read then, so the caller must not change it after handing the run over.
     """
     kind = _delta_kind(cls)
-    new, set_dict, set_fields_set = _new, _set_dict, _set_fields_set
-    set_extra, set_private = _set_extra, _set_private
+    new, set_fields_set, set_extra, set_private = _new, _set_fields_set, _set_extra, _set_private
 
     def run(partial: AssistantMessage, content_index: int, pieces: list[str]) -> Iterator[D]:
         # The builder's body inlined: a generator step is cheaper than a call per event.
         for delta in pieces:
             event: D = new(cls)
-            set_dict(
-                event,
-                {"partial": partial, "content_index": content_index, "type": kind, "delta": delta},
-            )
+            # Filling the fresh instance dict costs less than setting a new one through
+            # the slot descriptor (a call with an argument tuple).
+            fields = event.__dict__
+            fields["partial"] = partial
+            fields["content_index"] = content_index
+            fields["type"] = kind
+            fields["delta"] = delta
             set_fields_set(event, {"partial", "content_index", "type", "delta"})
             set_extra(event, {})
             set_private(event, None)
