@@ -24,7 +24,6 @@ from pitui.ui.port import SessionPort
 from pitui.ui.pvector import changed_positions
 from pitui.ui.screens.main import MainScreen
 from pitui.ui.theme import ThemeCatalog, fallback_variables, to_textual_theme
-from pitui.ui.widgets.base import ToggleRequested
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.status_bar import SessionInfo
 
@@ -33,6 +32,7 @@ if TYPE_CHECKING:
 
     from pitui.ui.launch import LiveSession
     from pitui.ui.reducer import AnyEvent
+    from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
 
 LOADING_NOTICE = "The session is still loading; press Enter again in a moment."
 NO_SESSION_NOTICE = "No agent session is connected in this build yet: the UI runs without a model."

@@ -21,12 +21,12 @@ from textual.widgets import Static
 
 from pitui.ui.chat_state import ChatState
 from pitui.ui.keymap import binding
-from pitui.ui.widgets.base import ToggleRequested
 from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
 from pitui.ui.widgets.conversation import ConversationView, ItemPane, ToolPane
 from pitui.ui.widgets.status_bar import SessionInfo, StatusBar
 
 if TYPE_CHECKING:
+    from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
     from pitui.ui.widgets.tool_card import ToolCard
 
 NARROW_BELOW = 100
