@@ -7,6 +7,7 @@ textual, pydantic models or any provider. Each mode is imported only when chosen
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Sequence
@@ -86,6 +87,11 @@ def _run_mode(args: argparse.Namespace) -> int:
         module_name = "pitui.modes.print_mode"
     else:
         module_name = "pitui.ui.app"
+        # The TUI runs without garbage collection until its first frame (see
+        # pitui.ui.app.run). Pause it already for the imports: loading Textual allocates
+        # hundreds of thousands of objects and triggers ~90 collections that find next
+        # to nothing (~4% of the start-up work).
+        gc.disable()
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:

@@ -378,9 +378,10 @@ def run(args: argparse.Namespace) -> int:
     """Entry point of the TUI mode (called by ``pitui.cli``)."""
     from pitui.ui.launch import create_app
 
-    # No collection before the first frame (a full pass over Textual's objects is ~20 ms);
-    # what was imported so far is set aside until then, so the first young collection
-    # after it does not walk every module object either.
+    # No collection before the first frame (a full pass over Textual's objects is ~20 ms;
+    # pitui.cli already paused it for the imports); what was imported so far is set aside
+    # until then, so the first young collection after it does not walk every module
+    # object either.
     gc.freeze()
     gc.disable()
     create_app(args).run()
