@@ -139,8 +139,9 @@ class ChunkReader:
         self._out = output
         self._block: TextContent | ThinkingContent | ToolCall | None = None
         self._position = -1
-        # The pieces of the open block's current run: its deltas since the last flush
-        # or start event, each one delta event (tool call fragments may be empty).
+        # The open block's deltas since the last settle, each one delta event (tool call
+        # fragments may be empty). One list for the reader's life, so the read loop can
+        # hold on to its ``append``; a settle hands the run of events a copy.
         self._pending: list[str] = []
         self._run: _Run = _TEXT_RUN
         self._raw_args = ""
@@ -161,7 +162,7 @@ class ChunkReader:
 
     async def _read(self, sse: AsyncIterator[ServerSentEvent]) -> None:
         done = False
-        loads, chunk = fast_loads, self.chunk
+        loads, chunk, append = fast_loads, self.chunk, self._pending.append
         async for event in sse:
             data = event.data
             try:
@@ -178,14 +179,16 @@ class ChunkReader:
                 parsed = require_object(parsed, "chunk")
             # The common chunk, inline: one more piece of the open text block and nothing
             # else (no error, usage or finish reason), as :meth:`chunk` would take it.
-            choices = parsed.get("choices")
+            # Subscripts stand in for type checks: of JSON values only a dict takes a
+            # string key, so anything else raises and goes the general way.
+            try:
+                choice = parsed["choices"][0]
+                delta = choice["delta"]
+                content = delta["content"] if len(delta) == 1 else None
+            except (LookupError, TypeError):
+                content = None
             if (
-                type(choices) is list
-                and choices
-                and type(choice := choices[0]) is dict
-                and type(delta := choice.get("delta")) is dict
-                and len(delta) == 1
-                and type(content := delta.get("content")) is str
+                type(content) is str
                 and content
                 and type(self._block) is TextContent
                 and not parsed.get("error")
@@ -193,7 +196,7 @@ class ChunkReader:
                 and not choice.get("usage")
                 and not choice.get("finish_reason")
             ):
-                self._pending.append(content)
+                append(content)
             else:
                 chunk(parsed)
         if not done and not self._finished:
@@ -206,16 +209,9 @@ class ChunkReader:
         if self._segments:
             self._events.push_lazy(self._segments)
             self._segments.clear()
-        if self._block is not None:
-            self._begin_run()  # the pushed run is read by the consumer: start another
 
     def _emit(self, event: AssistantMessageEvent) -> None:
         self._segments.append(iter((event,)))
-
-    def _begin_run(self) -> None:
-        """Queue a new run of delta events on the open block; its pieces follow."""
-        self._pending = []
-        self._segments.append(self._run(self._out, self._position, self._pending))
 
     def chunk(self, chunk: dict[str, Any]) -> None:
         """Apply one parsed chunk."""
@@ -326,15 +322,19 @@ class ChunkReader:
         self._out.content.append(block)
         self._emit(fast_event(start, content_index=self._position, partial=self._out))
         self._run = run
-        self._begin_run()
 
     def _settle_block(self) -> None:
-        """Bring the open block up to date with the pieces queued on it."""
+        """Bring the open block up to date with the pieces queued on it.
+
+        Their delta events are queued here too, as a run: while a block is open no
+        other event is queued, so they come after its start event and before its end.
+        """
         block = self._block
-        if self._pending:
-            joined = "".join(self._pending)
-            # Not cleared: a queued run reads it. New pieces go to a new run.
-            self._pending = []
+        pending = self._pending
+        if pending:
+            joined = "".join(pending)
+            self._segments.append(self._run(self._out, self._position, pending.copy()))
+            pending.clear()
             if isinstance(block, TextContent):
                 append_text(block.__dict__, "text", joined)
             elif isinstance(block, ThinkingContent):
