@@ -7,6 +7,7 @@ import gc
 import os
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
+from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar
 
 from textual._path import CSSPathType
@@ -18,7 +19,6 @@ from pitui.core.keybindings import Keybindings
 from pitui.errors import PituiError
 from pitui.ui.bridge import AgentEventBatch, EventBridge, Subscribe
 from pitui.ui.chat_state import ChatState
-from pitui.ui.commands import Commands
 from pitui.ui.keymap import binding
 from pitui.ui.port import SessionPort
 from pitui.ui.pvector import changed_positions
@@ -30,6 +30,7 @@ from pitui.ui.widgets.status_bar import SessionInfo
 if TYPE_CHECKING:
     from textual.command import Provider
 
+    from pitui.ui.commands import Commands
     from pitui.ui.launch import LiveSession
     from pitui.ui.reducer import AnyEvent
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
@@ -96,14 +97,22 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self._warnings = self._install_themes()
         """Theme problems, shown once the screen is up."""
         self._keybindings = keybindings
-        self.commands = Commands(self)
-        """Slash commands, palette entries and keybindings (None above: read the file)."""
+        """keybindings.json's bindings (None: read the file after the first frame)."""
         source = event_source or (session.subscribe if session is not None else None)
         self.bridge = EventBridge(self, source) if source is not None else None
         self.startup: Callable[[PituiApp], Awaitable[None]] | None = None
         """Run in a worker after the first frame (creates the session, see ``launch``)."""
         self.live: LiveSession | None = None
         """The real session's extras (status facts, thinking level), once attached."""
+
+    @cached_property
+    def commands(self) -> Commands:
+        """Slash commands, palette entries and keybindings. Built on first use: the first
+        frame needs none of them (they are installed just after it, see
+        ``_after_first_frame``), and the module and its command table cost import time."""
+        from pitui.ui.commands import Commands
+
+        return Commands(self)
 
     def get_default_screen(self) -> Screen[None]:
         return MainScreen(self.info, self.chat)

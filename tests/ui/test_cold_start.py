@@ -20,6 +20,8 @@ NOT_FIRST_FRAME = (
     "pitui.ui.state",  # the item dataclasses (ChatState lives in pitui.ui.chat_state)
     "pitui.ui.reducer",
     "pitui.ui.palette",
+    "pitui.ui.commands",  # PituiApp.commands is built on first use
+    "pitui.ui.command_handlers",
     "pitui.ui.widgets.suggestions",
     "pitui.ui.widgets.base",
     "pitui.ui.widgets.messages",
