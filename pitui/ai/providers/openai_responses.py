@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 from httpx_sse import ServerSentEvent
@@ -34,7 +34,7 @@ from pitui.ai.events import (
 from pitui.ai.keys import env_api_key
 from pitui.ai.options import StreamOptions
 from pitui.ai.partial_json import parse_streaming_json
-from pitui.ai.providers._fast_events import delta_factory, fast_event
+from pitui.ai.providers._fast_events import delta_run, fast_event
 from pitui.ai.providers._http import ProviderError, SSERequest, parse_json_data, post_sse
 from pitui.ai.providers._openai_common import (
     append_text,
@@ -69,9 +69,10 @@ _STATUS: dict[str, StopReason] = {
 }
 _TERMINAL = frozenset({"response.completed", "response.incomplete"})
 _RETRYABLE_CODES = frozenset({"server_is_overloaded", "server_error", "rate_limit_exceeded"})
-_TEXT_DELTA = delta_factory(TextDeltaEvent)
-_THINKING_DELTA = delta_factory(ThinkingDeltaEvent)
-_TOOLCALL_DELTA = delta_factory(ToolCallDeltaEvent)
+_Run = Callable[[AssistantMessage, int, list[str]], Iterator[AssistantMessageEvent]]
+_TEXT_RUN: _Run = delta_run(TextDeltaEvent)
+_THINKING_RUN: _Run = delta_run(ThinkingDeltaEvent)
+_TOOLCALL_RUN: _Run = delta_run(ToolCallDeltaEvent)
 
 
 def stream(model: Model, context: Context, options: StreamOptions) -> AssistantMessageEventStream:
@@ -118,7 +119,8 @@ class ResponseReader:
     Events are built without re-validation and queued; :meth:`flush`, which runs before
     every network read, re-parses streamed tool arguments once and pushes the queued
     events in one go, so the partial message is current whenever another task, the
-    consumer included, can look at it.
+    consumer included, can look at it. Consecutive deltas of a block are queued as a
+    run, whose events are built as the consumer reads them (``push_lazy``).
     """
 
     def __init__(
@@ -132,7 +134,12 @@ class ResponseReader:
         self._position = -1
         self._raw_args = ""
         self._arg_pieces: list[str] = []
-        self._batch: list[AssistantMessageEvent] = []
+        # What the next flush pushes, in order: single events and runs of deltas.
+        self._segments: list[Iterator[AssistantMessageEvent]] = []
+        # The pieces of the run that is the last segment (None: there is none), and
+        # the kind of delta event it makes.
+        self._run_pieces: list[str] | None = None
+        self._run: _Run = _TEXT_RUN
         output.usage = Usage()
         output.stop_reason = "stop"
 
@@ -146,9 +153,23 @@ class ResponseReader:
     def flush(self) -> None:
         """Apply the queued argument fragments and push the queued events."""
         self._settle_arguments()
-        if self._batch:
-            self._events.push_many(self._batch)
-            self._batch.clear()
+        if self._segments:
+            self._events.push_lazy(self._segments)
+            self._segments.clear()
+        self._run_pieces = None  # handed over: a later delta starts a new run
+
+    def _queue(self, event: AssistantMessageEvent) -> None:
+        self._segments.append(iter((event,)))
+        self._run_pieces = None  # a later delta must come after this event
+
+    def _delta(self, run: _Run, piece: str) -> None:
+        """Queue a delta event of the open block: one more piece of the current run."""
+        pieces = self._run_pieces
+        if pieces is None or run is not self._run:
+            pieces = self._run_pieces = []
+            self._run = run
+            self._segments.append(run(self._out, self._position, pieces))
+        pieces.append(piece)
 
     def _settle_arguments(self) -> None:
         # Parsed once per network read, not once per fragment (quadratic for long ones).
@@ -197,10 +218,11 @@ class ResponseReader:
             self._emit(ToolCallStartEvent)
 
     def _emit(self, cls: type[TextStartEvent | ThinkingStartEvent | ToolCallStartEvent]) -> None:
-        self._batch.append(fast_event(cls, content_index=self._position, partial=self._out))
+        self._queue(fast_event(cls, content_index=self._position, partial=self._out))
 
     def _open(self, item: dict[str, Any], block: TextContent | ThinkingContent | ToolCall) -> None:
         self._settle_arguments()
+        self._run_pieces = None  # runs never span blocks
         self._item = item
         self._block = block
         self._position = len(self._out.content)
@@ -227,7 +249,7 @@ class ResponseReader:
             return
         append_text(block.__dict__, "thinking", text)
         append_text(summary[-1], "text", text)
-        self._batch.append(_THINKING_DELTA(self._out, self._position, text))
+        self._delta(_THINKING_RUN, text)
 
     def _summary_delta(self, data: dict[str, Any]) -> None:
         self._summary_text(str(data.get("delta") or ""))
@@ -259,7 +281,7 @@ class ResponseReader:
         delta = str(data.get("delta") or "")
         append_text(block.__dict__, "text", delta)
         append_text(last, key, delta)
-        self._batch.append(_TEXT_DELTA(self._out, self._position, delta))
+        self._delta(_TEXT_RUN, delta)
 
     def _text_delta(self, data: dict[str, Any]) -> None:
         self._message_delta(data, "output_text", "text")
@@ -273,7 +295,7 @@ class ResponseReader:
             return
         delta = str(data.get("delta") or "")
         self._arg_pieces.append(delta)
-        self._batch.append(_TOOLCALL_DELTA(self._out, self._position, delta))
+        self._delta(_TOOLCALL_RUN, delta)
 
     def _arguments_done(self, data: dict[str, Any]) -> None:
         block = self._block
@@ -309,7 +331,7 @@ class ResponseReader:
             event = fast_event(ToolCallEndEvent, content_index=index, tool_call=block, partial=out)
         else:
             return
-        self._batch.append(event)
+        self._queue(event)
         self._item = None
         self._block = None
 
