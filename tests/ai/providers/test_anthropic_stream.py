@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from pitui.ai.events import ToolCallEndEvent
+from pitui.ai.events import ToolCallDeltaEvent, ToolCallEndEvent
 from pitui.ai.providers.anthropic import stream
 from pitui.ai.types import (
     Context,
@@ -117,6 +117,9 @@ async def test_interleaved_blocks_are_routed_by_server_index(replay_server: Repl
     ]
     ends = [e.content_index for e in run.events if isinstance(e, ToolCallEndEvent)]
     assert ends == [1, 0]
+    # Deltas of the two blocks stay in wire order (each switch starts a new run).
+    deltas = [(e.content_index, e.delta) for e in run.events if isinstance(e, ToolCallDeltaEvent)]
+    assert deltas == [(1, '{"a": 4'), (0, '{"a": 1'), (0, ', "b": 2}'), (1, ', "b": 5}')]
 
 
 async def test_usage_cumulative_from_message_delta(replay_server: ReplayServer) -> None:

@@ -106,3 +106,29 @@ async def test_any_chunking_keeps_order_and_content(plan: list[Any]) -> None:
         (b[0], b[1], json.dumps(json.loads(b[2]))) if b[0] == "tool" else b for b in _merged(plan)
     ]
     assert got == expected
+
+
+async def test_odd_chunk_shapes_are_ignored_as_before() -> None:
+    # The read loop's fast path recognises the common chunk by subscripts; anything
+    # else must go through ChunkReader.chunk, which ignores shapes it does not know.
+    chunks: list[Any] = [
+        {"choices": [{"delta": {"content": "a"}}]},
+        {"choices": "xy"},
+        {"choices": []},
+        {"choices": [["delta"]]},
+        {"choices": [{"delta": "c"}]},
+        {"choices": [{"delta": ["content"]}]},
+        {"choices": [{"delta": {"content": 5}}]},
+        {"choices": [{"delta": {"content": ""}}]},
+        {"choices": [{"delta": {"content": "b"}, "finish_reason": "length"}]},
+    ]
+
+    async def body(stream: AssistantMessageEventStream, out: AssistantMessage) -> None:
+        stream.push(StartEvent(partial=out))
+        await ChunkReader(MODEL, stream, out).read(_events(chunks))
+
+    run = await collect(run_stream(empty_output(MODEL), body))
+    assert_event_order(run)
+    assert run.message.stop_reason == "length"
+    assert run.message.text() == "ab"
+    assert run.deltas == {0: ["a", "b"]}
