@@ -35,7 +35,13 @@ from pitui.ai.keys import env_api_key
 from pitui.ai.options import StreamOptions
 from pitui.ai.partial_json import parse_streaming_json
 from pitui.ai.providers._fast_events import delta_run, fast_event
-from pitui.ai.providers._http import ProviderError, SSERequest, parse_json_data, post_sse
+from pitui.ai.providers._http import (
+    ProviderError,
+    SSERequest,
+    fast_loads,
+    parse_json_text,
+    post_sse,
+)
 from pitui.ai.providers._openai_common import (
     append_text,
     as_object,
@@ -180,12 +186,21 @@ class ResponseReader:
                 self._block.arguments = as_object(parse_streaming_json(self._raw_args))
 
     async def _read(self, sse: AsyncIterator[ServerSentEvent]) -> None:
+        loads, handlers = fast_loads, _HANDLERS
         async for event in sse:
-            if not event.data.strip():
-                continue
-            data = require_object(parse_json_data(event), "event")
-            kind = str(data.get("type") or event.event)
-            self.event(kind, data)
+            data = event.data
+            try:
+                parsed = loads(data)
+            except ValueError:
+                if not data.strip():  # blank data is never JSON: tested only here
+                    continue
+                parsed = parse_json_text(data)
+            if type(parsed) is not dict:
+                parsed = require_object(parsed, "event")
+            kind = str(parsed.get("type") or event.event)
+            handler = handlers.get(kind)  # :meth:`event`, inlined: this runs per event
+            if handler is not None:
+                handler(self, parsed)
             if kind in _TERMINAL:
                 return
         raise ProviderError(EARLY_END_MESSAGE, retryable=True)
