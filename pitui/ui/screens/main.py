@@ -37,6 +37,9 @@ class MainScreen(Screen[None]):
     """Lays out the panes and routes state changes to the widgets that show them."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]  # noqa: RUF012
+    AUTO_FOCUS = "#composer"
+    """Focus the composer straight away: Textual's default (the first focusable widget, the
+    conversation pane) would move focus, and restyle both widgets, twice before frame 1."""
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("toggleToolPane"),
         # On the screen, not the app: the screen's own shift+tab (focus back) would win.
@@ -73,7 +76,6 @@ class MainScreen(Screen[None]):
         self.query_one("#tools", ToolPane).border_title = "Tools"
         self.query_one("#queue", QueueView).show((), ())
         self.query_one("#activity", ActivityLine).show(None)
-        self.query_one(Composer).focus()
         if self._initial is not None:  # drawn in the first frame, not one refresh later
             self.show_status(*self._initial)
 
