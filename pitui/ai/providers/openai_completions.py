@@ -191,10 +191,10 @@ class ChunkReader:
                 type(content) is str
                 and content
                 and type(self._block) is TextContent
-                and not parsed.get("error")
-                and not parsed.get("usage")
-                and not choice.get("usage")
-                and not choice.get("finish_reason")
+                and "error" not in parsed  # absent from content chunks: a cheaper test
+                and not parsed.get("usage")  # OpenAI sends "usage": null on every chunk
+                and "usage" not in choice
+                and not choice.get("finish_reason")  # null on every chunk but the last
             ):
                 append(content)
             else:
