@@ -130,13 +130,16 @@ class AssistantMessageEventStream:
         return await self._next_source()
 
     async def _next_source(self) -> AssistantMessageEvent:
-        """The first event of the next queued iterator that has one, waiting if need be."""
+        """The next event, from the next queued iterator that has one, waiting if need be."""
         events = self._events
         while True:
-            while events:
+            # The current iterator first: another consumer may have taken it up while
+            # this one waited, and only an exhausted iterator may be replaced.
+            for event in self._head:
+                return event
+            if events:
                 self._head = events.popleft()
-                for event in self._head:
-                    return event
+                continue
             if self._finished:
                 # Iterating a finished stream again ends at once.
                 raise StopAsyncIteration

@@ -158,3 +158,21 @@ async def test_push_lazy_wakes_a_waiting_consumer_and_is_dropped_after_the_end()
     events = await consumer
     assert [e.type for e in events] == ["text_delta", "text_delta", "done"]
     assert await stream.result() is out
+
+
+async def test_consumers_taking_turns_share_a_lazy_burst_without_losing_events() -> None:
+    out = new_output()
+    stream = AssistantMessageEventStream()
+    seen: list[str] = []
+
+    async def consume() -> None:
+        async for event in stream:
+            seen.append(event.delta if isinstance(event, TextDeltaEvent) else event.type)
+            await asyncio.sleep(0)  # let the other consumer take the next event
+
+    consumers = [asyncio.ensure_future(consume()) for _ in range(2)]
+    await asyncio.sleep(0)  # both are waiting
+    stream.push_lazy([iter(deltas(out, "a", "b", "c", "d"))])
+    stream.push(DoneEvent(reason="stop", message=out))
+    await asyncio.wait_for(asyncio.gather(*consumers), TIMEOUT)
+    assert seen == ["a", "b", "c", "d", "done"]
