@@ -136,7 +136,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
     async def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         warnings = self._warnings
         if self.session is not None and self.session.messages:
-            from pitui.ui.reducer import state_from_messages
+            from pitui.ui.replay import state_from_messages
 
             self.chat = state_from_messages(self.session.messages)
             await self.main.show_state(self.chat, [item.id for item in self.chat.items])
@@ -200,7 +200,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.session = session
         if info is not None:
             self.info = info
-        from pitui.ui.reducer import state_from_messages
+        from pitui.ui.replay import state_from_messages
 
         await self.rebuild(state_from_messages(session.messages))
         self.bridge = EventBridge(self, session.subscribe)
@@ -241,7 +241,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     async def on_agent_event_batch(self, message: AgentEventBatch) -> None:
         from pitui.core.session_events import SessionChangedEvent
-        from pitui.ui.reducer import state_from_messages
+        from pitui.ui.replay import state_from_messages
 
         await self.apply(message.events)
         rebuild = any(

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pitui.agent.messages import AgentMessage
+from pitui.ai.types import AssistantMessage
 from pitui.ui.evolve import replace
 from pitui.ui.state import (
     BashItem,
@@ -16,7 +17,10 @@ from pitui.ui.state import (
     CustomItem,
     NoticeItem,
     NoticeLevel,
+    UsageTotals,
 )
+
+ABORTED_TEXT = "Operation aborted"
 
 
 def next_id(state: ChatState) -> tuple[ChatState, str]:
@@ -58,6 +62,27 @@ def close_tool(state: ChatState, tool_call_id: str) -> ChatState:
     if tool_call_id not in state.open_tools:
         return state
     return replace(state, open_tools=state.open_tools - {tool_call_id})
+
+
+def error_line(message: AssistantMessage) -> str:
+    """The notice under a failed reply (pi's wording)."""
+    return f"Error: {message.error_message or 'Unknown error'}"
+
+
+def add_usage(totals: UsageTotals, message: AssistantMessage) -> UsageTotals:
+    """``totals`` plus one reply's usage; a successful reply also sets the context size."""
+    u = message.usage
+    context = totals.context_tokens
+    if message.stop_reason not in ("aborted", "error"):
+        context = u.input + u.output + u.cache_read + u.cache_write
+    return UsageTotals(
+        input=totals.input + u.input,
+        output=totals.output + u.output,
+        cache_read=totals.cache_read + u.cache_read,
+        cache_write=totals.cache_write + u.cache_write,
+        cost=totals.cost + float(u.cost.total),
+        context_tokens=context,
+    )
 
 
 def _block_text(block: Any) -> str | None:
@@ -109,7 +134,7 @@ def add_custom(state: ChatState, message: AgentMessage) -> ChatState:
             done = replace(_bash_item(running.id, data), expanded=running.expanded)
             bash_id = None if state.bash_id == running.id else state.bash_id
             return replace(put(state, done), bash_id=bash_id)
-    builder = _CUSTOM_BUILDERS.get(role)
+    builder = CUSTOM_BUILDERS.get(role)
     if builder is None:
         return state
     state, mid = next_id(state)
@@ -172,9 +197,10 @@ def _branch(mid: str, data: dict[str, Any]) -> ChatItem:
     return BranchSummaryItem(mid, str(data.get("summary", "")))
 
 
-_CUSTOM_BUILDERS = {
+CUSTOM_BUILDERS: dict[str, Callable[[str, dict[str, Any]], ChatItem | None]] = {
     "custom": _custom,
     "bashExecution": _bash,
     "compactionSummary": _compaction,
     "branchSummary": _branch,
 }
+"""The item of each shown coding-agent role, from its id and JSON (None: not shown)."""

@@ -8,7 +8,7 @@ Wording of aborts and errors follows pi's interactive mode.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeAlias, TypeVar, cast
+from typing import Any, TypeAlias, TypeVar
 
 from pitui.agent.events import (
     AgentEndEvent,
@@ -22,7 +22,6 @@ from pitui.agent.events import (
     TurnEndEvent,
     TurnStartEvent,
 )
-from pitui.agent.messages import AgentMessage
 from pitui.ai.types import (
     AssistantMessage,
     TextContent,
@@ -34,6 +33,8 @@ from pitui.ai.types import (
 from pitui.core.session_events import SessionEvent
 from pitui.ui import items
 from pitui.ui.evolve import replace
+from pitui.ui.items import ABORTED_TEXT
+from pitui.ui.replay import state_from_messages as state_from_messages
 from pitui.ui.session_reducer import SESSION_HANDLERS, WORKING
 from pitui.ui.state import (
     TOOL_DONE_STATES,
@@ -44,7 +45,6 @@ from pitui.ui.state import (
     ThinkingItem,
     ToolCardItem,
     ToolState,
-    UsageTotals,
     UserItem,
     tool_item_id,
 )
@@ -54,8 +54,6 @@ from pitui.ui.ui_reducer import UI_HANDLERS
 AnyEvent: TypeAlias = SessionEvent | UiEvent
 E = TypeVar("E")
 Handler: TypeAlias = Callable[[ChatState, Any], ChatState]
-
-ABORTED_TEXT = "Operation aborted"
 
 
 def reduce(state: ChatState, event: AnyEvent) -> ChatState:
@@ -70,26 +68,6 @@ def reduce_all(state: ChatState, events: Iterable[AnyEvent]) -> ChatState:
     for event in events:
         state = reduce(state, event)
     return state
-
-
-def state_from_messages(messages: Iterable[AgentMessage]) -> ChatState:
-    """The view of a finished transcript (e.g. a resumed session)."""
-    state = ChatState()
-    for message in messages:
-        # The handlers read only ``event.message``: skip building (validating) two events.
-        replayed = _Replayed(message)
-        state = _on_message_start(state, cast(MessageStartEvent, replayed))
-        state = _on_message_end(state, cast(MessageEndEvent, replayed))
-    return state
-
-
-class _Replayed:
-    """Stands in for the message_start / message_end event of a finished message."""
-
-    __slots__ = ("message",)
-
-    def __init__(self, message: AgentMessage) -> None:
-        self.message = message
 
 
 # --------------------------------------------------------------------------- messages
@@ -196,7 +174,7 @@ def _on_message_end(state: ChatState, event: MessageEndEvent) -> ChatState:
     state = replace(
         state,
         streaming_id=None,
-        usage=_add_usage(state.usage, message),
+        usage=items.add_usage(state.usage, message),
         last_assistant_timestamp=message.timestamp,
     )
     if message.stop_reason not in ("aborted", "error"):
@@ -205,27 +183,8 @@ def _on_message_end(state: ChatState, event: MessageEndEvent) -> ChatState:
     state = _close_open_tools(state, error_text or "Error")
     if message.tool_calls():
         return state  # the tool cards show the error
-    line = ABORTED_TEXT if message.stop_reason == "aborted" else _error_line(message)
+    line = ABORTED_TEXT if message.stop_reason == "aborted" else items.error_line(message)
     return items.put(state, NoticeItem(f"{mid}.end", line, "error"))
-
-
-def _error_line(message: AssistantMessage) -> str:
-    return f"Error: {message.error_message or 'Unknown error'}"
-
-
-def _add_usage(totals: UsageTotals, message: AssistantMessage) -> UsageTotals:
-    u = message.usage
-    context = totals.context_tokens
-    if message.stop_reason not in ("aborted", "error"):
-        context = u.input + u.output + u.cache_read + u.cache_write
-    return UsageTotals(
-        input=totals.input + u.input,
-        output=totals.output + u.output,
-        cache_read=totals.cache_read + u.cache_read,
-        cache_write=totals.cache_write + u.cache_write,
-        cost=totals.cost + float(u.cost.total),
-        context_tokens=context,
-    )
 
 
 def _close_open_tools(state: ChatState, text: str) -> ChatState:
@@ -299,7 +258,7 @@ def _on_agent_end(state: ChatState, event: AgentEndEvent) -> ChatState:
     unseen = isinstance(last, AssistantMessage) and last.timestamp != state.last_assistant_timestamp
     if failed and unseen and isinstance(last, AssistantMessage):
         # pi's failure path: only agent_end carries the synthetic error message.
-        line = ABORTED_TEXT if last.stop_reason == "aborted" else _error_line(last)
+        line = ABORTED_TEXT if last.stop_reason == "aborted" else items.error_line(last)
         state = items.notice(state, line, "error")
     return replace(state, busy=False, streaming_id=None, activity=None)
 
