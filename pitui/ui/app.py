@@ -139,7 +139,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             from pitui.ui.replay import state_from_messages
 
             self.chat = state_from_messages(self.session.messages)
-            await self.main.show_state(self.chat, [item.id for item in self.chat.items])
+            await self.main.show_state(self.chat, self.chat.items)
             self.main.show_status(self.info, self.chat)
         # else: the screen drew the status bar from the same info and state when it mounted.
         if self.bridge is not None:
@@ -234,7 +234,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
         new = reduce_all(old, events)
         self.chat = new
-        changed = [new.items[p].id for p in changed_positions(old.items, new.items)]
+        changed = [new.items[p] for p in changed_positions(old.items, new.items)]
         await self.main.show_state(new, changed, old)
         if new.usage is not old.usage:
             self.main.show_status(self.info, new)
@@ -254,13 +254,17 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     async def rebuild(self, state: ChatState) -> None:
         """Replace the whole view (after /new, resume, navigation, compaction)."""
-        for pane in (self.main.conversation, self.main.tools):
-            await pane.clear()
-        if self.live is not None:  # pi's footer sums every entry of the file
-            state = replace(state, usage=self.live.file_usage(state.usage))
-        self.chat = state
-        await self.main.show_state(state, [item.id for item in state.items])
-        self.main.show_status(self.info, state)
+        # One layout for the whole new view: each await below (clearing, mounting the
+        # earlier-items marker, then the item widgets, in two panes) would otherwise let the
+        # screen lay out and draw a half-built view, at ~30-70 ms a pass for a long session.
+        with self.batch_update():
+            for pane in (self.main.conversation, self.main.tools):
+                await pane.clear()
+            if self.live is not None:  # pi's footer sums every entry of the file
+                state = replace(state, usage=self.live.file_usage(state.usage))
+            self.chat = state
+            await self.main.show_state(state, state.items)
+            self.main.show_status(self.info, state)
         # A resumed transcript is hundreds of thousands of long-lived objects: promote them
         # to the oldest generation unwalked, so young collections never re-walk them. Not a
         # lasting freeze: that would leak every widget a later rebuild throws away.

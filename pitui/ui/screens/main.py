@@ -26,6 +26,7 @@ from pitui.ui.widgets.conversation import ConversationView, ItemPane, ToolPane
 from pitui.ui.widgets.status_bar import SessionInfo, StatusBar
 
 if TYPE_CHECKING:
+    from pitui.ui.state import ChatItem
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
     from pitui.ui.widgets.tool_card import ToolCard
 
@@ -98,12 +99,13 @@ class MainScreen(Screen[None]):
         return self.query_one("#tools", ToolPane)
 
     async def show_state(
-        self, state: ChatState, changed_ids: Sequence[str], previous: ChatState | None = None
+        self, state: ChatState, changed: Sequence[ChatItem], previous: ChatState | None = None
     ) -> None:
-        """Update only the widgets of ``changed_ids`` (and the lines whose state changed)."""
-        if changed_ids:
-            await self.conversation.sync(state, changed_ids)
-            await self.tools.sync(state, changed_ids)
+        """Update only the widgets of the ``changed`` items (and the lines whose state
+        changed)."""
+        if changed:
+            await self.conversation.sync(state, changed)
+            await self.tools.sync(state, changed)
         queue = (state.steering, state.follow_up)
         if previous is None or queue != (previous.steering, previous.follow_up):
             self.query_one("#queue", QueueView).show(*queue)

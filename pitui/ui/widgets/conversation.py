@@ -26,6 +26,7 @@ from textual.widgets import Static
 from pitui.ui.chat_state import ChatState
 
 if TYPE_CHECKING:
+    from pitui.ui.state import ChatItem
     from pitui.ui.widgets.tool_card import ToolCard
 
 WidgetFactory = Callable[[Any], Widget]
@@ -109,18 +110,18 @@ class ItemPane(VerticalScroll):
     def _at_bottom(self) -> bool:
         return self.max_scroll_y - self.scroll_y <= 1
 
-    async def sync(self, state: ChatState, item_ids: Iterable[str]) -> None:
-        """Create or update the widgets of the given (changed) items, in order."""
+    async def sync(self, state: ChatState, changed: Iterable[ChatItem]) -> None:
+        """Create or update the widgets of the given (changed) items of ``state``, in order."""
         self._state = state
         follow = self._at_bottom()
         fresh: list[tuple[str, Any]] = []
         touched = False
         factories = self.factories()
-        for item_id in item_ids:
-            item = state.get(item_id)
-            if item is None or type(item) not in factories:
+        for item in changed:
+            if type(item) not in factories:
                 continue
             touched = True
+            item_id = item.id
             widget = self._widgets.get(item_id)
             if widget is not None:
                 await widget.update_item(item)  # type: ignore[attr-defined]
