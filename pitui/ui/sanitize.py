@@ -18,6 +18,9 @@ _CSI = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?")
 _ESC_OTHER = re.compile(r"\x1b[ -/]*[0-~]?")
 # C0 controls except tab and newline, DEL, C1 controls, and the interlinear annotation marks.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufff9-\ufffb]")
+# What may start a sequence: ESC or a C1 control. One regex scan (no Python loop over the
+# characters: tool output shown on a resumed screen is tens of thousands of them).
+_INTRODUCER = re.compile(r"[\x1b\x80-\x9f]")
 
 
 def inert(text: str) -> str:
@@ -28,7 +31,7 @@ def inert(text: str) -> str:
     """
     if not text:
         return text
-    if "\x1b" in text or any("\x80" <= ch <= "\x9f" for ch in text):
+    if _INTRODUCER.search(text):
         text = _STRING_SEQ.sub("", text)
         text = _CSI.sub("", text)
         text = _ESC_OTHER.sub("", text)
