@@ -11,17 +11,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from pitui.agent.messages import AgentMessage
-from pitui.core.messages import (
-    BranchSummaryMessage,
-    CompactionSummaryMessage,
-    CustomMessage,
-    iso_to_ms,
+from pitui.core.session.context import (
+    branch_summary_message,
+    compaction_summary_message,
+    entry_message,
 )
 from pitui.core.session.entries import (
     BranchSummaryEntry,
     CompactionEntry,
-    CustomMessageEntry,
-    MessageEntry,
     SessionEntry,
 )
 from pitui.core.session.table import EntryTable
@@ -34,31 +31,15 @@ USER_LIKE_ENTRIES = frozenset({"branch_summary", "custom_message"})
 
 
 def entry_to_message(entry: SessionEntry) -> AgentMessage | None:
-    """The message an entry contributes to a summary (pi's ``getMessageFromEntry``)."""
-    if isinstance(entry, MessageEntry):
-        return entry.message
-    if isinstance(entry, CustomMessageEntry):
-        message = CustomMessage(
-            custom_type=entry.custom_type,
-            content=entry.content,
-            display=entry.display,
-            details=entry.details,
-            timestamp=iso_to_ms(entry.timestamp),
-        )
-        if entry.exclude_from_context is not None:
-            message.exclude_from_context = entry.exclude_from_context
-        return message
-    if isinstance(entry, BranchSummaryEntry):
-        return BranchSummaryMessage(
-            summary=entry.summary, from_id=entry.from_id, timestamp=iso_to_ms(entry.timestamp)
-        )
+    """The message an entry contributes to a summary (pi's ``getMessageFromEntry``).
+
+    As the context's, except that compactions count and empty branch summaries too.
+    """
     if isinstance(entry, CompactionEntry):
-        return CompactionSummaryMessage(
-            summary=entry.summary,
-            tokens_before=entry.tokens_before,
-            timestamp=iso_to_ms(entry.timestamp),
-        )
-    return None
+        return compaction_summary_message(entry)
+    if isinstance(entry, BranchSummaryEntry):
+        return branch_summary_message(entry)
+    return entry_message(entry)
 
 
 class PathView:

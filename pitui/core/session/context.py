@@ -63,7 +63,11 @@ class SessionContext:
     """With ``keep_json``: the JSON each message was read from, by ``id(message)``."""
 
 
-def _as_message(entry: SessionEntry) -> AgentMessage | None:
+def entry_message(entry: SessionEntry) -> AgentMessage | None:
+    """The message an entry puts in the model's context (pi's ``appendMessage``).
+
+    A branch summary with an empty text contributes nothing, as in pi.
+    """
     if isinstance(entry, MessageEntry):
         return entry.message
     if isinstance(entry, CustomMessageEntry):
@@ -79,10 +83,24 @@ def _as_message(entry: SessionEntry) -> AgentMessage | None:
             message.exclude_from_context = entry.exclude_from_context
         return message
     if isinstance(entry, BranchSummaryEntry) and entry.summary:
-        return BranchSummaryMessage(
-            summary=entry.summary, from_id=entry.from_id, timestamp=iso_to_ms(entry.timestamp)
-        )
+        return branch_summary_message(entry)
     return None
+
+
+def branch_summary_message(entry: BranchSummaryEntry) -> BranchSummaryMessage:
+    """The message that stands for a ``branch_summary`` entry."""
+    return BranchSummaryMessage(
+        summary=entry.summary, from_id=entry.from_id, timestamp=iso_to_ms(entry.timestamp)
+    )
+
+
+def compaction_summary_message(entry: CompactionEntry) -> CompactionSummaryMessage:
+    """The message that stands for a ``compaction`` entry."""
+    return CompactionSummaryMessage(
+        summary=entry.summary,
+        tokens_before=entry.tokens_before,
+        timestamp=iso_to_ms(entry.timestamp),
+    )
 
 
 def _leaf_position(table: EntryTable, leaf_id: LeafArg) -> int | None:
@@ -144,7 +162,7 @@ def _emit(
     types = table.types
     for position in positions:
         if types[position] in _CONTEXT_TYPES:
-            message = _as_message(table.entry(position, sink))
+            message = entry_message(table.entry(position, sink))
             if message is not None:
                 out.append(message)
 
@@ -174,13 +192,7 @@ def _build(table: EntryTable, leaf_id: LeafArg, keep_json: bool) -> SessionConte
         return context
     compaction = table.entry(compaction_at)
     assert isinstance(compaction, CompactionEntry)
-    context.messages.append(
-        CompactionSummaryMessage(
-            summary=compaction.summary,
-            tokens_before=compaction.tokens_before,
-            timestamp=iso_to_ms(compaction.timestamp),
-        )
-    )
+    context.messages.append(compaction_summary_message(compaction))
     cut = path.index(compaction_at)
     first_kept = compaction.first_kept_entry_id
     before = path[:cut]
