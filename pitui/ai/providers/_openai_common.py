@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Protocol
 
+from httpx_sse import ServerSentEvent
+
+from pitui.ai.event_stream import AssistantMessageEventStream
+from pitui.ai.events import StartEvent
+from pitui.ai.keys import env_api_key
 from pitui.ai.options import StreamOptions
-from pitui.ai.providers._http import ProviderError
-from pitui.ai.types import Model, ThinkingLevel
+from pitui.ai.providers._http import ProviderError, SSERequest, post_sse
+from pitui.ai.types import AssistantMessage, Model, ThinkingLevel
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # pi's "simple" options: without an explicit limit, ask for at most this many tokens.
@@ -30,6 +36,50 @@ def request_headers(model: Model, api_key: str | None) -> dict[str, str]:
         headers["authorization"] = f"Bearer {api_key}"
     headers.update(model.headers or {})
     return headers
+
+
+class AttemptReader(Protocol):
+    """Reads one attempt's response into the partial message (see :func:`post_openai`)."""
+
+    async def read(self, sse: AsyncIterator[ServerSentEvent]) -> None:
+        """Consume the attempt's events; raise ProviderError on failure."""
+
+    def flush(self) -> None:
+        """Bring the partial message up to date and push the queued events."""
+
+
+async def post_openai(
+    model: Model,
+    options: StreamOptions,
+    path: str,
+    body: dict[str, Any],
+    events: AssistantMessageEventStream,
+    output: AssistantMessage,
+    new_reader: Callable[[], AttemptReader],
+) -> None:
+    """POST ``body`` to ``path`` and read each attempt with a fresh reader, retrying as allowed."""
+    api_key = options.api_key or env_api_key(model.provider)
+    request = SSERequest(
+        url=endpoint(model, path),
+        headers=request_headers(model, api_key),
+        body=body,
+        secrets=(api_key,) if api_key else (),
+    )
+    reader: AttemptReader | None = None
+
+    async def handle(sse: AsyncIterator[ServerSentEvent]) -> None:
+        nonlocal reader
+        if reader is None:
+            # pi emits start once the response headers are in (PI_SPEC 1.4 item 1).
+            events.push(StartEvent(partial=output))
+        reader = new_reader()
+        await reader.read(sse)
+
+    def before_read() -> None:
+        if reader is not None:
+            reader.flush()
+
+    await post_sse(request, options, handle, lambda: bool(output.content), before_read)
 
 
 def supports_xhigh(model: Model) -> bool:

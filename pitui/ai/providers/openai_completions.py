@@ -20,7 +20,6 @@ from httpx_sse import ServerSentEvent
 from pitui.ai.event_stream import AssistantMessageEventStream, run_stream
 from pitui.ai.events import (
     AssistantMessageEvent,
-    StartEvent,
     TextDeltaEvent,
     TextEndEvent,
     TextStartEvent,
@@ -31,22 +30,18 @@ from pitui.ai.events import (
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
-from pitui.ai.keys import env_api_key
 from pitui.ai.options import StreamOptions
 from pitui.ai.partial_json import parse_streaming_json
 from pitui.ai.providers._fast_events import delta_run, fast_event
 from pitui.ai.providers._http import (
     ProviderError,
-    SSERequest,
     fast_loads,
     parse_json_text,
-    post_sse,
 )
 from pitui.ai.providers._openai_common import (
     append_text,
     as_object,
-    endpoint,
-    request_headers,
+    post_openai,
     require_object,
 )
 from pitui.ai.providers.openai_compat import resolve_compat
@@ -93,31 +88,9 @@ async def _run(
     events: AssistantMessageEventStream,
     output: AssistantMessage,
 ) -> None:
-    compat = resolve_compat(model)
-    api_key = options.api_key or env_api_key(model.provider)
-    request = SSERequest(
-        url=endpoint(model, "/chat/completions"),
-        headers=request_headers(model, api_key),
-        body=build_body(model, context, options, compat),
-        secrets=(api_key,) if api_key else (),
-    )
-    started = False
-    reader: ChunkReader | None = None
-
-    async def handle(sse: AsyncIterator[ServerSentEvent]) -> None:
-        nonlocal started, reader
-        if not started:
-            # pi emits start once the response headers are in (PI_SPEC 1.4 item 1).
-            events.push(StartEvent(partial=output))
-            started = True
-        reader = ChunkReader(model, events, output)
-        await reader.read(sse)
-
-    def before_read() -> None:
-        if reader is not None:
-            reader.flush()
-
-    await post_sse(request, options, handle, lambda: bool(output.content), before_read)
+    body = build_body(model, context, options, resolve_compat(model))
+    new_reader = functools.partial(ChunkReader, model, events, output)
+    await post_openai(model, options, "/chat/completions", body, events, output, new_reader)
 
 
 class ChunkReader:
