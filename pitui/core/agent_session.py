@@ -32,10 +32,11 @@ from pitui.ai.types import (
     Usage,
     UserMessage,
 )
-from pitui.core.messages import BashExecutionMessage
+from pitui.core.compaction.branch import plan_navigation
+from pitui.core.messages import BashExecutionMessage, text_of
 from pitui.core.permissions import PermissionGate
 from pitui.core.retry import is_retryable_error, retry_delay_ms
-from pitui.core.session.entries import CustomMessageEntry, MessageEntry
+from pitui.core.session.entries import MessageEntry
 from pitui.core.session.store import SessionStore
 from pitui.core.session_compaction import (
     CompactionResult,
@@ -86,13 +87,6 @@ class _Runtime:
     pending_bash: list[BashExecutionMessage] = field(default_factory=list)
     bash_signal: AbortSignal | None = None
     retry_signal: AbortSignal | None = None
-
-
-def text_of(content: str | list[TextContent | ImageContent]) -> str:
-    """The text blocks of user-like content joined with no separator (pi's editor text)."""
-    if isinstance(content, str):
-        return content
-    return "".join(block.text for block in content if isinstance(block, TextContent))
 
 
 class AgentSession:
@@ -250,8 +244,8 @@ class AgentSession:
 
     def queued_texts(self) -> tuple[list[str], list[str]]:
         """``(steering, follow-up)`` texts waiting in the queues."""
-        steering = [text_of(_content(m)) for m in self.agent.queued_steering]
-        follow = [text_of(_content(m)) for m in self.agent.queued_follow_up]
+        steering = [text_of(getattr(m, "content", None)) for m in self.agent.queued_steering]
+        follow = [text_of(getattr(m, "content", None)) for m in self.agent.queued_follow_up]
         return steering, follow
 
     def dequeue_all(self) -> list[str]:
@@ -476,7 +470,8 @@ class AgentSession:
         entry = self.store.get_entry(entry_id)
         if entry is None:
             raise AgentError(f"Entry {entry_id} not found")
-        parent, editor_text = navigation_target(entry)
+        plan = plan_navigation(entry)
+        parent, editor_text = plan.new_leaf_id, plan.editor_text
         old = self.store
         if parent is None:
             parent_file = str(old.path) if old.path else None
@@ -545,21 +540,6 @@ class AgentSession:
 
     async def _changed(self, kind: SessionChangeKind) -> None:
         await self.emit(SessionChangedEvent(kind=kind))
-
-
-def navigation_target(entry: object) -> tuple[str | None, str | None]:
-    """``(new leaf, composer text)`` for selecting ``entry`` in the tree (PI_SPEC §7.9)."""
-    if isinstance(entry, MessageEntry) and isinstance(entry.message, UserMessage):
-        return entry.parent_id, text_of(entry.message.content)
-    if isinstance(entry, CustomMessageEntry):
-        return entry.parent_id, text_of(entry.content)
-    entry_id = getattr(entry, "id", None)
-    return (entry_id if isinstance(entry_id, str) else None), None
-
-
-def _content(message: AgentMessage) -> str | list[TextContent | ImageContent]:
-    content = getattr(message, "content", "")
-    return content if isinstance(content, str | list) else ""
 
 
 def _add_usage(totals: UsageTotals, usage: Usage) -> None:

@@ -93,6 +93,17 @@ register_message_type("branchSummary", BranchSummaryMessage)
 register_message_type("compactionSummary", CompactionSummaryMessage)
 
 
+def text_of(content: object) -> str:
+    """The text blocks of user-like content joined with no separator (pi's editor text).
+
+    ``content`` is a string or a list of blocks; anything else has no text.
+    """
+    if isinstance(content, str):
+        return content
+    blocks = content if isinstance(content, list) else []
+    return "".join(block.text for block in blocks if isinstance(block, TextContent))
+
+
 def iso_to_ms(iso: str) -> int:
     """Epoch milliseconds of an ISO-8601 time as pi writes it (``…Z``); 0 if unreadable."""
     try:

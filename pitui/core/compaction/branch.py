@@ -13,7 +13,7 @@ from pitui.agent.messages import AgentMessage
 from pitui.ai.abort import AbortSignal
 from pitui.ai.options import StreamOptions
 from pitui.ai.stream import complete
-from pitui.ai.types import Model, TextContent, UserMessage
+from pitui.ai.types import Model, UserMessage
 from pitui.core.compaction.files import (
     FileOperations,
     compute_file_lists,
@@ -29,6 +29,7 @@ from pitui.core.compaction.serialize import serialize_agent_messages
 from pitui.core.compaction.summarize import reply_text, summary_context
 from pitui.core.compaction.tokens import estimate_raw_entry
 from pitui.core.compaction.view import PathView
+from pitui.core.messages import text_of
 from pitui.core.session.entries import CustomMessageEntry, MessageEntry, SessionEntry
 from pitui.core.session.table import EntryTable
 
@@ -202,17 +203,10 @@ class NavigationPlan:
     editor_text: str | None
 
 
-def _text_of(content: object) -> str:
-    if isinstance(content, str):
-        return content
-    blocks = content if isinstance(content, list) else []
-    return "".join(b.text for b in blocks if isinstance(b, TextContent))
-
-
 def plan_navigation(target: SessionEntry) -> NavigationPlan:
     """A user or custom message target: leaf = its parent, its text to the composer."""
     if isinstance(target, MessageEntry) and isinstance(target.message, UserMessage):
-        return NavigationPlan(target.parent_id, _text_of(target.message.content))
+        return NavigationPlan(target.parent_id, text_of(target.message.content))
     if isinstance(target, CustomMessageEntry):
-        return NavigationPlan(target.parent_id, _text_of(target.content))
+        return NavigationPlan(target.parent_id, text_of(target.content))
     return NavigationPlan(target.id, None)

@@ -20,7 +20,7 @@ from pitui.ai.types import (
     UserMessage,
 )
 from pitui.core.compaction.jsjson import js_keys, js_stringify, utf16_len, utf16_slice
-from pitui.core.messages import convert_to_llm
+from pitui.core.messages import convert_to_llm, text_of
 
 TOOL_RESULT_MAX_CHARS = 2000
 """Tool results longer than this (UTF-16 code units) are cut for the summariser."""
@@ -32,13 +32,6 @@ def truncate_for_summary(text: str, max_chars: int = TOOL_RESULT_MAX_CHARS) -> s
     if length <= max_chars:
         return text
     return f"{utf16_slice(text, max_chars)}\n\n[... {length - max_chars} more characters truncated]"
-
-
-def _texts(content: object) -> str:
-    if isinstance(content, str):
-        return content
-    blocks = content if isinstance(content, list) else []
-    return "".join(b.text for b in blocks if isinstance(b, TextContent))
 
 
 def _tool_call_text(call: ToolCall) -> str:
@@ -71,13 +64,13 @@ def serialize_conversation(messages: Sequence[Message]) -> str:
     parts: list[str] = []
     for message in messages:
         if isinstance(message, UserMessage):
-            text = _texts(message.content)
+            text = text_of(message.content)
             if text:
                 parts.append("[User]: " + text)
         elif isinstance(message, AssistantMessage):
             _assistant_parts(message, parts)
         elif isinstance(message, ToolResultMessage):
-            text = _texts(message.content)
+            text = text_of(message.content)
             if text:
                 parts.append("[Tool result]: " + truncate_for_summary(text))
     return "\n\n".join(parts)
