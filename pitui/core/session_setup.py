@@ -8,6 +8,7 @@ thinking level, the tools, the system prompt and the permission gate.
 from __future__ import annotations
 
 import argparse
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +40,8 @@ from pitui.core.system_prompt import load_system_prompt
 from pitui.core.tools import create_tools
 
 IMAGES_BLOCKED = "Image reading is disabled."
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -210,7 +213,9 @@ def _make_gate(cwd: Path, settings: Settings, options: SessionOptions) -> Permis
     policy = PermissionPolicy.from_settings(cwd, settings.approval, options.approve)
 
     async def remember(change: dict[str, object]) -> None:
-        await update_project_settings(cwd, dict(change))
+        problem = await update_project_settings(cwd, dict(change))
+        if problem is not None:  # still allowed for this session, just not remembered
+            _log.warning("approval not saved: %s", problem)
 
     return PermissionGate(policy, options.asker, remember)
 

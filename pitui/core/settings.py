@@ -199,26 +199,28 @@ async def load_settings(cwd: Path) -> LoadedSettings:
     return LoadedSettings(merged, errors, global_raw, project_raw)
 
 
-async def update_project_settings(cwd: Path, changes: dict[str, Any]) -> None:
-    """Merge ``changes`` into the project settings file, written atomically."""
-    path = paths.project_settings_file(cwd)
-    current, _ = await _read_json_object(path)
-    await write_json_atomic(path, deep_merge(current, changes))
+async def update_project_settings(cwd: Path, changes: dict[str, Any]) -> str | None:
+    """Merge ``changes`` into the project settings (remembered approvals); see below."""
+    return await _update_settings_file(paths.project_settings_file(cwd), changes)
 
 
 async def update_global_settings(changes: dict[str, Any]) -> str | None:
-    """Merge ``changes`` into the global settings file, as pi saves the last model.
+    """Merge ``changes`` into the global settings, as pi saves the last model picked."""
+    return await _update_settings_file(paths.settings_file(), changes)
+
+
+async def _update_settings_file(path: Path, changes: dict[str, Any]) -> str | None:
+    """Merge ``changes`` into a settings file, written atomically.
 
     The file is read again first, so keys written meanwhile (by pi or another pitui) are
     kept. A file that cannot be read as a JSON object is left alone, never overwritten:
     the problem is returned instead (it was already reported when settings loaded).
     """
-    path = paths.settings_file()
     current, errors = await _read_json_object(path)
     if errors:
         return errors[0]
     try:
-        await write_json_atomic(path, {**current, **changes})
+        await write_json_atomic(path, deep_merge(current, changes))
     except OSError as exc:
         return f"{path}: cannot be written: {exc.strerror}"
     return None

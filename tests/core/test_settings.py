@@ -83,3 +83,12 @@ async def test_update_project_settings_is_merged_and_atomic(tmp_path: Path) -> N
     assert data == {"theme": "dark", "approval": {"allowTools": ["edit"]}}
     leftovers = [p.name for p in paths.project_dir(tmp_path).iterdir()]
     assert leftovers == ["settings.json"]
+
+
+async def test_a_broken_project_settings_file_is_never_overwritten(tmp_path: Path) -> None:
+    path = paths.project_settings_file(tmp_path)
+    path.parent.mkdir(parents=True)
+    path.write_text('{"approval": ')
+    problem = await update_project_settings(tmp_path, {"approval": {"allowTools": ["edit"]}})
+    assert problem is not None and "invalid JSON" in problem
+    assert path.read_text() == '{"approval": '
