@@ -9,6 +9,7 @@ and answers "which models can I use now" and "which one by default".
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -253,7 +254,10 @@ class ModelRegistry:
         Raises:
             ModelNotFoundError: with pi's message when nothing matches.
         """
-        return _resolve_cli_model(self._models, arg, provider)
+        choice = _resolve_cli_model(self._models, arg, provider)
+        if provider or "/" in arg:
+            return choice
+        return _disambiguate(self._models, choice, self.auth.has_auth)
 
     # ------------------------------------------------------------------ default
 
@@ -391,6 +395,23 @@ def _resolve_cli_model(models: list[Model], arg: str, cli_provider: str | None) 
     raise ModelNotFoundError(
         f'Model "{display}" not found. Use --list-models to see available models.'
     )
+
+
+def _disambiguate(
+    models: list[Model], choice: ModelChoice, has_auth: Callable[[str], bool]
+) -> ModelChoice:
+    """A bare id that several providers offer: prefer one with a key, and say so."""
+    model_id = choice.model.id
+    same = [m for m in models if m.id.lower() == model_id.lower()]
+    if len({m.provider for m in same}) < 2:
+        return choice
+    picked = next((m for m in same if has_auth(m.provider)), choice.model)
+    names = ", ".join(f"{m.provider}/{m.id}" for m in same)
+    warning = (
+        f'Model "{model_id}" is offered by several providers ({names}); using '
+        f"{picked.provider}/{picked.id}. Pass --model PROVIDER/{model_id} to choose another."
+    )
+    return ModelChoice(picked, choice.thinking, warning)
 
 
 def _fallback_model(models: list[Model], provider: str, model_id: str) -> Model | None:

@@ -45,6 +45,13 @@ def _lock(handle: AsyncBufferedIOBase, path: Path) -> None:
         ) from None
 
 
+def _reason(exc: OSError) -> str:
+    """``Not a directory: '/x/y'`` rather than ``[Errno 20] Not a directory: '/x/y'``."""
+    if exc.strerror and exc.filename:
+        return f"{exc.strerror}: {exc.filename}"
+    return exc.strerror or str(exc)
+
+
 async def _fsync_dir(directory: Path) -> None:
     fd = await aiofiles.os.wrap(os.open)(directory, os.O_RDONLY)
     try:
@@ -66,12 +73,18 @@ class SessionWriter:
         """Open (creating it if missing) and lock ``path`` for appending.
 
         Raises:
-            SessionError: Another process holds the file.
+            SessionError: Another process holds the file, or it cannot be created or
+                opened for writing (a read-only file or directory, a path through a file).
         """
         created = not await aiofiles.os.path.exists(path)
-        if created:
-            await aiofiles.os.makedirs(path.parent, exist_ok=True)
-        handle = await aiofiles.open(path, "ab")
+        try:
+            if created:
+                await aiofiles.os.makedirs(path.parent, exist_ok=True)
+            handle = await aiofiles.open(path, "ab")
+        except OSError as exc:
+            raise SessionError(
+                f"cannot write the session file {path}: {_reason(exc)}", title="Session not saved"
+            ) from exc
         try:
             _lock(handle, path)
         except SessionError:
@@ -95,7 +108,10 @@ class SessionWriter:
             await self._handle.flush()
             await _fsync(self._handle.fileno())
         except OSError as exc:
-            raise SessionError(f"cannot write {self.path}: {exc}") from exc
+            raise SessionError(
+                f"cannot write the session file {self.path}: {_reason(exc)}",
+                title="Session not saved",
+            ) from exc
         self._needs_newline = False
 
     async def replace_all(self, data: bytes) -> None:
