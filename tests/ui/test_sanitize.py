@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pitui.core.sanitize import inert
 from pitui.ui.view.format import format_tokens
-from pitui.ui.view.sanitize import inert
 
 
 def test_osc52_clipboard_write_removed() -> None:

@@ -20,8 +20,8 @@ from textual.widgets import Button, Input, Static
 from textual.widgets.button import ButtonVariant
 
 from pitui.core.permissions import ApprovalRequest, ApprovalResponse, Choice
+from pitui.core.sanitize import inert
 from pitui.ui.approval_preview import ApprovalPreview
-from pitui.ui.view.sanitize import inert
 from pitui.ui.view.state import ToolCardItem
 from pitui.ui.widgets.tool_renderers import render_diff, renderer_for
 

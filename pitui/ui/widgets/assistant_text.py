@@ -18,8 +18,8 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from pitui.core.sanitize import inert
 from pitui.ui import md_render
-from pitui.ui.view.sanitize import inert
 from pitui.ui.view.state import AssistantItem
 
 

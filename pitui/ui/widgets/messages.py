@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.content import Content
 
-from pitui.ui.view.sanitize import inert
+from pitui.core.sanitize import inert
 from pitui.ui.view.state import (
     ApprovalItem,
     AssistantItem,
