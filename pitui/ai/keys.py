@@ -170,6 +170,17 @@ class AuthStorage:
         """Providers that have an entry in the auth file."""
         return list(self._data)
 
+    def problems(self) -> list[str]:
+        """Entries of the auth file that give no key (each is ignored, never fatal)."""
+        found = []
+        for provider, entry in self._data.items():
+            why = _entry_problem(entry)
+            if why is not None:
+                found.append(
+                    f'auth file: entry "{provider}" is ignored: {why}\n\nFile: {self.path}'
+                )
+        return found
+
     def set_runtime_api_key(self, provider: str, key: str) -> None:
         """A key for this run only (``--api-key``); never written anywhere."""
         self._runtime[provider] = key
@@ -183,7 +194,7 @@ class AuthStorage:
         return bool(
             provider in KEYLESS_PROVIDERS
             or provider in self._runtime
-            or provider in self._data
+            or (provider in self._data and _entry_problem(self._data[provider]) is None)
             or env_api_key(provider)
             or provider in self._configured
         )
@@ -264,6 +275,19 @@ def _oauth_access(entry: Mapping[str, Any]) -> str | None:
         and time.time() * 1000 < expires
     ):
         return access
+    return None
+
+
+def _entry_problem(entry: object) -> str | None:
+    """Why an auth-file entry can never give a key (None when it may: unknown types of
+    entry are kept for the tools that wrote them, not reported)."""
+    if not isinstance(entry, dict):
+        return "must be an object"
+    kind = entry.get("type")
+    if kind == "api_key" and not isinstance(entry.get("key"), str):
+        return '"key" must be a string'
+    if kind == "oauth" and not isinstance(entry.get("access"), str):
+        return '"access" must be a string'
     return None
 
 

@@ -180,6 +180,21 @@ class ModelRegistry:
     def __repr__(self) -> str:
         return f"ModelRegistry({len(self._models)} models, error={self.error is not None})"
 
+    def warnings(self) -> list[str]:
+        """What to tell the user about models.json and the auth file (never fatal)."""
+        found = [str(self.error)] if self.error is not None else []
+        return found + self.auth.problems()
+
+    def default_problem(self, provider: str | None, model_id: str | None) -> str | None:
+        """Why the settings' ``defaultProvider``/``defaultModel`` cannot be used (or None)."""
+        if provider and all(m.provider != provider for m in self._models):
+            return f'settings: defaultProvider "{provider}" is not a known provider'
+        if provider and model_id and self.find(provider, model_id) is None:
+            return f'settings: defaultModel "{model_id}" is not a model of "{provider}"'
+        if model_id and not provider:
+            return f'settings: defaultModel "{model_id}" has no defaultProvider'
+        return None
+
     @classmethod
     async def load(
         cls, models_file: Path | None = None, auth: AuthStorage | None = None

@@ -484,14 +484,20 @@ class AgentSession:
         await self.record_model_and_thinking()
         await self._changed("new")
 
-    async def resume(self, path: Path) -> None:
-        """Switch to the session file at ``path`` (its model and level come back too)."""
+    async def resume(self, path: Path) -> str | None:
+        """Switch to the session file at ``path`` (its model and level come back too).
+
+        Returns:
+            What opening the file skipped or cut (:meth:`SessionStore.damage_notice`),
+            for the caller to show; None for a sound file.
+        """
         new_store = await SessionStore.open(path)
         old, self.store = self.store, new_store
         await old.close()
         self.agent.reset()
         self.rebuild_from_session(restore_model=True)
         await self._changed("resume")
+        return new_store.damage_notice()
 
     def rebuild_from_session(self, *, restore_model: bool = False) -> None:
         """Replace the agent's transcript with the session context at the leaf."""

@@ -109,9 +109,11 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         settings = loaded.settings
         options.warnings += loaded.errors
     registry = options.registry or await ModelRegistry.load()
-    if registry.error is not None:
-        options.warnings.append(str(registry.error))
+    options.warnings += registry.warnings()
     store = await _open_store(options)
+    damage = store.damage_notice()
+    if damage is not None:
+        options.warnings.append(damage)
     context = store.build_context()
     model, thinking = await _choose_model(options, settings, registry, context)
     if options.api_key:  # --api-key applies to the provider of the chosen model
@@ -182,6 +184,9 @@ async def _choose_model(
         model = registry.find(context.model.provider, context.model.model_id)
     if model is None:
         model = await registry.resolve_default(settings.default_provider, settings.default_model)
+        problem = registry.default_problem(settings.default_provider, settings.default_model)
+        if problem is not None:
+            options.warnings.append(f"{problem}; using {model.provider}/{model.id}")
     if thinking is None:
         level = context.thinking_level if context.leaf_id is not None else None
         thinking = _as_level(level) or settings.default_thinking_level or "off"

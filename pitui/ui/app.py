@@ -200,9 +200,10 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.session = session
         if info is not None:
             self.info = info
+        from pitui.ui.view.items import carry_notices
         from pitui.ui.view.replay import state_from_messages
 
-        await self.rebuild(state_from_messages(session.messages))
+        await self.rebuild(carry_notices(self.chat, state_from_messages(session.messages)))
         self.bridge = EventBridge(self, session.subscribe)
         self.bridge.start()
 

@@ -91,3 +91,38 @@ def test_a_session_that_cannot_be_written_fails_with_the_reason(
     assert f"cannot write the session file {blocker / 'sessions'}" in result.stderr
     assert "Not a directory" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_continuing_a_damaged_file_says_what_was_skipped(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.core.session.test_damage import damaged_file
+
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
+    path = damaged_file(tmp_path / "s.jsonl")
+    result = run_pitui(project, "-p", "--model", "demo/demo", "--session", str(path), "hello")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[0] == (
+        "pitui: Session file damaged: 3 lines skipped, 1 entry whose parent is missing, "
+        "1 parent cycle cut; the current path is cut at entry d4 (entries before it are "
+        f"not in the model's context); details: `pitui session check {path}`"
+    )
+
+
+def test_unusable_auth_entries_and_default_model_are_warned_about(
+    project: Path, pitui_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
+    pitui_home.mkdir(parents=True)
+    (pitui_home / "auth.json").write_text('{"anthropic": {"type": "api_key", "key": 42}}')
+    (pitui_home / "settings.json").write_text('{"defaultProvider": "nosuch"}')
+    result = run_pitui(project, "-p", "--no-session", "hello")
+    assert result.returncode == 0, result.stderr
+    warnings = result.stderr.split("pitui: ")
+    assert any(
+        w.startswith('auth file: entry "anthropic" is ignored: "key" must be a string')
+        for w in warnings
+    ), result.stderr
+    assert 'settings: defaultProvider "nosuch" is not a known provider; using demo/demo' in (
+        result.stderr
+    )

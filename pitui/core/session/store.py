@@ -206,6 +206,12 @@ class SessionStore(AppendMixin):
                     return name
         return None
 
+    def damage_notice(self) -> str | None:
+        """One line on what opening the file skipped or cut (None for a sound file)."""
+        from pitui.core.session.damage import damage_notice
+
+        return damage_notice(self.report, self._table, self._leaf, self.path)
+
     def build_context(self, leaf_id: LeafArg = UNSET, *, keep_json: bool = False) -> SessionContext:
         """What the model sees at ``leaf_id`` (default: the current leaf).
 

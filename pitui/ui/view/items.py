@@ -48,6 +48,19 @@ def notice(state: ChatState, text: str, level: NoticeLevel = "info") -> ChatStat
     return add(replace(state, seq=seq), NoticeItem(f"n{seq}", text, level))
 
 
+def carry_notices(old: ChatState, new: ChatState) -> ChatState:
+    """``new`` with ``old``'s warnings and errors that belong to no message appended.
+
+    The view is rebuilt from the transcript when a session attaches; what start-up
+    reported before that (a bad theme or keybindings file, an unknown ``--theme``) is
+    not in any transcript and would be lost with the old state.
+    """
+    for item in old.items:
+        if isinstance(item, NoticeItem) and item.level != "info" and item.id.startswith("n"):
+            new = notice(new, item.text, item.level)
+    return new
+
+
 def status(state: ChatState, text: str) -> ChatState:
     """A status line; consecutive status lines replace each other (pi)."""
     last = state.items[-1] if len(state.items) else None

@@ -1,0 +1,36 @@
+"""What start-up reports stays on screen after the session attaches (real app, demo model)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pitui import paths
+from pitui.ui.view.state import NoticeItem
+from tests.core.session.test_damage import damaged_file
+from tests.ui.flows import items_of, launch, make_project, started
+
+
+@pytest.fixture(autouse=True)
+def fast_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "1")
+
+
+async def test_startup_problems_survive_the_session_attaching(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "project")
+    paths.home().mkdir(parents=True, exist_ok=True)
+    paths.keybindings_file().write_text('{"selectModel": 5}')
+    paths.themes_dir().mkdir()
+    (paths.themes_dir() / "broken.json").write_text('{"name": "broken"')
+    session = damaged_file(tmp_path / "damaged.jsonl")
+    app = launch(project, "--theme", "nosuch", "--model", "demo/demo", "--session", str(session))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await started(pilot)
+        await pilot.pause(0.1)
+        notices = [n.text for n in items_of(app, NoticeItem) if n.level == "warning"]
+    joined = "\n".join(notices)
+    assert "Unknown theme 'nosuch'" in joined
+    assert "broken.json" in joined
+    assert "selectModel" in joined and "expected a key or a list of keys" in joined
+    assert any(n.startswith("Session file damaged: 3 lines skipped") for n in notices)
