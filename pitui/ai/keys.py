@@ -18,9 +18,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-import aiofiles
-
 from pitui import paths
+from pitui.ai.files import read_config_text
 from pitui.errors import ConfigError
 
 # pi's env map (packages/ai/src/env-api-keys.ts) plus DeepSeek. Earlier names win.
@@ -155,12 +154,14 @@ class AuthStorage:
 
     @classmethod
     async def load(cls, path: Path | None = None) -> AuthStorage:
-        """Read the auth file (missing → empty). Invalid JSON → :class:`ConfigError`."""
+        """Read the auth file (missing → empty).
+
+        Raises:
+            ConfigError: Invalid JSON, not UTF-8, a directory or unreadable.
+        """
         path = path or paths.auth_file()
-        try:
-            async with aiofiles.open(path, encoding="utf-8") as handle:
-                text = await handle.read()
-        except FileNotFoundError:
+        text = await read_config_text(path)
+        if text is None:
             return cls(path=path)
         return cls(_parse_auth(text, path), path)
 

@@ -13,9 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import aiofiles
-
 from pitui import paths
+from pitui.ai.files import read_config_text
 from pitui.ai.keys import AuthStorage
 from pitui.ai.models_config import (
     ModelsConfig,
@@ -212,9 +211,10 @@ class ModelRegistry:
                 auth, auth_error = AuthStorage(), exc
         path = models_file or paths.models_file()
         try:
-            async with aiofiles.open(path, encoding="utf-8") as handle:
-                text = await handle.read()
-        except FileNotFoundError:
+            text = await read_config_text(path)
+        except ConfigError as exc:
+            return cls(builtin_models(), auth, ConfigError(f"Failed to load models.json: {exc}"))
+        if text is None:
             return cls(builtin_models(), auth, auth_error)
         try:
             config = parse_models_config(text, path)

@@ -22,6 +22,7 @@ from pitui.ai.types import Message
 from pitui.core.messages import convert_to_llm
 from pitui.core.session.check import check_bytes, repaired_bytes
 from pitui.core.session.context import UNSET, LeafArg, SessionContext
+from pitui.core.session.opening import read_session_bytes
 from pitui.core.session.store import SessionStore
 from pitui.errors import SessionError
 from pitui.modes.session_tree_text import render_tree
@@ -176,7 +177,8 @@ def cmd_check(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     _require_file(args.file)
     source = Path(args.file)
-    result = check_bytes(source.read_bytes(), name=str(source))
+    data = asyncio.run(read_session_bytes(source))
+    result = check_bytes(data, name=str(source))
     for problem in result.problems:
         sys.stdout.write(f"{source}: {problem}\n")
     if result.clean:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -31,6 +32,7 @@ DEMO_HINT = (
     "No API key found: running the offline demo model. Set ANTHROPIC_API_KEY or "
     "OPENAI_API_KEY (or add models.json) and pick a model with ctrl+l."
 )
+_log = logging.getLogger(__name__)
 # Events after which the status bar's facts (model, level, name, usage) may have changed.
 INFO_EVENT_TYPES = frozenset({"message_end", "agent_end", "session_changed"})
 
@@ -86,7 +88,9 @@ class Launcher:
         options.asker = ApprovalBroker(app, self.cwd).ask
         try:
             session = await create_agent_session(options)
-        except (PituiError, OSError) as exc:  # e.g. an unknown model, an unreadable file
+        except Exception as exc:  # e.g. an unknown model, an unreadable file; never a hang
+            if not isinstance(exc, PituiError | OSError):
+                _log.exception("session start-up failed")
             warnings = [AddNotice(w, "warning") for w in options.warnings]
             await app.apply([*warnings, AddNotice(f"Error: {exc}", "error")])
             app.startup = None  # nothing is loading any more

@@ -88,8 +88,9 @@ def test_a_session_that_cannot_be_written_fails_with_the_reason(
         project, "-p", "--model", "loop/tiny", "--session-dir", str(blocker / "sessions"), "hi"
     )
     assert result.returncode == 1
-    assert f"cannot write the session file {blocker / 'sessions'}" in result.stderr
-    assert "Not a directory" in result.stderr
+    assert f"cannot create the session file {blocker / 'sessions'}" in result.stderr
+    assert f"Not a directory: {blocker / 'sessions'}" in result.stderr
+    assert "--no-session" in result.stderr
     assert "Traceback" not in result.stderr
 
 

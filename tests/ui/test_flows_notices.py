@@ -34,3 +34,24 @@ async def test_startup_problems_survive_the_session_attaching(tmp_path: Path) ->
     assert "broken.json" in joined
     assert "selectModel" in joined and "expected a key or a list of keys" in joined
     assert any(n.startswith("Session file damaged: 3 lines skipped") for n in notices)
+
+
+@pytest.mark.parametrize("name", ["settings.json", "models.json", "auth.json"])
+async def test_a_config_file_that_is_not_utf8_is_a_notice_and_the_app_works(
+    name: str, tmp_path: Path
+) -> None:
+    from pitui.ui.view.state import AssistantItem
+    from tests.ui.flows import idle, submit
+
+    project = make_project(tmp_path / "project")
+    paths.home().mkdir(parents=True, exist_ok=True)
+    (paths.home() / name).write_bytes(b'{"x": "\xff"}')
+    app = launch(project, "--no-session")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await started(pilot)
+        await submit(pilot, "hello")
+        await idle(pilot)
+        notices = [n.text for n in items_of(app, NoticeItem) if n.level == "warning"]
+        replies = items_of(app, AssistantItem)
+    assert any("not valid UTF-8" in n and name in n for n in notices), notices
+    assert replies and "offline demo model" in replies[-1].text

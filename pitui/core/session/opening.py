@@ -34,6 +34,8 @@ async def open_store(
         store = cls._new(str(Path.cwd()), directory, True, None, None)
         store.path = file
         return store
+    if await aiofiles.os.path.isdir(file):
+        raise SessionError(f"{file} is a directory, not a session file")
     writer: SessionWriter | None = None
     if not read_only:
         try:
@@ -42,8 +44,7 @@ async def open_store(
             if not fallback_read_only:
                 raise
     try:
-        async with aiofiles.open(file, "rb") as handle:
-            data = await handle.read()
+        data = await read_session_bytes(file)
         loaded = await asyncio.to_thread(parse_session_bytes, data, name=str(file))
         store = await _from_loaded(cls, loaded, file, directory, writer, data)
     except BaseException:
@@ -52,6 +53,24 @@ async def open_store(
         raise
     store.read_only = writer is None
     return store
+
+
+async def read_session_bytes(path: Path) -> bytes:
+    """The whole file.
+
+    Raises:
+        SessionError: It cannot be read (naming the file and the cause).
+    """
+    try:
+        async with aiofiles.open(path, "rb") as handle:
+            return await handle.read()
+    except IsADirectoryError:
+        raise SessionError(f"{path} is a directory, not a session file") from None
+    except OSError as exc:
+        raise SessionError(
+            f"cannot read the session file {path}: {exc.strerror or exc}",
+            title="Session unreadable",
+        ) from None
 
 
 async def _from_loaded(

@@ -45,11 +45,25 @@ def _lock(handle: AsyncBufferedIOBase, path: Path) -> None:
         ) from None
 
 
-def _reason(exc: OSError) -> str:
-    """``Not a directory: '/x/y'`` rather than ``[Errno 20] Not a directory: '/x/y'``."""
-    if exc.strerror and exc.filename:
-        return f"{exc.strerror}: {exc.filename}"
-    return exc.strerror or str(exc)
+def _reason(exc: OSError, path: Path) -> str:
+    """``Permission denied`` (naming the path only when it is another one, e.g. a parent)."""
+    reason = exc.strerror or str(exc)
+    if exc.filename and str(exc.filename) != str(path):
+        return f"{reason}: {exc.filename}"
+    return reason
+
+
+def _open_failure(path: Path, exc: OSError, created: bool) -> str:
+    """What went wrong opening ``path`` for appends, and what the user can do."""
+    if created:
+        return (
+            f"cannot create the session file {path}: {_reason(exc, path)}; "
+            "choose another --session-dir, or pass --no-session"
+        )
+    return (
+        f"cannot write the session file {path}: {_reason(exc, path)}. The file was left "
+        "untouched: make it writable, or start a new session (without -c / --session)"
+    )
 
 
 async def _fsync_dir(directory: Path) -> None:
@@ -83,7 +97,7 @@ class SessionWriter:
             handle = await aiofiles.open(path, "ab")
         except OSError as exc:
             raise SessionError(
-                f"cannot write the session file {path}: {_reason(exc)}", title="Session not saved"
+                _open_failure(path, exc, created), title="Session not saved"
             ) from exc
         try:
             _lock(handle, path)
@@ -109,7 +123,7 @@ class SessionWriter:
             await _fsync(self._handle.fileno())
         except OSError as exc:
             raise SessionError(
-                f"cannot write the session file {self.path}: {_reason(exc)}",
+                f"cannot write the session file {self.path}: {_reason(exc, self.path)}",
                 title="Session not saved",
             ) from exc
         self._needs_newline = False
