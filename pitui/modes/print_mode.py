@@ -26,6 +26,7 @@ from pitui.agent.events import (
     MessageUpdateEvent,
 )
 from pitui.ai.types import AssistantMessage, TextContent
+from pitui.core.interrupt import SignalWatch, exit_code
 from pitui.core.session_events import AutoCompactionEndEvent, AutoRetryStartEvent, SessionEvent
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.core.session_setup import options_from_args as session_options
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     except PituiError as exc:
         print(f"pitui: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
         return 130
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, as a Unix filter should.
@@ -80,16 +81,28 @@ async def run_prompts(
         session.subscribe(lambda event: _write_event(stdout, event))
     outcome = _Outcome()
     session.subscribe(outcome.see)
+    main = asyncio.current_task()
+
+    def stop_waiting(_signum: int) -> None:
+        if main is not None:
+            main.cancel()
+
+    # A signal ends the reply as Esc does (aborted, saved); a second one stops waiting.
+    signals = SignalWatch(lambda _signum: session.abort(), stop_waiting).install()
     try:
         for prompt in prompts:
             outcome.reset()
             await session.prompt(prompt)
+            if signals.received is not None:
+                break
     finally:
+        signals.remove()
         await session.close()
     if outcome.failure is not None:
         print(outcome.failure, file=stderr)
         return 1
-    return _report(outcome, stdout, stderr, print_text=not json_mode)
+    code = _report(outcome, stdout, stderr, print_text=not json_mode)
+    return exit_code(signals.received) if signals.received is not None else code
 
 
 class _Outcome:

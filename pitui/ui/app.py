@@ -28,8 +28,10 @@ from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.status_bar import SessionInfo
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
     from textual.command import Provider
 
+    from pitui.core.interrupt import SignalWatch
     from pitui.ui.commands import Commands
     from pitui.ui.launch import LiveSession
     from pitui.ui.view.reducer import AnyEvent
@@ -104,6 +106,9 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """Run in a worker after the first frame (creates the session, see ``launch``)."""
         self.live: LiveSession | None = None
         """The real session's extras (status facts, thinking level), once attached."""
+        self._ending_run = False
+        """An exit is waiting for the run to end (see :meth:`exit`)."""
+        self._signals: SignalWatch | None = None
 
     @cached_property
     def commands(self) -> Commands:
@@ -159,6 +164,14 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         session."""
         gc.unfreeze()  # the start-up objects join the oldest generation, as in ``rebuild``
         gc.enable()
+        from pitui.core.interrupt import SignalWatch
+
+        # SIGTERM / SIGHUP (a closed terminal) / SIGINT from outside: quit as Ctrl+Q does.
+        self._signals = SignalWatch(lambda _signum: self.exit(), lambda _signum: self.exit())
+        try:
+            self._signals.install()
+        except (ValueError, RuntimeError):  # not the main thread (an embedding host)
+            self._signals = None
         await self.commands.install(self._keybindings)
         await self.main.add_suggestion_list()
         if self.startup is not None:
@@ -207,6 +220,30 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.bridge = EventBridge(self, session.subscribe)
         self.bridge.start()
 
+    def exit(
+        self,
+        result: None = None,
+        return_code: int = 0,
+        message: RenderableType | None = None,
+    ) -> None:
+        """Quit (every way out comes here: Ctrl+Q, Ctrl+C twice, /quit, a signal).
+
+        A reply still streaming is first ended as Esc ends it, so the prompt and the
+        partial reply are in the session file as an ``aborted`` message; quitting does
+        not wait for that a second time.
+        """
+        live = self.live
+        if live is None or self._ending_run or not live.busy:
+            super().exit(result, return_code, message)
+            return
+        self._ending_run = True
+
+        async def end_then_exit() -> None:
+            await live.end_run()
+            super(PituiApp, self).exit(result, return_code, message)
+
+        self.run_worker(end_then_exit(), group="exit", exit_on_error=False)
+
     @property
     def themes(self) -> ThemeCatalog:
         """The pi themes found at start-up."""
@@ -221,6 +258,8 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         return True
 
     async def on_unmount(self) -> None:
+        if self._signals is not None:
+            self._signals.remove()
         if self.bridge is not None:
             self.bridge.stop()
         if self.live is not None:

@@ -33,6 +33,8 @@ DEMO_HINT = (
     "OPENAI_API_KEY (or add models.json) and pick a model with ctrl+l."
 )
 _log = logging.getLogger(__name__)
+END_RUN_WAIT_S = 5.0
+"""How long quitting waits for an aborted run to save its partial reply."""
 # Events after which the status bar's facts (model, level, name, usage) may have changed.
 INFO_EVENT_TYPES = frozenset({"message_end", "agent_end", "session_changed"})
 
@@ -169,6 +171,23 @@ class LiveSession:
     async def cycle_thinking_level(self) -> str:
         """Shift+Tab: the next level the model accepts."""
         return await self.session.cycle_thinking_level()
+
+    @property
+    def busy(self) -> bool:
+        """A run is in progress (its reply would be lost if the app just went away)."""
+        return self.session.is_streaming
+
+    async def end_run(self) -> None:
+        """End the run as Esc does: the partial reply is saved as ``aborted``.
+
+        Waits at most :data:`END_RUN_WAIT_S` for the run to wind down.
+        """
+        self.session.abort()
+        try:
+            async with asyncio.timeout(END_RUN_WAIT_S):
+                await self.session.wait_for_idle()
+        except TimeoutError:
+            _log.warning("the run did not end within %.1f s of the abort", END_RUN_WAIT_S)
 
     async def close(self) -> None:
         """Abort work in progress and release the session file."""
