@@ -9,6 +9,7 @@ destroy the user's session (pi overwrites such a file; pitui leaves it untouched
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +18,7 @@ from pitui.core.session.bulk import bulk_allocation
 from pitui.core.session.ids import CURRENT_SESSION_VERSION
 from pitui.core.session.migrate import file_version, migrate_objects
 from pitui.core.session.table import EntryTable, parse_json_line
+from pitui.core.session.writer import dumps_line
 from pitui.errors import SessionError
 
 
@@ -60,19 +62,30 @@ class LoadedFile:
 
     header: dict[str, Any] | None
     """The first header object (None only for an empty file or a lenient load)."""
-    objects: list[dict[str, Any]]
-    """After a migration: every object of the file (headers included), migrated; else empty."""
+    objects: list[dict[str, Any] | bytes]
+    """After a migration: every line of the file in order (headers included), objects
+    migrated, lines that are no JSON object kept as their bytes; else empty."""
     table: EntryTable
     report: LoadReport
     labels: dict[str, str]
     """Resolved labels: target id → label (last non-empty wins; empty clears)."""
 
+    def migrated_bytes(self) -> bytes:
+        """The migrated file: every object as a line, every unparseable line kept as it was."""
+        return b"".join(
+            piece + b"\n" if isinstance(piece, bytes) else dumps_line(piece)
+            for piece in self.objects
+        )
+
 
 _Parsed = tuple[int, bytes, dict[str, Any]]  # (line number, line, object)
 
 
-def _iter_objects(data: bytes, report: LoadReport) -> Iterator[_Parsed]:
-    """Each line that is a JSON object; other lines are reported (a torn last one apart)."""
+def _iter_objects(
+    data: bytes, report: LoadReport, skipped: list[tuple[int, bytes]] | None = None
+) -> Iterator[_Parsed]:
+    """Each line that is a JSON object; other lines are reported (a torn last one apart)
+    and, with ``skipped``, collected as (line number, bytes)."""
     lines = data.split(b"\n")
     complete = data.endswith(b"\n")
     last = len(lines) - 1
@@ -86,11 +99,15 @@ def _iter_objects(data: bytes, report: LoadReport) -> Iterator[_Parsed]:
                 report.torn_tail = True
             else:
                 report.bad_lines.append((number + 1, f"not JSON ({exc})"[:120]))
+            if skipped is not None:
+                skipped.append((number + 1, line))
             continue
         if number == last and not complete:
             report.missing_newline = True
         if obj.__class__ is not dict:
             report.bad_lines.append((number + 1, "not a JSON object"))
+            if skipped is not None:
+                skipped.append((number + 1, line))
             continue
         yield number + 1, line, obj
 
@@ -102,6 +119,11 @@ def _header_problem(obj: dict[str, Any] | None) -> str | None:
         return 'first line is not a session header ({"type":"session",…})'
     if not isinstance(obj.get("id"), str):
         return "session header has no string id"
+    version = obj.get("version", 1)
+    whole = isinstance(version, int) or (isinstance(version, float) and version.is_integer())
+    if isinstance(version, bool) or not whole:
+        # Guessing here would be "treat as v1": a migration that rewrites every id.
+        return f"session header version must be a whole number, not {json.dumps(version)}"
     return None
 
 
@@ -192,6 +214,18 @@ def _cycle_cuts(ppos: list[int]) -> list[int]:
     return cuts
 
 
+def _in_file_order(
+    first: _Parsed | None, rest: list[_Parsed], skipped: list[tuple[int, bytes]]
+) -> list[dict[str, Any] | bytes]:
+    """Objects and skipped lines by line number (a migration rewrites them all)."""
+    numbered: list[tuple[int, dict[str, Any] | bytes]] = [(n, obj) for n, _, obj in rest]
+    if first is not None:
+        numbered.append((first[0], first[2]))
+    numbered += skipped
+    numbered.sort(key=lambda pair: pair[0])
+    return [piece for _, piece in numbered]
+
+
 def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -> LoadedFile:
     """Parse a session file's bytes.
 
@@ -204,8 +238,9 @@ def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -
         SessionError: The file has content but no valid session header (unless lenient).
     """
     report = LoadReport()
+    skipped: list[tuple[int, bytes]] = []
     with bulk_allocation():
-        stream = _iter_objects(data, report)
+        stream = _iter_objects(data, report, skipped)
         first = next(stream, None)
         header = first[2] if first else None
         # A file whose only content is a torn first line never held a complete line: it
@@ -222,12 +257,13 @@ def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -
         if problem is not None:
             header = None
             stream = itertools.chain([first] if first else [], stream)
-        objects: list[dict[str, Any]] = []
+        objects: list[dict[str, Any] | bytes] = []
         if header is not None and file_version([header]) < CURRENT_SESSION_VERSION:
             rest = list(stream)  # migration needs every object of the file
-            objects = [header] + [obj for _, _, obj in rest]
-            report.migrated_from = migrate_objects(objects)
+            parsed: list[dict[str, Any]] = [header] + [obj for _, _, obj in rest]
+            report.migrated_from = migrate_objects(parsed)
             table, labels = _build_table(rest, report, keep_lines=False)
+            objects = _in_file_order(first, rest, skipped)
         else:
             table, labels = _build_table(stream, report, keep_lines=True)
         if not data.endswith(b"\n") and data and not report.torn_tail:

@@ -1,4 +1,8 @@
-"""Opening a session file: lock, read off the loop, parse, migrate atomically."""
+"""Opening a session file: lock, read off the loop, parse, migrate in memory.
+
+An old-format (v1/v2) file is migrated in memory only; the store writes the migration
+with its first append (see :meth:`SessionStore.flush`), never when a file is just read.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ import aiofiles.os
 
 from pitui.core.session.entries import SessionHeader
 from pitui.core.session.load import LoadedFile, parse_session_bytes
-from pitui.core.session.writer import SessionWriter, dumps_line
+from pitui.core.session.writer import SessionWriter
 from pitui.errors import SessionError
 
 if TYPE_CHECKING:
@@ -94,6 +98,7 @@ async def _from_loaded(
     store._has_assistant = "assistant" in loaded.table.roles
     store._pending = []
     store._writer = writer
-    if writer is not None and loaded.report.migrated_from is not None:
-        await writer.replace_all(b"".join(dumps_line(obj) for obj in loaded.objects))
+    if loaded.report.migrated_from is not None:
+        # Written with the first append, not now: opening a file to read it changes nothing.
+        store._migration = loaded
     return store

@@ -25,7 +25,7 @@ from pitui.core.session.ids import (
     new_session_id,
     session_file_name,
 )
-from pitui.core.session.load import LoadReport
+from pitui.core.session.load import LoadedFile, LoadReport
 from pitui.core.session.table import EntryTable
 from pitui.core.session.tree import TreeNode, build_tree
 from pitui.core.session.writer import SessionWriter, dumps_line
@@ -50,6 +50,10 @@ class SessionStore(AppendMixin):
         self._pending: list[bytes] = [dumps_line(header.to_json_dict())]
         self._writer: SessionWriter | None = None
         """Open, locked file handle (created with the first write; tied to its event loop)."""
+        self._migration: LoadedFile | None = None
+        """An old-format file migrated in memory, to be written with the first append."""
+        self.migration_backup: Path | None = None
+        """Where the original of a migrated file was kept (once the migration is written)."""
         self._write_lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ constructors
@@ -254,10 +258,23 @@ class SessionStore(AppendMixin):
             try:
                 if self._writer is None:
                     self._writer = await SessionWriter.open(self.path)
-                await self._writer.append(b"".join(lines))
+                if self._migration is not None:
+                    await self._write_migration(self._writer, self._migration, lines)
+                else:
+                    await self._writer.append(b"".join(lines))
             except BaseException:
                 self._pending[:0] = lines
                 raise
+
+    async def _write_migration(
+        self, writer: SessionWriter, loaded: LoadedFile, lines: list[bytes]
+    ) -> None:
+        """Replace the old-format file by its migration plus ``lines``, atomically, keeping
+        the original beside it (``FILE.v1.bak``)."""
+        suffix = f".v{loaded.report.migrated_from}.bak"
+        data = loaded.migrated_bytes() + b"".join(lines)
+        self.migration_backup = await writer.replace_keeping_original(data, suffix)
+        self._migration = None
 
     # ------------------------------------------------------------------ branching
 

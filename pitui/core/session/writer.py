@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,15 @@ def _open_failure(path: Path, exc: OSError, created: bool) -> str:
         f"cannot write the session file {path}: {_reason(exc, path)}. The file was left "
         "untouched: make it writable, or start a new session (without -c / --session)"
     )
+
+
+async def _free_name(path: Path) -> Path:
+    """``path``, or ``path.1``, ``path.2`` … whichever does not exist yet."""
+    candidate, n = path, 0
+    while await aiofiles.os.path.exists(candidate):
+        n += 1
+        candidate = path.with_name(f"{path.name}.{n}")
+    return candidate
 
 
 async def _fsync_dir(directory: Path) -> None:
@@ -147,6 +157,24 @@ class SessionWriter:
         old, self._handle = self._handle, handle
         self._needs_newline = False
         await old.close()
+
+    async def replace_keeping_original(self, data: bytes, suffix: str) -> Path:
+        """:meth:`replace_all`, the original kept as ``FILE<suffix>`` (or ``FILE<suffix>.N``).
+
+        The original is hard-linked under the new name first (no copy, and the rename of
+        the new content cannot touch it); where links are not possible it is copied.
+
+        Returns:
+            The path of the kept original.
+        """
+        backup = await _free_name(self.path.with_name(self.path.name + suffix))
+        try:
+            await aiofiles.os.link(self.path, backup)
+        except OSError:
+            await aiofiles.os.wrap(shutil.copy2)(self.path, backup)
+        await _fsync_dir(self.path.parent)
+        await self.replace_all(data)
+        return backup
 
     async def close(self) -> None:
         """Close the file (releasing the lock)."""
