@@ -217,6 +217,7 @@ class AgentSession:
             if streaming_behavior == "followUp":
                 self.follow_up(text, images)
                 return
+        self.store.check_writable()  # a read-only session: refuse before anything runs
         await self._flush_pending_bash()
         await self.compaction.before_prompt()
         content: list[TextContent | ImageContent] = [TextContent(text=text), *(images or [])]
@@ -338,6 +339,7 @@ class AgentSession:
         """
         if self._runtime.bash_signal is not None:
             raise AgentError("A bash command is already running. Press Esc to cancel it first.")
+        self.store.check_writable()
         signal = self._runtime.bash_signal = AbortSignal()
         await self.emit(
             UserBashStartEvent(command=command, exclude_from_context=exclude_from_context)

@@ -60,6 +60,10 @@ class SessionOptions:
     session_dir: Path | None = None
     continue_recent: bool = False
     no_session: bool = False
+    read_only: bool = False
+    """Open the session file without ever writing to it (``--read-only``)."""
+    fallback_read_only: bool = False
+    """A file that is locked or cannot be written opens read-only instead of failing."""
     system_prompt: str | None = None
     append_system_prompt: str | None = None
     api_key: str | None = None
@@ -94,6 +98,7 @@ def options_from_args(
         session_dir=Path(args.session_dir) if args.session_dir else None,
         continue_recent=bool(args.continue_ or args.resume),
         no_session=args.no_session,
+        read_only=bool(getattr(args, "read_only", False)),
         system_prompt=args.system_prompt,
         append_system_prompt=args.append_system_prompt,
         api_key=args.api_key,
@@ -111,10 +116,12 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     registry = options.registry or await ModelRegistry.load()
     options.warnings += registry.warnings()
     store = await _open_store(options)
+    if store.read_only:
+        options.warnings.append(read_only_notice(store))
+    context = store.build_context()
     damage = store.damage_notice()
     if damage is not None:
         options.warnings.append(damage)
-    context = store.build_context()
     model, thinking = await _choose_model(options, settings, registry, context)
     if options.api_key:  # --api-key applies to the provider of the chosen model
         registry.auth.set_runtime_api_key(model.provider, options.api_key)
@@ -150,19 +157,31 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     )
     if context.messages:
         agent.replace_messages(context.messages)
-        await _record_changes(session, context.model, context.thinking_level)
-    else:
+        if not store.read_only:
+            await _record_changes(session, context.model, context.thinking_level)
+    elif not store.read_only:
         await session.record_model_and_thinking()
     return session
+
+
+def read_only_notice(store: SessionStore) -> str:
+    """Why the session is read-only and what that means, for the user."""
+    why = f"{store.read_only_reason} " if store.read_only_reason else ""
+    return f"{why}{store.path} is open read-only: it is shown, but nothing can be added to it."
 
 
 async def _open_store(options: SessionOptions) -> SessionStore:
     if options.no_session:
         return SessionStore.in_memory(options.cwd)
+    modes = {"read_only": options.read_only, "fallback_read_only": options.fallback_read_only}
     if options.session_file is not None:
-        return await SessionStore.open(options.session_file, session_dir=options.session_dir)
+        return await SessionStore.open(
+            options.session_file, session_dir=options.session_dir, **modes
+        )
     if options.continue_recent:
-        return await SessionStore.continue_recent(options.cwd, options.session_dir)
+        return await SessionStore.continue_recent(options.cwd, options.session_dir, **modes)
+    if options.read_only:
+        options.warnings.append("--read-only applies to --session FILE or -c; ignored")
     return SessionStore.create(options.cwd, options.session_dir)
 
 

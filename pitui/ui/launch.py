@@ -70,7 +70,10 @@ def tui_options(args: argparse.Namespace, cwd: Path) -> SessionOptions:
     settings' mode (``ask``): the TUI has someone to ask."""
     from pitui.core.session_setup import options_from_args
 
-    return options_from_args(args, cwd)
+    options = options_from_args(args, cwd)
+    # A file another pitui holds, or one that cannot be written, is still worth seeing.
+    options.fallback_read_only = True
+    return options
 
 
 class Launcher:

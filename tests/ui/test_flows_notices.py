@@ -55,3 +55,34 @@ async def test_a_config_file_that_is_not_utf8_is_a_notice_and_the_app_works(
         replies = items_of(app, AssistantItem)
     assert any("not valid UTF-8" in n and name in n for n in notices), notices
     assert replies and "offline demo model" in replies[-1].text
+
+
+async def test_a_session_open_in_another_pitui_opens_read_only(tmp_path: Path) -> None:
+    import shutil
+
+    from pitui.core.session.writer import SessionWriter
+    from tests.ui.flows import submit
+
+    project = make_project(tmp_path / "project")
+    fixture = Path(__file__).parents[1] / "fixtures" / "pi-oracle" / "before-compaction.v3.jsonl"
+    path = tmp_path / "held.jsonl"
+    shutil.copy(fixture, path)
+    before = path.read_bytes()
+    holder = await SessionWriter.open(path)  # "another pitui" holds the lock
+    try:
+        app = launch(project, "--model", "demo/demo", "--session", str(path))
+        async with app.run_test(size=(120, 36)) as pilot:
+            await started(pilot)
+            await pilot.pause(0.05)
+            notices = [n.text for n in items_of(app, NoticeItem)]
+            assert any(
+                "open for writing in another pitui process" in n and "is open read-only" in n
+                for n in notices
+            ), notices
+            await submit(pilot, "hello")
+            await pilot.pause(0.2)
+            errors = [n.text for n in items_of(app, NoticeItem) if n.level == "error"]
+            assert any("nothing can be added to it" in e for e in errors), errors
+    finally:
+        await holder.close()
+    assert path.read_bytes() == before

@@ -23,7 +23,11 @@ def _count(n: int, one: str, many: str) -> str:
 def damage_notice(
     report: LoadReport, table: EntryTable, leaf: str | None, path: Path | None
 ) -> str | None:
-    """What was skipped or cut, where the current path is cut, and what to run; or None."""
+    """What was skipped or cut, where the current path is cut, and what to run; or None.
+
+    Entries are validated lazily: call this after building a context, so invalid entries
+    on the path are counted too.
+    """
     parts: list[str] = []
     if report.bad_lines:
         parts.append(_count(len(report.bad_lines), "line skipped", "lines skipped"))
@@ -39,6 +43,15 @@ def damage_notice(
         )
     if report.cycles:
         parts.append(_count(len(report.cycles), "parent cycle cut", "parent cycles cut"))
+    if table.invalid:  # found while building a context: those entries were left out
+        parts.append(
+            _count(
+                len(table.invalid),
+                "entry that fits no entry type",
+                "entries that fit no entry type",
+            )
+            + " (ignored)"
+        )
     if not parts:
         return None
     text = ", ".join(parts)

@@ -30,6 +30,9 @@ class LoadReport:
     """(1-based line number, reason) of skipped lines."""
     torn_tail: bool = False
     """The last line was cut off (no newline, not JSON): skipped."""
+    torn_lines: list[int] = field(default_factory=list)
+    """1-based numbers of lines that are the cut-off start of an entry, inside the file:
+    a crash's torn tail that a later append left behind (crash residue, skipped)."""
     missing_newline: bool = False
     """The file does not end with a newline (the next append starts a fresh line)."""
     header_problem: str | None = None
@@ -41,13 +44,21 @@ class LoadReport:
     """Entries whose parent link was cut to break a parentId cycle."""
     migrated_from: int | None = None
 
+    def residue(self) -> list[str]:
+        """Crash leftovers that lose nothing written whole (warnings, not corruption)."""
+        out = [
+            f"line {n}: the torn start of an entry a crash cut off; skipped"
+            for n in self.torn_lines
+        ]
+        if self.torn_tail:
+            out.append("last line is torn (incomplete write); skipped")
+        return out
+
     def problems(self) -> list[str]:
-        """Human-readable lines, one per problem (empty when the file is clean)."""
+        """Human-readable lines, one per problem (empty when the file is sound)."""
         out = [f"line {n}: {why}" for n, why in self.bad_lines]
         if self.header_problem:
             out.insert(0, f"header: {self.header_problem}")
-        if self.torn_tail:
-            out.append("last line is torn (incomplete write); skipped")
         if self.duplicate_headers:
             out.append(f"{self.duplicate_headers} duplicate session header line(s)")
         out += [f"duplicate entry id {i}" for i in self.duplicate_ids]
@@ -69,6 +80,8 @@ class LoadedFile:
     report: LoadReport
     labels: dict[str, str]
     """Resolved labels: target id → label (last non-empty wins; empty clears)."""
+    line_numbers: list[int] = field(default_factory=list)
+    """Each entry's 1-based line in the file (only from a lenient load, for ``check``)."""
 
     def migrated_bytes(self) -> bytes:
         """The migrated file: every object as a line, every unparseable line kept as it was."""
@@ -97,6 +110,8 @@ def _iter_objects(
         except ValueError as exc:
             if number == last and not complete:
                 report.torn_tail = True
+            elif looks_torn(line):
+                report.torn_lines.append(number + 1)
             else:
                 report.bad_lines.append((number + 1, f"not JSON ({exc})"[:120]))
             if skipped is not None:
@@ -110,6 +125,34 @@ def _iter_objects(
                 skipped.append((number + 1, line))
             continue
         yield number + 1, line, obj
+
+
+def looks_torn(line: bytes) -> bool:
+    """Whether ``line`` is the start of a JSON object cut off mid-write.
+
+    True when it opens an object and every bracket it opens is still open at its end
+    (strings and escapes followed); garbage, or an object with something after it, is not.
+    """
+    if not line.startswith(b'{"'):
+        return False
+    depth, in_string, escaped = 0, False, False
+    for byte in line:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x7B, 0x5B):  # { [
+            depth += 1
+        elif byte in (0x7D, 0x5D):  # } ]
+            depth -= 1
+            if depth == 0:
+                return False  # the object closed: whatever follows makes it garbage
+    return depth > 0
 
 
 def _header_problem(obj: dict[str, Any] | None) -> str | None:
@@ -128,9 +171,13 @@ def _header_problem(obj: dict[str, Any] | None) -> str | None:
 
 
 def _build_table(
-    parsed: Iterable[_Parsed], report: LoadReport, keep_lines: bool
+    parsed: Iterable[_Parsed],
+    report: LoadReport,
+    keep_lines: bool,
+    numbers: list[int] | None = None,
 ) -> tuple[EntryTable, dict[str, str]]:
-    """Index the entries. With ``keep_lines`` an entry keeps its line, not its object."""
+    """Index the entries. With ``keep_lines`` an entry keeps its line, not its object;
+    ``numbers`` (if given) receives each entry's line number."""
     table = EntryTable()
     labels: dict[str, str] = {}
     # The hot loop of opening a large file: list appends inlined on purpose.
@@ -154,6 +201,8 @@ def _build_table(
             _resolve_label(obj, labels)
         if entry_id in index:
             report.duplicate_ids.append(entry_id)
+        if numbers is not None:
+            numbers.append(number)
         index[entry_id] = len(ids)
         raws.append(line if keep_lines else obj)
         ids.append(entry_id)
@@ -239,6 +288,7 @@ def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -
     """
     report = LoadReport()
     skipped: list[tuple[int, bytes]] = []
+    numbers: list[int] | None = [] if lenient else None
     with bulk_allocation():
         stream = _iter_objects(data, report, skipped)
         first = next(stream, None)
@@ -262,11 +312,11 @@ def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -
             rest = list(stream)  # migration needs every object of the file
             parsed: list[dict[str, Any]] = [header] + [obj for _, _, obj in rest]
             report.migrated_from = migrate_objects(parsed)
-            table, labels = _build_table(rest, report, keep_lines=False)
+            table, labels = _build_table(rest, report, False, numbers)
             objects = _in_file_order(first, rest, skipped)
         else:
-            table, labels = _build_table(stream, report, keep_lines=True)
+            table, labels = _build_table(stream, report, True, numbers)
         if not data.endswith(b"\n") and data and not report.torn_tail:
             report.missing_newline = True
         _cut_broken_links(table, report)
-        return LoadedFile(header, objects, table, report, labels)
+        return LoadedFile(header, objects, table, report, labels, numbers or [])

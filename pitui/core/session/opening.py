@@ -41,12 +41,14 @@ async def open_store(
     if await aiofiles.os.path.isdir(file):
         raise SessionError(f"{file} is a directory, not a session file")
     writer: SessionWriter | None = None
+    reason: str | None = None
     if not read_only:
         try:
             writer = await SessionWriter.open(file)
-        except SessionError:
+        except SessionError as exc:
             if not fallback_read_only:
                 raise
+            reason = exc.message
     try:
         data = await read_session_bytes(file)
         loaded = await asyncio.to_thread(parse_session_bytes, data, name=str(file))
@@ -56,6 +58,7 @@ async def open_store(
             await writer.close()
         raise
     store.read_only = writer is None
+    store.read_only_reason = reason
     return store
 
 

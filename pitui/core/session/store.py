@@ -41,6 +41,8 @@ class SessionStore(AppendMixin):
         """The session file (None for an in-memory session)."""
         self.session_dir = session_dir
         self.read_only = False
+        self.read_only_reason: str | None = None
+        """Why a writable open fell back to read-only (the lock or write error)."""
         self.report = LoadReport()
         """Problems found when the file was opened."""
         self._table = EntryTable()
@@ -111,8 +113,9 @@ class SessionStore(AppendMixin):
             path: The session file.
             session_dir: Directory for sessions forked from this one (default: the file's).
             read_only: Never lock or write (a v1/v2 file is migrated in memory only).
-            fallback_read_only: When another process holds the file, open it read-only
-                instead of raising.
+            fallback_read_only: When another process holds the file, or it cannot be
+                written, open it read-only instead of raising (``read_only_reason`` says
+                why).
 
         Raises:
             SessionError: Bad header (the file is left untouched), or the file is locked.
@@ -129,14 +132,24 @@ class SessionStore(AppendMixin):
 
     @classmethod
     async def continue_recent(
-        cls, cwd: str | Path, session_dir: Path | None = None
+        cls,
+        cwd: str | Path,
+        session_dir: Path | None = None,
+        *,
+        read_only: bool = False,
+        fallback_read_only: bool = False,
     ) -> SessionStore:
-        """The most recent session of ``cwd`` (by file mtime), or a new one."""
+        """The most recent session of ``cwd`` (by file mtime), or a new one (see :meth:`open`)."""
         directory = session_dir or listing.default_session_dir(str(cwd))
         recent = await asyncio.to_thread(listing.most_recent_session, directory)
         if recent is None:
             return cls.create(cwd, directory)
-        return await cls.open(recent, session_dir=directory)
+        return await cls.open(
+            recent,
+            session_dir=directory,
+            read_only=read_only,
+            fallback_read_only=fallback_read_only,
+        )
 
     # ------------------------------------------------------------------ reading
 
@@ -231,12 +244,18 @@ class SessionStore(AppendMixin):
 
     # ------------------------------------------------------------------ appending
 
-    def _check_writable(self) -> None:
+    def check_writable(self) -> None:
+        """Raise :class:`SessionError` if nothing can be added (a read-only session)."""
         if self.read_only:
-            raise SessionError(f"{self.path} is open read-only", title="Session read-only")
+            raise SessionError(
+                f"{self.path} is open read-only: nothing can be added to it. Start a new "
+                "session, or open the file without --read-only (once it is writable and no "
+                "other pitui has it open).",
+                title="Session read-only",
+            )
 
     async def _append(self, entry: SessionEntry) -> str:
-        self._check_writable()
+        self.check_writable()
         raw = entry.to_json_dict()
         self._table.add_entry(entry, raw)
         self._leaf = entry.id

@@ -41,7 +41,7 @@ def _lock(handle: AsyncBufferedIOBase, path: Path) -> None:
     except BlockingIOError:
         raise SessionError(
             f"{path} is open for writing in another pitui process; "
-            "close it there, or open this session read-only.",
+            "close it there, or open this session read-only (--read-only).",
             title="Session in use",
         ) from None
 
@@ -63,7 +63,8 @@ def _open_failure(path: Path, exc: OSError, created: bool) -> str:
         )
     return (
         f"cannot write the session file {path}: {_reason(exc, path)}. The file was left "
-        "untouched: make it writable, or start a new session (without -c / --session)"
+        "untouched: make it writable, open it read-only (--read-only), or start a new "
+        "session (without -c / --session)"
     )
 
 

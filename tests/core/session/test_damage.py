@@ -47,3 +47,16 @@ async def test_damage_off_the_current_path_does_not_claim_a_cut(tmp_path: Path) 
         "Session file damaged: 1 entry whose parent is missing; "
         f"details: `pitui session check {path}`"
     )
+
+
+async def test_an_entry_that_fits_no_type_on_the_path_is_counted(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    bad = entry("b2", "a1", message={"role": "user", "content": 5, "timestamp": 1})
+    path.write_bytes(jsonl([HEADER, entry("a1", None), bad, entry("c3", "b2")]))
+    store = await SessionStore.open(path, read_only=True)
+    assert store.damage_notice() is None  # nothing validated yet
+    assert len(store.build_context().messages) == 2
+    assert store.damage_notice() == (
+        "Session file damaged: 1 entry that fits no entry type (ignored); "
+        f"details: `pitui session check {path}`"
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,7 +38,7 @@ async def test_migration_keeps_lines_it_cannot_parse_in_their_place(tmp_path: Pa
     assert roles == ["user", "user", "user", "assistant"]
 
 
-def read_objects_lenient(path: Path) -> list[dict[str, object]]:
+def read_objects_lenient(path: Path) -> list[dict[str, Any]]:
     out = []
     for line in path.read_text().splitlines():
         try:
