@@ -471,6 +471,21 @@ class AgentSession:
         await self._changed("fork")
         return editor_text
 
+    async def clone(self) -> None:
+        """Continue in a new session file holding the current path as it is (pi's ``/clone``).
+
+        Raises:
+            AgentError: the session has no entries yet.
+        """
+        leaf = self.store.get_leaf_id()
+        if leaf is None:
+            raise AgentError("Nothing to clone yet")
+        old = self.store
+        self.store = await old.fork(leaf)
+        await old.close()
+        self.rebuild_from_session()
+        await self._changed("fork")
+
     async def new_session(self) -> None:
         """Start an empty session in a new file (model and thinking level carried over)."""
         old = self.store

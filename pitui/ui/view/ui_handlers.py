@@ -16,6 +16,8 @@ from pitui.ui.view.events import (
     BashStarted,
     ClearQueue,
     MarkCopied,
+    ProgressEnded,
+    ProgressStarted,
     QueueMessage,
     ToggleAllThinking,
     ToggleAllTools,
@@ -31,9 +33,11 @@ from pitui.ui.view.state import (
     ChatState,
     CompactionItem,
     CustomItem,
+    ProgressItem,
     ThinkingItem,
     ToolCardItem,
     approval_item_id,
+    progress_item_id,
 )
 
 FOLDABLE = (ThinkingItem, ToolCardItem, BashItem, CustomItem, CompactionItem, BranchSummaryItem)
@@ -143,6 +147,18 @@ def _bash_finished(state: ChatState, event: BashFinished) -> ChatState:
     return replace(items.put(state, done), bash_id=None)
 
 
+def _progress_started(state: ChatState, event: ProgressStarted) -> ChatState:
+    item = ProgressItem(progress_item_id(event.operation), event.title, event.started)
+    return items.put(state, item)
+
+
+def _progress_ended(state: ChatState, event: ProgressEnded) -> ChatState:
+    item = state.get(progress_item_id(event.operation))
+    if not isinstance(item, ProgressItem):
+        return items.notice(state, event.outcome, event.level)
+    return items.put(state, replace(item, outcome=event.outcome, level=event.level))
+
+
 UI_HANDLERS: dict[type, Handler] = {
     ToggleItem: _toggle,
     ToggleAllThinking: _toggle_thinking,
@@ -156,4 +172,6 @@ UI_HANDLERS: dict[type, Handler] = {
     BashStarted: _bash_started,
     BashOutput: _bash_output,
     BashFinished: _bash_finished,
+    ProgressStarted: _progress_started,
+    ProgressEnded: _progress_ended,
 }
