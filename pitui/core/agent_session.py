@@ -450,6 +450,17 @@ class AgentSession:
             raise NavigationCancelled("Navigation cancelled")
         return result.editor_text
 
+    async def switch_branch(self, entry_id: str) -> None:
+        """Put the leaf at ``entry_id`` as it is (no summary, nothing written): switching
+        to a sibling branch's newest entry.
+
+        Raises:
+            SessionError: unknown entry.
+        """
+        self.store.branch(entry_id)
+        self.rebuild_from_session()
+        await self._changed("navigate")
+
     async def fork(self, entry_id: str) -> str | None:
         """Continue in a new session file holding the path before ``entry_id``.
 

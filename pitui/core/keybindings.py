@@ -56,6 +56,8 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo("toggleToolPane", "Show or hide the tool pane", ("f2",)),
     ActionInfo("tree", "Show and focus the branch tree", ("ctrl+b",)),
     ActionInfo("fork", "Fork from an earlier message", ()),
+    ActionInfo("previousBranch", "Switch a message to its previous sibling branch", ("alt+left",)),
+    ActionInfo("nextBranch", "Switch a message to its next sibling branch", ("alt+right",)),
     ActionInfo("hotkeys", "Show all keyboard shortcuts", ()),
     ActionInfo("quit", "Quit pitui", ("ctrl+q",)),
 )

@@ -79,6 +79,9 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         binding("selectModel"),
         binding("newSession"),
         binding("hotkeys"),
+        binding("fork"),
+        binding("previousBranch"),
+        binding("nextBranch"),
         binding("commandPalette", priority=True),
         binding("quit", priority=True),
     ]
@@ -411,6 +414,10 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             self.main.focus_branches()
         elif action == "fork":
             self.branches.open_fork_picker()
+
+    def action_switch_branch(self, step: int) -> None:
+        """Alt+← / Alt+→: a user message's previous / next sibling branch."""
+        self.branches.switch_sibling(step)
 
     def action_fork(self) -> None:
         """The fork picker (``/fork``; unbound by default, as in pi)."""

@@ -14,7 +14,8 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
 from pitui.errors import PituiError
-from pitui.ui.view.events import AddNotice, ProgressEnded, ProgressStarted
+from pitui.ui.view.events import AddNotice, ProgressEnded, ProgressStarted, ShowBranchSwitches
+from pitui.ui.view.state import UserItem
 from pitui.ui.view.tree_pane import TreePaneState
 from pitui.ui.widgets.composer import Composer
 
@@ -34,6 +35,8 @@ class Branches:
     def __init__(self, app: PituiApp) -> None:
         self.app = app
         self._store: SessionStore | None = None
+        self._path_users: dict[str, tuple[str, int, int]] = {}
+        """Conversation user item id → (entry id, i, n) on the current path."""
 
     @property
     def session(self) -> AgentSession | None:
@@ -56,8 +59,44 @@ class Branches:
             self._store = store
             mode = session.settings.tree_filter_mode
             rows.show(TreePaneState(store.table, store.labels(), store.get_leaf_id(), mode))
+        else:
+            change = rows.state.sync(store.labels(), store.get_leaf_id())
+            if change.empty:
+                return
+            rows.apply(change)
+        self._show_switches(rows.state)
+
+    def _show_switches(self, state: TreePaneState | None) -> None:
+        """Mark the conversation's user messages that have sibling branches. They are
+        the path's user messages in context, so they pair up from the end."""
+        session = self.session
+        if state is None or session is None:
             return
-        rows.apply(rows.state.sync(store.labels(), store.get_leaf_id()))
+        # A user message shown but not ended yet has no entry: leave it out.
+        in_context = sum(1 for m in session.messages if getattr(m, "role", None) == "user")
+        users = [i.id for i in self.app.chat.items if isinstance(i, UserItem)][:in_context]
+        path = state.view.branch_switches()
+        self._path_users = dict(zip(reversed(users), reversed(path), strict=False))
+        switches = {item: (i, n) for item, (_, i, n) in self._path_users.items() if n > 1}
+        if switches or any(isinstance(i, UserItem) and i.branch for i in self.app.chat.items):
+            self.app.run_worker(self.app.apply([ShowBranchSwitches(switches)]), group="branches")
+
+    def switch_sibling(self, step: int, item_id: str | None = None) -> None:
+        """Alt+← / Alt+→: the previous / next sibling branch of a user message (the given
+        item, else the latest with siblings), at its newest entry, without a summary."""
+        rows = self.app.main.branches.rows
+        session = self.session
+        if rows.state is None or session is None:
+            return
+        candidates = [(item, entry) for item, (entry, _, n) in self._path_users.items() if n > 1]
+        chosen = next((e for i, e in candidates if i == item_id), None)
+        if chosen is None and candidates:
+            chosen = candidates[0][1]  # pairs were made from the end: the latest first
+        target = rows.state.view.sibling_leaf(chosen, step) if chosen else None
+        if target is None:
+            self.app.run_worker(self.app.apply([AddNotice("No other branch here")]))
+            return
+        self.app.run_worker(self._guarded(session.switch_branch(target)), exit_on_error=False)
 
     # ------------------------------------------------------------------ navigate
 
@@ -102,7 +141,7 @@ class Branches:
 
     def _start(self, entry_id: str, choice: SummaryChoice, prompt: str | None) -> None:
         # Esc must reach the app (it cancels the summary), not the tree.
-        self.app.main.query_one(Composer).focus()
+        self.app.main.focus_now(self.app.main.query_one(Composer))
         self.app.run_worker(
             self._navigate(entry_id, choice, prompt), group="navigate", exit_on_error=False
         )

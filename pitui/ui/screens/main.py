@@ -19,6 +19,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Static
 
 from pitui.ui.keymap import binding
@@ -51,7 +52,7 @@ class MainScreen(Screen[None]):
     conversation pane) would move focus, and restyle both widgets, twice before frame 1."""
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("toggleToolPane"),
-        binding("tree"),
+        binding("tree", priority=True),  # before the next key of a burst reaches the composer
         # On the screen, not the app: the screen's own shift+tab (focus back) would win.
         binding("cycleThinkingLevel"),
     ]
@@ -171,12 +172,17 @@ class MainScreen(Screen[None]):
         """Show the branch tree (where it is toggled) and focus it."""
         self.remove_class("-show-tools")
         self.add_class("-show-branches")
-        self.branches.rows.focus()
+        self.focus_now(self.branches.rows)
 
     def leave_branches(self) -> None:
         """Back to the composer; the tree hides again unless three panes fit."""
         self.remove_class("-show-branches")
-        self.query_one(Composer).focus()
+        self.focus_now(self.query_one(Composer))
+
+    def focus_now(self, widget: Widget) -> None:
+        """Focus ``widget`` before the next key is handled. ``Widget.focus`` defers the
+        change, so keys typed in the same burst would still reach the old widget."""
+        self.set_focus(widget)
 
     def on_branch_tree_leave(self, message: BranchTree.Leave) -> None:
         message.stop()

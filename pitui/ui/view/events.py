@@ -120,6 +120,13 @@ class ProgressEnded:
     level: NoticeLevel = "info"
 
 
+@dataclass(frozen=True, slots=True)
+class ShowBranchSwitches:
+    """Which user messages have sibling branches: item id → ``(i, n)``; others none."""
+
+    switches: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+
 UiEvent: TypeAlias = (
     ToggleItem
     | ToggleAllThinking
@@ -135,4 +142,5 @@ UiEvent: TypeAlias = (
     | BashFinished
     | ProgressStarted
     | ProgressEnded
+    | ShowBranchSwitches
 )

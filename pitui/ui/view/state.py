@@ -40,6 +40,8 @@ class UserItem:
     id: str
     text: str
     images: int = 0
+    branch: tuple[int, int] | None = None
+    """``(i, n)``: this message is the i-th of n sibling branches (``‹ i/n ›``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from pitui.ui.view.events import (
     ProgressEnded,
     ProgressStarted,
     QueueMessage,
+    ShowBranchSwitches,
     ToggleAllThinking,
     ToggleAllTools,
     ToggleItem,
@@ -36,6 +37,7 @@ from pitui.ui.view.state import (
     ProgressItem,
     ThinkingItem,
     ToolCardItem,
+    UserItem,
     approval_item_id,
     progress_item_id,
 )
@@ -159,6 +161,13 @@ def _progress_ended(state: ChatState, event: ProgressEnded) -> ChatState:
     return items.put(state, replace(item, outcome=event.outcome, level=event.level))
 
 
+def _branch_switches(state: ChatState, event: ShowBranchSwitches) -> ChatState:
+    for item in list(state.items):
+        if isinstance(item, UserItem) and item.branch != event.switches.get(item.id):
+            state = items.put(state, replace(item, branch=event.switches.get(item.id)))
+    return state
+
+
 UI_HANDLERS: dict[type, Handler] = {
     ToggleItem: _toggle,
     ToggleAllThinking: _toggle_thinking,
@@ -174,4 +183,5 @@ UI_HANDLERS: dict[type, Handler] = {
     BashFinished: _bash_finished,
     ProgressStarted: _progress_started,
     ProgressEnded: _progress_ended,
+    ShowBranchSwitches: _branch_switches,
 }
