@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from pitui import paths
 from pitui.ai.types import UserMessage
@@ -56,7 +57,9 @@ async def two_prompts(pilot: Pilot[None]) -> None:
 async def select(pilot: Pilot[None], entry_id: str) -> None:
     """Focus the tree with Ctrl+B and move the selection to ``entry_id`` with the keys."""
     await pilot.press("ctrl+b")
-    state = tree(pilot.app).state  # type: ignore[attr-defined]
+    app = pilot.app
+    assert isinstance(app, PituiApp)
+    state = tree(app).state
     assert state is not None
     target = state.view.index_of(entry_id)
     assert target is not None
@@ -78,7 +81,8 @@ async def test_rows_follow_the_session_live_without_rebuilding(tmp_path: Path) -
         await submit(pilot, "third prompt")
         assert tree(app).state is state  # the same rows, extended
         assert "• user: third prompt" in row_lines(app)
-        assert str(app.main.branches.query_one("#branches-footer").content).endswith("(6/6)")
+        footer = app.main.branches.query_one("#branches-footer", Static)
+        assert str(footer.content).endswith("(6/6)")
 
 
 async def test_navigate_without_summary_puts_the_text_in_the_composer(tmp_path: Path) -> None:
