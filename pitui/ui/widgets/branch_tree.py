@@ -75,7 +75,7 @@ def row_content(row: TreeRow, selected: bool, width: int = 0) -> Content:
 class BranchTree(ScrollView, can_focus=True):
     """The rows of the tree; the selected one follows the keys."""
 
-    DEFAULT_CSS = "BranchTree { height: 1fr; }"
+    DEFAULT_CSS = "BranchTree { height: 1fr; overflow-x: hidden; scrollbar-size-vertical: 1; }"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "move(-1)", "up", show=False, id="tree.up"),
         Binding("down", "move(1)", "down", show=False, id="tree.down"),
@@ -143,6 +143,7 @@ class BranchTree(ScrollView, can_focus=True):
         self._strips.clear()
         self._resize()
         self._scroll_to_selected()
+        self.call_after_refresh(self._scroll_to_selected)  # once the new size is laid out
         self.refresh()
         self.post_message(self.Changed())
 
@@ -169,11 +170,16 @@ class BranchTree(ScrollView, can_focus=True):
 
     def _forget(self, entry_id: str) -> None:
         for selected in (False, True):
-            self._strips.discard((entry_id, selected, self.size.width))
+            self._strips.discard((entry_id, selected, self._width))
+
+    @property
+    def _width(self) -> int:
+        """Columns for a row (the vertical scrollbar takes one when rows overflow)."""
+        return self.scrollable_content_region.width
 
     def _resize(self) -> None:
         rows = len(self.state) if self.state is not None else 0
-        self.virtual_size = Size(self.size.width, rows)
+        self.virtual_size = Size(self._width, rows)
 
     def _scroll_to_selected(self) -> None:
         if self.state is None or not len(self.state):
@@ -189,7 +195,7 @@ class BranchTree(ScrollView, can_focus=True):
     def on_resize(self, event: events.Resize) -> None:
         self._strips.clear()
         self._resize()
-        self._scroll_to_selected()
+        self.call_after_refresh(self._scroll_to_selected)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -198,7 +204,7 @@ class BranchTree(ScrollView, can_focus=True):
     # ------------------------------------------------------------------ drawing
 
     def render_line(self, y: int) -> Strip:
-        width = self.size.width
+        width = self._width
         state = self.state
         index = int(self.scroll_offset.y) + y
         if state is None or index >= len(state):
