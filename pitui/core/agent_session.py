@@ -37,11 +37,7 @@ from pitui.core.permissions import PermissionGate
 from pitui.core.retry import is_retryable_error, retry_delay_ms
 from pitui.core.session.entries import MessageEntry
 from pitui.core.session.store import SessionStore
-from pitui.core.session_compaction import (
-    CompactionResult,
-    NavigationCancelled,
-    SessionCompaction,
-)
+from pitui.core.session_compaction import CompactionResult, SessionCompaction
 from pitui.core.session_events import (
     AutoRetryEndEvent,
     AutoRetryStartEvent,
@@ -52,6 +48,7 @@ from pitui.core.session_events import (
     UserBashStartEvent,
     UserBashUpdateEvent,
 )
+from pitui.core.session_navigation import NavigationCancelled, SessionNavigation
 from pitui.core.settings import Settings, update_global_settings
 from pitui.core.usage import UsageTotals
 from pitui.core.user_bash import run_user_bash
@@ -104,7 +101,9 @@ class AgentSession:
         self._runtime = _Runtime()
         agent.subscribe(self._on_agent_event)
         self.compaction = SessionCompaction(self)
-        """Compaction (manual, automatic, overflow recovery) and navigation with summaries."""
+        """Compaction (manual, automatic, overflow recovery)."""
+        self.navigation = SessionNavigation(self)
+        """Tree navigation, with branch summaries."""
 
     # ------------------------------------------------------------------ state
 
@@ -440,18 +439,29 @@ class AgentSession:
         """Move the leaf to ``target`` (optionally summarising the branch left); returns
         text for the composer (a user or custom message target: leaf = its parent).
 
-        The full result (summary entry, …) is :meth:`SessionCompaction.navigate`'s.
+        The full result (summary entry, …) is :meth:`SessionNavigation.navigate`'s.
 
         Raises:
             NavigationError: unknown entry, no model for a summary, summary error.
             NavigationCancelled: the summary was aborted; nothing changed.
         """
-        result = await self.compaction.navigate(
+        result = await self.navigation.navigate(
             target, summarize, custom_instructions, replace_instructions, label
         )
         if result.aborted:
             raise NavigationCancelled("Navigation cancelled")
         return result.editor_text
+
+    async def switch_branch(self, entry_id: str) -> None:
+        """Put the leaf at ``entry_id`` as it is (no summary, nothing written): switching
+        to a sibling branch's newest entry.
+
+        Raises:
+            SessionError: unknown entry.
+        """
+        self.store.branch(entry_id)
+        self.rebuild_from_session()
+        await self._changed("navigate")
 
     async def fork(self, entry_id: str) -> str | None:
         """Continue in a new session file holding the path before ``entry_id``.
@@ -473,6 +483,21 @@ class AgentSession:
         self.rebuild_from_session()
         await self._changed("fork")
         return editor_text
+
+    async def clone(self) -> None:
+        """Continue in a new session file holding the current path as it is (pi's ``/clone``).
+
+        Raises:
+            AgentError: the session has no entries yet.
+        """
+        leaf = self.store.get_leaf_id()
+        if leaf is None:
+            raise AgentError("Nothing to clone yet")
+        old = self.store
+        self.store = await old.fork(leaf)
+        await old.close()
+        self.rebuild_from_session()
+        await self._changed("fork")
 
     async def new_session(self) -> None:
         """Start an empty session in a new file (model and thinking level carried over)."""
