@@ -239,7 +239,8 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         from pitui.ui.view.items import carry_notices
         from pitui.ui.view.replay import state_from_messages
 
-        await self.rebuild(carry_notices(self.chat, state_from_messages(session.messages)))
+        state = carry_notices(self.chat, state_from_messages(session.messages), [NO_SESSION_NOTICE])
+        await self.rebuild(state)
         self.bridge = EventBridge(self, session.subscribe)
         self.bridge.start()
 

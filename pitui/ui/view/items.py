@@ -48,15 +48,19 @@ def notice(state: ChatState, text: str, level: NoticeLevel = "info") -> ChatStat
     return add(replace(state, seq=seq), NoticeItem(f"n{seq}", text, level))
 
 
-def carry_notices(old: ChatState, new: ChatState) -> ChatState:
+def carry_notices(old: ChatState, new: ChatState, obsolete: Iterable[str] = ()) -> ChatState:
     """``new`` with ``old``'s warnings and errors that belong to no message appended.
 
     The view is rebuilt from the transcript when a session attaches; what start-up
     reported before that (a bad theme or keybindings file, an unknown ``--theme``) is
-    not in any transcript and would be lost with the old state.
+    not in any transcript and would be lost with the old state. Notices whose text is in
+    ``obsolete`` (e.g. "no session connected") are left behind.
     """
+    dropped = set(obsolete)
     for item in old.items:
-        if isinstance(item, NoticeItem) and item.level != "info" and item.id.startswith("n"):
+        if not isinstance(item, NoticeItem) or item.level == "info" or item.text in dropped:
+            continue
+        if item.id.startswith("n"):
             new = notice(new, item.text, item.level)
     return new
 
