@@ -19,7 +19,7 @@ import pydantic_core
 
 from pitui.agent.messages import AgentMessage
 from pitui.ai.types import Message
-from pitui.core.messages import convert_to_llm
+from pitui.core.messages import SystemMessage, convert_to_llm
 from pitui.core.session.check import check_bytes, repaired_bytes
 from pitui.core.session.context import UNSET, LeafArg, SessionContext
 from pitui.core.session.listing import resolve_session
@@ -131,10 +131,16 @@ def _context_text(store: SessionStore, context: SessionContext) -> str:
     for number, (agent, llm) in enumerate(_paired(context.messages), 1):
         tokens = _estimate_tokens(llm) if llm is not None else 0
         total += tokens
-        shown = _preview(llm) if llm is not None else "(not sent to the model)"
+        shown = _preview(llm) if llm is not None else _unsent(agent)
         lines.append(f"{number:>5}  {agent.role:<17} ~{tokens:>6} tok  {shown}")
     lines.append(f"{len(context.messages)} messages, ~{total} tokens (chars/4)")
     return "\n".join(lines) + "\n"
+
+
+def _unsent(message: AgentMessage) -> str:
+    if isinstance(message, SystemMessage):
+        return f"[system prompt: {message.summary()}] (pi's; not sent, pitui sends its own)"
+    return "(not sent to the model)"
 
 
 def _paired(messages: list[AgentMessage]) -> list[tuple[AgentMessage, Message | None]]:

@@ -7,6 +7,8 @@ from typing import Any
 
 from pitui.agent.messages import AgentMessage
 from pitui.ai.types import AssistantMessage
+from pitui.core.messages import SystemMessage
+from pitui.core.system_summary import system_summary
 from pitui.ui.view.evolve import replace
 from pitui.ui.view.state import (
     BashItem,
@@ -17,6 +19,7 @@ from pitui.ui.view.state import (
     CustomItem,
     NoticeItem,
     NoticeLevel,
+    SystemPromptItem,
 )
 
 ABORTED_TEXT = "Operation aborted"
@@ -197,10 +200,22 @@ def _branch(mid: str, data: dict[str, Any]) -> ChatItem:
     return BranchSummaryItem(mid, str(data.get("summary", "")))
 
 
+def _system(mid: str, data: dict[str, Any]) -> ChatItem:
+    message = SystemMessage.load(data)
+    lines = [message.text()]
+    added = [f"+ {t.name}: {t.description}" for t in message.tools_added or []]
+    removed = [f"− {t.name}" for t in message.tools_removed or []]
+    if added or removed:
+        lines.append("Tools:\n" + "\n".join(added + removed))
+    body = "\n\n".join(line for line in lines if line)
+    return SystemPromptItem(mid, system_summary(data), body)
+
+
 CUSTOM_BUILDERS: dict[str, Callable[[str, dict[str, Any]], ChatItem | None]] = {
     "custom": _custom,
     "bashExecution": _bash,
     "compactionSummary": _compaction,
     "branchSummary": _branch,
+    "system": _system,
 }
 """The item of each shown coding-agent role, from its id and JSON (None: not shown)."""
