@@ -316,3 +316,28 @@ async def test_double_escape_on_an_empty_composer_focuses_the_tree(tmp_path: Pat
         await pilot.press("escape", "escape")
         await settle(pilot)
         assert tree(app).has_focus
+
+
+async def test_entries_appear_while_the_agent_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "40")  # slow enough to look mid-run
+    (tmp_path / "notes.txt").write_text("one\ntwo\n")
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        composer = app.query_one(Composer)
+        composer.load_text("read notes.txt")
+        composer.submit()
+        await wait_until(
+            pilot,
+            lambda: any("[read: notes.txt]" in line for line in row_lines(app)),
+            "the tool result row",
+        )
+        assert session.is_streaming  # the reply after the tool result is still coming
+        state = tree(app).state
+        await wait_until(pilot, lambda: not session.is_streaming, "the end of the run")
+        await settle(pilot)
+        assert tree(app).state is state
+        assert row_lines(app)[-1].startswith("• assistant: ") and row_lines(app)[-1].endswith("←")
