@@ -341,3 +341,19 @@ async def test_entries_appear_while_the_agent_works(
         await settle(pilot)
         assert tree(app).state is state
         assert row_lines(app)[-1].startswith("• assistant: ") and row_lines(app)[-1].endswith("←")
+
+
+async def test_ctrl_c_and_ctrl_d_in_the_tree_are_the_tree_s_keys(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await submit(pilot, "hello")
+        await pilot.press("ctrl+b", "ctrl+a")  # the "all" filter
+        state = tree(app).state
+        assert state is not None and state.view.filter_mode == "all"
+        await pilot.press("ctrl+d")  # the default filter, not quit on an empty composer
+        assert state.view.filter_mode == "default" and app.is_running
+        await pilot.press("ctrl+c")  # back, not clear/quit
+        await settle(pilot)
+        assert app.query_one(Composer).has_focus and app.is_running
