@@ -10,7 +10,6 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from pitui import paths
 from pitui.ai.types import UserMessage
 from pitui.core.agent_session import AgentSession
 from pitui.core.session.entries import BranchSummaryEntry, LabelEntry, MessageEntry
@@ -22,7 +21,7 @@ from pitui.ui.screens.navigate import SummaryChooser
 from pitui.ui.view.state import ProgressItem, UserItem
 from pitui.ui.widgets.branch_tree import BranchTree
 from pitui.ui.widgets.composer import Composer
-from tests.replay_server import ReplayServer, Reply
+from tests.replay_server import ReplayServer, Reply, write_fake_anthropic_models
 from tests.ui.command_support import make_app, make_session, notices, settle, submit, wait_until
 
 
@@ -150,14 +149,7 @@ async def test_navigate_with_a_summary_writes_a_branch_summary(tmp_path: Path) -
 async def test_cancelling_the_summary_writes_nothing(
     tmp_path: Path, replay_server: ReplayServer
 ) -> None:
-    paths.models_file().parent.mkdir(parents=True, exist_ok=True)
-    provider = {
-        "baseUrl": replay_server.url,
-        "api": "anthropic-messages",
-        "apiKey": "sk-fake-key-123456",
-        "models": [{"id": "claude-fake"}],
-    }
-    paths.models_file().write_text(json.dumps({"providers": {"fake": provider}}))
+    write_fake_anthropic_models(replay_server.url)
     replay_server.add(
         Reply.sse_file("anthropic_text.sse"),
         Reply.sse_file("anthropic_text.sse"),
@@ -353,7 +345,8 @@ async def test_ctrl_c_and_ctrl_d_in_the_tree_are_the_tree_s_keys(tmp_path: Path)
         state = tree(app).state
         assert state is not None and state.view.filter_mode == "all"
         await pilot.press("ctrl+d")  # the default filter, not quit on an empty composer
-        assert state.view.filter_mode == "default" and app.is_running
+        mode: str = state.view.filter_mode
+        assert mode == "default" and app.is_running
         await pilot.press("ctrl+c")  # back, not clear/quit
         await settle(pilot)
         assert app.query_one(Composer).has_focus and app.is_running
