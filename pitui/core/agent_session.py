@@ -29,11 +29,12 @@ from pitui.ai.types import (
     Model,
     TextContent,
     ThinkingLevel,
+    ToolResultMessage,
     UserMessage,
 )
 from pitui.core.compaction.branch import plan_navigation
 from pitui.core.messages import BashExecutionMessage, text_of
-from pitui.core.permissions import PermissionGate
+from pitui.core.permissions import PermissionGate, mark_denied
 from pitui.core.retry import is_retryable_error, retry_delay_ms
 from pitui.core.session.store import SessionStore
 from pitui.core.session_compaction import CompactionResult, SessionCompaction
@@ -98,6 +99,8 @@ class AgentSession:
         self.cwd = cwd
         self._listeners: list[SessionListener] = []
         self._runtime = _Runtime()
+        self._denied: set[str] = set()
+        """Calls the gate refused whose tool result is still to be recorded."""
         self._file_usage = FileUsage()
         agent.subscribe(self._on_agent_event)
         self.compaction = SessionCompaction(self)
@@ -177,11 +180,16 @@ class AgentSession:
 
     async def _on_agent_event(self, event: SessionEvent) -> None:
         if isinstance(event, MessageEndEvent):
+            message = event.message
+            if isinstance(message, ToolResultMessage) and message.tool_call_id in self._denied:
+                self._denied.discard(message.tool_call_id)
+                mark_denied(message)
             # Awaited by the loop, so entries land in the file in event order.
-            await self.store.append_message(event.message)
+            await self.store.append_message(message)
         if isinstance(event, ToolExecutionEndEvent):
             decision = self.gate.decisions.pop(event.tool_call_id, None)
             if decision is not None and not decision.allowed:
+                self._denied.add(event.tool_call_id)
                 await self.emit(
                     ToolDeniedEvent(
                         tool_call_id=event.tool_call_id,

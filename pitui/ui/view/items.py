@@ -6,8 +6,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from pitui.agent.messages import AgentMessage
-from pitui.ai.types import AssistantMessage
+from pitui.ai.types import AssistantMessage, ToolResultMessage
 from pitui.core.messages import SystemMessage
+from pitui.core.permissions import was_denied
 from pitui.core.system_summary import system_summary
 from pitui.ui.view.evolve import replace
 from pitui.ui.view.state import (
@@ -20,6 +21,7 @@ from pitui.ui.view.state import (
     NoticeItem,
     NoticeLevel,
     SystemPromptItem,
+    ToolState,
 )
 
 ABORTED_TEXT = "Operation aborted"
@@ -81,6 +83,14 @@ def close_tool(state: ChatState, tool_call_id: str) -> ChatState:
     if tool_call_id not in state.open_tools:
         return state
     return replace(state, open_tools=state.open_tools - {tool_call_id})
+
+
+def result_state(message: ToolResultMessage) -> ToolState:
+    """A tool card's end state from its result: a call the gate refused is ``denied``
+    (recorded in the result's details, so a resumed session shows it as it was live)."""
+    if not message.is_error:
+        return "success"
+    return "denied" if was_denied(message.details) else "error"
 
 
 def error_line(message: AssistantMessage) -> str:
