@@ -8,14 +8,16 @@ becomes the tool's paired error result, so the model learns the user refused.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from pitui import paths
 from pitui.core.settings import ApprovalMode, ApprovalSettings
-from pitui.core.tools.path_utils import resolve_to_cwd
+from pitui.core.tools.path_utils import is_within, resolve_to_cwd
 
 READ_ONLY = frozenset({"read", "grep", "find", "ls"})
 FILE_MUTATING = frozenset({"edit", "write"})
@@ -59,6 +61,8 @@ class Decision:
 
     allowed: bool
     message: str | None = None
+    outside_ok: bool = False
+    """The user (or ``--approve all``) allowed this call to write outside the project."""
 
 
 def command_prefix(command: str) -> str:
@@ -75,12 +79,13 @@ def _matches_prefix(command: str, prefixes: list[str]) -> bool:
 
 
 def _inside(path: str, cwd: Path) -> bool:
-    resolved = Path(resolve_to_cwd(path, cwd))
-    try:
-        resolved.relative_to(cwd)
-    except ValueError:
-        return False
-    return True
+    """True if ``path`` (as the model wrote it) resolves inside ``cwd``, symlinks followed.
+
+    pitui's own project folder (``.pitui/``: settings and remembered approvals) counts as
+    outside: a tool that could write there could widen its own permissions.
+    """
+    target = resolve_to_cwd(path, cwd)
+    return is_within(target, str(cwd)) and not is_within(target, str(paths.project_dir(cwd)))
 
 
 @dataclass
@@ -105,7 +110,10 @@ class PermissionPolicy:
         )
 
     def outside_workspace(self, tool_name: str, args: dict[str, Any]) -> bool:
-        """True when a file-mutating call targets a path outside the session cwd."""
+        """True when a file-mutating call targets a path outside the session cwd.
+
+        Blocking (resolves symlinks); the gate calls it through a thread.
+        """
         path = args.get("path")
         return tool_name in FILE_MUTATING and isinstance(path, str) and not _inside(path, self.cwd)
 
@@ -164,21 +172,22 @@ class PermissionGate:
 
     async def check(self, tool_call_id: str, tool_name: str, args: dict[str, Any]) -> str | None:
         """Decide one call, asking the user when the policy says so."""
-        verdict, reason = self.policy.verdict(tool_name, args)
+        verdict, reason = await asyncio.to_thread(self.policy.verdict, tool_name, args)
         if verdict == "allow":
-            self.decisions[tool_call_id] = Decision(True)
+            self.decisions[tool_call_id] = Decision(True, outside_ok=self.policy.mode == "all")
             return None
         if verdict == "deny" or self.asker is None:
             message = denial_text(tool_name, None, reason or "nobody to approve it")
             self.decisions[tool_call_id] = Decision(False, message)
             return message
+        outside = await asyncio.to_thread(self.policy.outside_workspace, tool_name, args)
         request = ApprovalRequest(
             tool_call_id,
             tool_name,
             args,
             reason,
             command_prefix(args["command"]) if isinstance(args.get("command"), str) else None,
-            self.policy.outside_workspace(tool_name, args),
+            outside,
         )
         response = await self.asker(request)
         if response.choice == "deny":
@@ -189,5 +198,23 @@ class PermissionGate:
             change = self.policy.remember(request)
             if self._remember is not None:
                 await self._remember(change)
-        self.decisions[tool_call_id] = Decision(True)
+        self.decisions[tool_call_id] = Decision(True, outside_ok=outside)
         return None
+
+    async def confirm_write(self, tool_call_id: str, path: str) -> str | None:
+        """Check again, just before ``write``/``edit`` touch ``path`` (absolute), where it leads.
+
+        The gate decided on the path as it resolved then; a symlink made since (by a
+        ``bash`` call running in parallel, say) could point it elsewhere. A call allowed
+        only because it stayed inside the project must still stay inside. Returns the
+        refusal text, or None.
+        """
+        decision = self.decisions.get(tool_call_id)
+        if self.policy.mode == "all" or (decision is not None and decision.outside_ok):
+            return None
+        if await asyncio.to_thread(_inside, path, self.policy.cwd):
+            return None
+        return (
+            f"Permission denied: {path} resolves outside the project "
+            "(a symlink changed since the call was allowed)."
+        )

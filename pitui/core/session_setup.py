@@ -117,11 +117,13 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     if options.api_key:  # --api-key applies to the provider of the chosen model
         registry.auth.set_runtime_api_key(model.provider, options.api_key)
     tool_names = list(options.tools) if options.tools is not None else settings.tools
+    gate = _make_gate(cwd, settings, options)
     tools = create_tools(
         cwd,
         tool_names,
         shell_path=settings.shell_path,
         command_prefix=settings.shell_command_prefix,
+        check_path=gate.confirm_write,
     )
     system_prompt = await load_system_prompt(
         cwd,
@@ -129,7 +131,6 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         system_prompt=options.system_prompt,
         append_system_prompt=options.append_system_prompt,
     )
-    gate = _make_gate(cwd, settings, options)
     agent = Agent(
         initial_state=AgentState(
             system_prompt=system_prompt, model=model, thinking_level=thinking, tools=tools
