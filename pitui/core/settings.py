@@ -76,9 +76,13 @@ class ApprovalSettings(PiModel):
     everything; edits: allow edits/writes inside the cwd, ask for bash; none: deny all
     mutating tools."""
     allow_tools: list[str] = Field(default_factory=list)
-    """Tools always allowed in this project (remembered from the approval dialog)."""
+    """Tools always allowed in this project (remembered from the approval dialog); never
+    outside the project."""
+    allow_commands: list[str] = Field(default_factory=list)
+    """Exact bash commands always allowed in this project (what "always" saves)."""
     allow_command_prefixes: list[str] = Field(default_factory=list)
-    """bash command prefixes always allowed in this project."""
+    """bash command prefixes (whole words) always allowed in this project. Neither list
+    ever covers a destructive command, shell control, or a path outside the project."""
 
 
 class Settings(PiModel):

@@ -48,9 +48,9 @@ async def test_write_preview_new_and_existing_file(tmp_path: Path) -> None:
 
 def test_body_for_bash_and_other_tools() -> None:
     bash = ApprovalRequest("c1", "bash", {"command": "npm test -- --watch"}, "runs a shell command",
-                           command_prefix="npm test")  # fmt: skip
+                           always_rule="npm test -- --watch")  # fmt: skip
     assert str(request_body(bash, None)) == "$ npm test -- --watch"
-    assert always_label(bash) == "Always allow `npm test` here [a]"
+    assert always_label(bash) == "Always allow `npm test -- --watch` here [a]"
     other = ApprovalRequest("c2", "deploy", {"target": "prod"}, "mutating")
     assert '"target": "prod"' in str(request_body(other, None))
     problem = ApprovalPreview(problem="File not found: x")
@@ -61,7 +61,7 @@ def _edit_request() -> tuple[ApprovalRequest, ApprovalPreview]:
     from pitui.core.tools.edit_diff import generate_diff_string
 
     args = {"path": "src/config.ts", "oldText": "port = 3000", "newText": "port = 8080"}
-    request = ApprovalRequest("toolu_1", "edit", args, "edit changes files")
+    request = ApprovalRequest("toolu_1", "edit", args, "edit changes files", always_rule="edit")
     diff, _ = generate_diff_string(SOURCE, SOURCE.replace("3000", "8080"))
     return request, ApprovalPreview(diff=diff)
 

@@ -54,8 +54,8 @@ def request_body(request: ApprovalRequest, preview: ApprovalPreview | None) -> C
 
 def always_label(request: ApprovalRequest) -> str:
     """What "always" would remember."""
-    if request.tool_name == "bash" and request.command_prefix:
-        return f"Always allow `{inert(request.command_prefix)}` here [a]"
+    if request.tool_name == "bash" and request.always_rule:
+        return f"Always allow `{inert(request.always_rule)}` here [a]"
     return f"Always allow {request.tool_name} here [a]"
 
 
@@ -95,7 +95,7 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
                         id="approval-reason", compact=True)  # fmt: skip
             with Horizontal(id="approval-buttons"):
                 yield _button("Allow once [y]", "allow_once", "success")
-                if not request.outside_workspace:
+                if request.always_rule is not None:
                     yield _button(always_label(request), "always", "default")
                 yield _button("Deny [n]", "deny", "error")
 
@@ -109,8 +109,8 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
 
     def action_choose(self, choice: Choice) -> None:
         """Answer and close."""
-        if choice == "always" and self.request.outside_workspace:
-            return  # the gate never remembers writes outside the project
+        if choice == "always" and self.request.always_rule is None:
+            return  # not offered: outside the project, or a destructive command
         reason = self.reason_text if choice == "deny" else None
         self.dismiss(ApprovalResponse(choice, reason or None))
 
