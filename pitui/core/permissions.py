@@ -118,10 +118,18 @@ class PermissionPolicy:
     allow_tools: list[str] = field(default_factory=list)
     allow_commands: list[str] = field(default_factory=list)
     allow_command_prefixes: list[str] = field(default_factory=list)
+    sandbox_missing: str | None = None
+    """Under ``workspace``: why bash has no OS sandbox here (None: every command runs in
+    one). Then bash is not allowed outright: the TUI asks, print mode denies."""
 
     @classmethod
     def from_settings(
-        cls, cwd: Path, settings: ApprovalSettings, mode: ApprovalMode | None = None
+        cls,
+        cwd: Path,
+        settings: ApprovalSettings,
+        mode: ApprovalMode | None = None,
+        *,
+        sandbox_missing: str | None = None,
     ) -> PermissionPolicy:
         """The policy of ``settings``, with ``mode`` (e.g. ``--approve``) taking precedence."""
         return cls(
@@ -130,6 +138,7 @@ class PermissionPolicy:
             allow_tools=list(settings.allow_tools),
             allow_commands=list(settings.allow_commands),
             allow_command_prefixes=list(settings.allow_command_prefixes),
+            sandbox_missing=sandbox_missing,
         )
 
     def outside_workspace(self, tool_name: str, args: dict[str, Any]) -> bool:
@@ -162,7 +171,8 @@ class PermissionPolicy:
 
     def _bash_verdict(self, command: object) -> tuple[Verdict, str]:
         if self.mode == "workspace":
-            return "allow", ""
+            # The sandbox is what keeps a command inside the project; no sandbox, no free pass.
+            return ("ask", self.sandbox_missing) if self.sandbox_missing else ("allow", "")
         if not isinstance(command, str):
             return "ask", "runs a shell command"
         if "bash" in self.allow_tools and never_remembered(command) is None:

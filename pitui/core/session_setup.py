@@ -33,6 +33,7 @@ from pitui.ai.types import (
 from pitui.core.agent_session import AgentSession
 from pitui.core.messages import convert_to_llm
 from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy
+from pitui.core.sandbox import Sandbox, find_sandbox
 from pitui.core.session.context import ModelRef, SessionContext
 from pitui.core.session.store import SessionStore
 from pitui.core.settings import ApprovalMode, Settings, load_settings, update_project_settings
@@ -117,13 +118,17 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     if options.api_key:  # --api-key applies to the provider of the chosen model
         registry.auth.set_runtime_api_key(model.provider, options.api_key)
     tool_names = list(options.tools) if options.tools is not None else settings.tools
-    gate = _make_gate(cwd, settings, options)
+    mode = options.approve or settings.approval.mode
+    sandbox = await find_sandbox(cwd, settings.sandbox) if mode == "workspace" else None
+    missing = sandbox if isinstance(sandbox, str) else None
+    gate = _make_gate(cwd, settings, options, missing)
     tools = create_tools(
         cwd,
         tool_names,
         shell_path=settings.shell_path,
         command_prefix=settings.shell_command_prefix,
         check_path=gate.confirm_write,
+        sandbox=sandbox if isinstance(sandbox, Sandbox) else None,
     )
     system_prompt = await load_system_prompt(
         cwd,
@@ -210,8 +215,12 @@ async def _record_changes(
         await session.store.append_thinking_level_change(session.thinking_level)
 
 
-def _make_gate(cwd: Path, settings: Settings, options: SessionOptions) -> PermissionGate:
-    policy = PermissionPolicy.from_settings(cwd, settings.approval, options.approve)
+def _make_gate(
+    cwd: Path, settings: Settings, options: SessionOptions, sandbox_missing: str | None
+) -> PermissionGate:
+    policy = PermissionPolicy.from_settings(
+        cwd, settings.approval, options.approve, sandbox_missing=sandbox_missing
+    )
 
     async def remember(change: dict[str, object]) -> None:
         problem = await update_project_settings(cwd, dict(change))

@@ -85,6 +85,19 @@ class ApprovalSettings(PiModel):
     ever covers a destructive command, shell control, or a path outside the project."""
 
 
+class SandboxSettings(PiModel):
+    """The OS sandbox of bash under the ``workspace`` policy (pi has none)."""
+
+    network: bool = True
+    """False: sandboxed commands get no network (Landlock ABI 4+: no TCP; bwrap: none)."""
+    writable_paths: list[str] = Field(default_factory=list)
+    """Directories writable besides the project and the temp dirs (e.g. ``~/.cache``)."""
+    writable_slash_tmp: bool = True
+    """``/tmp`` and ``/var/tmp`` are writable as well as ``$TMPDIR`` (false: ``$TMPDIR`` only)."""
+    backend: Literal["auto", "landlock", "bwrap"] = "auto"
+    """Which sandbox to use: ``auto`` tries Landlock, then bubblewrap."""
+
+
 class Settings(PiModel):
     """All settings. Unknown keys (pi's other settings) are kept and ignored."""
 
@@ -105,6 +118,7 @@ class Settings(PiModel):
     retry: RetrySettings = Field(default_factory=RetrySettings)
     images: ImageSettings = Field(default_factory=ImageSettings)
     approval: ApprovalSettings = Field(default_factory=ApprovalSettings)
+    sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
     hide_thinking_block: bool = False
     """Collapse thinking blocks by default."""
     shell_path: str | None = None
@@ -200,7 +214,23 @@ async def load_settings(cwd: Path) -> LoadedSettings:
     project_data, project_field_errors = validate_settings(project_raw, str(project_path))
     errors += global_errors + project_field_errors
     merged = Settings.load(deep_merge(global_data, project_data))
+    merged.sandbox = _sandbox_a_project_cannot_widen(Settings.load(global_data).sandbox, merged)
     return LoadedSettings(merged, errors, global_raw, project_raw)
+
+
+def _sandbox_a_project_cannot_widen(own: SandboxSettings, merged: Settings) -> SandboxSettings:
+    """A project's settings may narrow the sandbox (network off), never widen it.
+
+    A cloned repository's ``.pitui/settings.json`` is not the user's word: extra writable
+    paths come from the global settings only, and the network is on only if both agree.
+    """
+    return merged.sandbox.model_copy(
+        update={
+            "writable_paths": list(own.writable_paths),
+            "network": own.network and merged.sandbox.network,
+            "writable_slash_tmp": own.writable_slash_tmp and merged.sandbox.writable_slash_tmp,
+        }
+    )
 
 
 async def update_project_settings(cwd: Path, changes: dict[str, Any]) -> str | None:

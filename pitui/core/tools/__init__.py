@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pitui.agent.tool import AgentTool
+from pitui.core.sandbox import Sandbox
 from pitui.core.tools._common import PathCheck
 from pitui.core.tools.bash import BashDetails, BashError, BashParams, BashTool
 from pitui.core.tools.edit import EditDetails, EditItem, EditParams, EditTool
@@ -29,11 +30,18 @@ READ_ONLY_TOOLS: frozenset[str] = frozenset({"read", "grep", "find", "ls"})
 
 
 def _builders(
-    cwd: Path, shell_path: str | None, command_prefix: str | None, check_path: PathCheck | None
+    cwd: Path,
+    shell_path: str | None,
+    command_prefix: str | None,
+    check_path: PathCheck | None,
+    sandbox: Sandbox | None,
 ) -> dict[str, Callable[[], AgentTool]]:
+    def bash() -> AgentTool:
+        return BashTool(cwd, shell_path=shell_path, command_prefix=command_prefix, sandbox=sandbox)
+
     return {
         "read": lambda: ReadTool(cwd),
-        "bash": lambda: BashTool(cwd, shell_path=shell_path, command_prefix=command_prefix),
+        "bash": bash,
         "edit": lambda: EditTool(cwd, check_path=check_path),
         "write": lambda: WriteTool(cwd, check_path=check_path),
         "grep": lambda: GrepTool(cwd),
@@ -49,6 +57,7 @@ def create_tools(
     shell_path: str | None = None,
     command_prefix: str | None = None,
     check_path: PathCheck | None = None,
+    sandbox: Sandbox | None = None,
 ) -> list[AgentTool]:
     """Build the named tools (default: read, bash, edit, write) for a session in ``cwd``.
 
@@ -59,11 +68,12 @@ def create_tools(
         command_prefix: Prepended to every bash command (pi's ``shellCommandPrefix``).
         check_path: Asked by ``write`` and ``edit`` just before they touch a file (the
             permission gate's symlink re-check).
+        sandbox: Confines every bash command (the ``workspace`` policy).
 
     Raises:
         ValueError: A name is not a built-in tool.
     """
-    builders = _builders(Path(cwd), shell_path, command_prefix, check_path)
+    builders = _builders(Path(cwd), shell_path, command_prefix, check_path, sandbox)
     wanted = DEFAULT_TOOL_NAMES if names is None else tuple(names)
     unknown = [name for name in wanted if name not in builders]
     if unknown:
