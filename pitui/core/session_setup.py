@@ -33,6 +33,7 @@ from pitui.ai.types import (
 from pitui.core.agent_session import AgentSession
 from pitui.core.messages import convert_to_llm
 from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy
+from pitui.core.redaction import SecretRedactor
 from pitui.core.sandbox import Sandbox, find_sandbox
 from pitui.core.session.context import ModelRef, SessionContext
 from pitui.core.session.store import SessionStore
@@ -136,6 +137,7 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         system_prompt=options.system_prompt,
         append_system_prompt=options.append_system_prompt,
     )
+    redactor = SecretRedactor(registry.auth.known_secrets)
     agent = Agent(
         initial_state=AgentState(
             system_prompt=system_prompt, model=model, thinking_level=thinking, tools=tools
@@ -148,9 +150,16 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         steering_mode=settings.steering_mode,
         follow_up_mode=settings.follow_up_mode,
         before_tool_call=lambda call, _params: gate.check(call.id, call.name, call.arguments),
+        filter_tool_result=redactor.tool_result,
     )
     session = AgentSession(
-        agent=agent, store=store, settings=settings, registry=registry, gate=gate, cwd=cwd
+        agent=agent,
+        store=store,
+        settings=settings,
+        registry=registry,
+        gate=gate,
+        cwd=cwd,
+        redactor=redactor,
     )
     if context.messages:
         agent.replace_messages(context.messages)

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -21,6 +19,7 @@ from pydantic import Field, ValidationError
 from pitui import paths
 from pitui.ai._base import PiModel
 from pitui.ai.types import ThinkingLevel
+from pitui.private_files import write_private
 
 QueueMode = Literal["all", "one-at-a-time"]
 ApprovalMode = Literal["ask", "workspace", "all", "edits", "none"]
@@ -261,20 +260,9 @@ async def _update_settings_file(path: Path, changes: dict[str, Any]) -> str | No
 
 
 async def write_json_atomic(path: Path, data: Any) -> None:
-    """Write JSON through a temp file and a rename: readers never see half a file."""
+    """Write JSON through a temp file and a rename: readers never see half a file.
+
+    The file is 0600 (and, in the pitui home, its folders 0700).
+    """
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    await asyncio.to_thread(_write_atomic_sync, path, text)
-
-
-def _write_atomic_sync(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    await asyncio.to_thread(write_private, path, text)
