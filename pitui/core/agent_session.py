@@ -456,6 +456,17 @@ class AgentSession:
             raise NavigationCancelled("Navigation cancelled")
         return result.editor_text
 
+    async def switch_branch(self, entry_id: str) -> None:
+        """Put the leaf at ``entry_id`` as it is (no summary, nothing written): switching
+        to a sibling branch's newest entry.
+
+        Raises:
+            SessionError: unknown entry.
+        """
+        self.store.branch(entry_id)
+        self.rebuild_from_session()
+        await self._changed("navigate")
+
     async def fork(self, entry_id: str) -> str | None:
         """Continue in a new session file holding the path before ``entry_id``.
 
@@ -476,6 +487,21 @@ class AgentSession:
         self.rebuild_from_session()
         await self._changed("fork")
         return editor_text
+
+    async def clone(self) -> None:
+        """Continue in a new session file holding the current path as it is (pi's ``/clone``).
+
+        Raises:
+            AgentError: the session has no entries yet.
+        """
+        leaf = self.store.get_leaf_id()
+        if leaf is None:
+            raise AgentError("Nothing to clone yet")
+        old = self.store
+        self.store = await old.fork(leaf)
+        await old.close()
+        self.rebuild_from_session()
+        await self._changed("fork")
 
     async def new_session(self) -> None:
         """Start an empty session in a new file (model and thinking level carried over)."""

@@ -190,6 +190,7 @@ async def quit_command(commands: Commands, _arg: str) -> None:
 def builtin_commands() -> list[SlashCommand]:
     """The commands every pitui has, in the order completion lists them."""
     from pitui.ui.commands import SlashCommand
+    from pitui.ui.tree_commands import clone_command, fork_command, tree_command
 
     return [
         SlashCommand("model", "Select model (opens selector UI)", model_command, "[search]"),
@@ -199,6 +200,11 @@ def builtin_commands() -> list[SlashCommand]:
         SlashCommand("new", "Start a new session", new_command),
         SlashCommand("name", "Set session display name", name_command, "[name]"),
         SlashCommand("session", "Show session info and stats", session_command),
+        SlashCommand("tree", "Navigate the session tree (switch branches)", tree_command),
+        SlashCommand("fork", "Create a new fork from a previous message", fork_command),
+        SlashCommand(
+            "clone", "Duplicate the current session at the current position", clone_command
+        ),
         SlashCommand("copy", "Copy last agent message to clipboard", copy_command),
         SlashCommand("theme", "Switch theme", theme_command, "[name]", theme_names),
         SlashCommand("hotkeys", "Show all keyboard shortcuts", hotkeys_command),

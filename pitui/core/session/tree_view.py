@@ -441,6 +441,44 @@ class TreeView:
         self._rows.clear()
         self._apply(self._flatten())
 
+    # ------------------------------------------------------------------ sibling branches
+
+    def branch_switches(self) -> list[tuple[str, int, int]]:
+        """``(entry id, position among its siblings from 1, sibling count)`` for each user
+        message of the active path, root first (a count above 1: the conversation shows
+        ``‹ 2/3 ›`` there)."""
+        leaf = self.table.index.get(self.leaf_id) if self.leaf_id is not None else None
+        if leaf is None:
+            return []
+        switches = []
+        for position in self.table.path_positions(leaf):
+            if self.table.roles[position] != "user":
+                continue
+            kids = self._siblings(position)
+            switches.append((self.table.ids[position], kids.index(position) + 1, len(kids)))
+        return switches
+
+    def _siblings(self, position: int) -> list[int]:
+        parent = self.table.parent_position(position)
+        return self._roots if parent is None else self._children[parent]
+
+    def sibling_leaf(self, entry_id: str, step: int) -> str | None:
+        """The newest entry under the sibling ``step`` places from ``entry_id`` (wrapping):
+        where switching to that branch puts the leaf. None without siblings."""
+        position = self.table.index.get(entry_id)
+        if position is None:
+            return None
+        kids = self._siblings(position)
+        if len(kids) < 2:
+            return None
+        sibling = kids[(kids.index(position) + step) % len(kids)]
+        newest, stack = sibling, [sibling]
+        while stack:  # the newest entry of a subtree is one of its leaves
+            current = stack.pop()
+            newest = max(newest, current)
+            stack.extend(self._children[current])
+        return self.table.ids[newest]
+
     # ------------------------------------------------------------------ live changes
 
     def sync(self, labels: Mapping[str, str], leaf_id: str | None) -> TreeChange:
