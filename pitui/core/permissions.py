@@ -287,11 +287,17 @@ class PermissionGate:
             self.decisions[tool_call_id] = Decision(False, message)
             return message
         if response.choice == "always":
-            change = self.policy.remember(request, response.rule)
-            if change is not None:
-                await self._persist(change)
+            await self.remember(request, response.rule)
         self.decisions[tool_call_id] = Decision(True, outside_ok=outside)
         return None
+
+    async def remember(self, request: ApprovalRequest, edited: str | None = None) -> bool:
+        """Save the "always" rule of ``request`` (as the user ``edited`` it); False if none."""
+        change = self.policy.remember(request, edited)
+        if change is None:
+            return False
+        await self._persist(change)
+        return True
 
     def remembered_rules(self) -> list[RememberedRule]:
         """The approvals remembered for this project (see :meth:`PermissionPolicy.rules`)."""
