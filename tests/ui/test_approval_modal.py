@@ -166,6 +166,21 @@ async def test_typing_a_sentence_into_an_opening_dialog_answers_nothing(sentence
     assert [(a.choice, a.reason) for a in answers] == [("deny", "no")]  # type: ignore[attr-defined]
 
 
+async def test_n_then_fast_typing_stays_in_the_reason_field() -> None:
+    """A burst after ``n`` (space included) never reaches the focused Allow button."""
+    source = FeedSource()
+    app = make_app(source)
+    answers: list[object] = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_subscribed(pilot, source)
+        await _open(pilot, ApprovalScreen(_bash_request("rm -rf build"), None), answers)
+        burst(app, "n", *"no thanks, keep it y a", "enter")
+        for _ in range(3):
+            await pilot.pause()
+    got = [(a.choice, a.reason) for a in answers]  # type: ignore[attr-defined]
+    assert got == [("deny", "no thanks, keep it y a")]
+
+
 async def test_keys_typed_before_the_dialog_appeared_never_reach_it() -> None:
     source = FeedSource()
     app = make_app(source)

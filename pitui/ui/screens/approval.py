@@ -11,6 +11,12 @@ unarmed restarts the wait), shown by a dimmed key row reading "keys arm in a mom
 browsers guard their security prompts. Printable keys typed meanwhile go on into the
 composer underneath, so a sentence typed through the moment the dialog opens is kept there.
 
+Its keys are judged where the app hands a key to the focused widget (every focusable
+widget here is :class:`_GuardedKeys`), not as bindings: a binding runs only after the key
+has bubbled up to the app, behind the keys typed after it, so ``n`` followed quickly by
+``no thanks`` sent the space to the focused "Allow once" button. Judged at hand-over, ``n``
+moves focus to the reason field before the next key is handed to anyone.
+
 "Always" is narrow and visible: the button names the rule. For bash, ``a`` first shows
 the rule (the exact command) in a field to edit, ending it in `` *`` makes a prefix, and
 Enter saves it; the core checks the edit (:func:`~pitui.core.command_rules.validate_rule`).
@@ -19,7 +25,7 @@ Enter saves it; the core checks the edit (:func:`~pitui.core.command_rules.valid
 from __future__ import annotations
 
 import json
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
 from textual.app import ComposeResult
@@ -28,6 +34,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 from textual.widgets.button import ButtonVariant
 
@@ -44,6 +51,7 @@ ARM_DELAY = 0.4
 BUTTON_CHOICES: dict[str, Choice] = {"allow_once": "allow_once", "always": "always", "deny": "deny"}
 UNARMED_HINT = "keys arm in a moment…"
 ARMED_HINT = "y allow once · a always · n deny with a reason · esc deny"
+NO_ALWAYS_HINT = "y allow once · n deny with a reason · esc deny"
 RULE_HINT = "Remember for this project (edit it; end with ' *' for a prefix), Enter saves:"
 
 
@@ -77,9 +85,36 @@ def always_label(request: ApprovalRequest) -> str:
     return f"Always allow {request.tool_name} here [a]"
 
 
+# A plain mixin at run time (a Widget base would add a CSS type and a DEFAULT_CSS layer).
+if TYPE_CHECKING:
+    _Base = Widget
+else:
+    _Base = object
+
+
+class _GuardedKeys(_Base):
+    """The dialog's focusable widgets: each key is judged by the dialog as it is handed over."""
+
+    def _forward_event(self, event: events.Event) -> None:
+        # Textual's hook for "the app sends this event to the focused widget".
+        screen = self.screen
+        if isinstance(event, events.Key) and isinstance(screen, ApprovalScreen):  # noqa: SIM102
+            if screen.intercept_key(event, self):
+                return
+        super()._forward_event(event)
+
+
+class _ChoiceButton(_GuardedKeys, Button):
+    """A choice of the dialog."""
+
+
+class _DialogInput(_GuardedKeys, Input):
+    """The reason and rule fields."""
+
+
 def _button(label: str, choice: str, variant: ButtonVariant) -> Button:
     # Content, not markup: "[y]" is a key hint, not a style tag.
-    return Button(Content(label), id=choice, variant=variant, compact=True)
+    return _ChoiceButton(Content(label), id=choice, variant=variant, compact=True)
 
 
 class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
@@ -109,6 +144,7 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
         """True once the keyboard was quiet for ``arm_delay``: only then do choices count."""
         self._shown_at = float("inf")
         self._arm_timer: Timer | None = None
+        self._answered = False
 
     @property
     def edits_rule(self) -> bool:
@@ -122,14 +158,16 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
             yield Static(request_title(request), id="approval-title")
             if request.reason:
                 yield Static(Content(inert(request.reason)), id="approval-reason-text")
-            with VerticalScroll(id="approval-preview"):
+            # Not focusable: every focusable widget here must be a _GuardedKeys.
+            with VerticalScroll(id="approval-preview", can_focus=False):
                 yield Static(request_body(request, self.preview), id="approval-body")
-            yield Input(placeholder="reason for a denial (optional, the model sees it)",
-                        id="approval-reason", compact=True)  # fmt: skip
+            yield _DialogInput(placeholder="reason for a denial (optional, the model sees it)",
+                               id="approval-reason", compact=True)  # fmt: skip
             if self.edits_rule:
                 with Vertical(id="approval-rule-box"):
                     yield Static(RULE_HINT, id="approval-rule-hint")
-                    yield Input(request.always_rule or "", id="approval-rule", compact=True)
+                    rule = request.always_rule or ""
+                    yield _DialogInput(rule, id="approval-rule", compact=True)
                     yield Static("", id="approval-rule-error")
             with Horizontal(id="approval-buttons"):
                 yield _button("Allow once [y]", "allow_once", "success")
@@ -152,22 +190,47 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
     def _arm(self) -> None:
         self.armed = True
         self.query_one("#approval-dialog").remove_class("-unarmed")
-        self.query_one("#approval-keys", Static).update(ARMED_HINT)
+        hint = ARMED_HINT if self.request.always_rule is not None else NO_ALWAYS_HINT
+        self.query_one("#approval-keys", Static).update(hint)
 
     def _restart_wait(self) -> None:
         if self._arm_timer is not None:
             self._arm_timer.reset()
 
-    def on_key(self, event: events.Key) -> None:
-        """Swallow every key until armed (restarting the wait), and any typed before."""
-        if self.armed and event.time >= self._shown_at:
+    def _forward_event(self, event: events.Event) -> None:
+        # Keys come here when no widget of the dialog has focus.
+        if isinstance(event, events.Key) and self.intercept_key(event, self):
             return
-        event.stop()
-        event.prevent_default()
-        if event.time >= self._shown_at:
-            self._restart_wait()
-        if event.is_printable and event.character:
-            self._type_into_composer(event.character)
+        super()._forward_event(event)
+
+    def intercept_key(self, event: events.Key, target: Widget) -> bool:
+        """Judge a key as the app hands it to ``target``; True if the dialog took it.
+
+        Until armed (and for any key made before the dialog appeared) every key is
+        taken, printable ones go on into the composer. Once armed, ``y`` ``a`` ``n`` and
+        Esc answer at once; in a text field the field gets its text and editing keys.
+        """
+        if self._answered:
+            return True
+        stale = event.time < self._shown_at
+        if stale or not self.armed:
+            if not stale:
+                self._restart_wait()
+            if event.is_printable and event.character:
+                self._type_into_composer(event.character)
+            return True
+        if isinstance(target, Input) and event.key != "escape":
+            return False
+        handler = {
+            "y": lambda: self.action_choose("allow_once"),
+            "a": self.action_always,
+            "n": self.action_deny_with_reason,
+            "escape": self.action_cancel,
+        }.get(event.key)
+        if handler is None:
+            return False  # Enter, Space, Tab, arrows: the focused widget's own keys
+        handler()
+        return True
 
     def _type_into_composer(self, text: str) -> None:
         """Keep type-ahead: it goes on into the composer of the screen below."""
@@ -194,7 +257,13 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
         if choice == "always" and self.request.always_rule is None:
             return  # not offered: outside the project, or a destructive command
         reason = self.reason_text if choice == "deny" else None
-        self.dismiss(ApprovalResponse(choice, reason or None))
+        self._answer(ApprovalResponse(choice, reason or None))
+
+    def _answer(self, response: ApprovalResponse) -> None:
+        """Close with ``response``; keys still arriving are taken and dropped."""
+        if not self._answered:
+            self._answered = True
+            self.dismiss(response)
 
     def action_always(self) -> None:
         """``a``: for bash, show the rule to edit (Enter saves it); else answer "always"."""
@@ -202,18 +271,18 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
             self.action_choose("always")
             return
         self.query_one("#approval-rule-box").display = True
-        self.query_one("#approval-rule", Input).focus()
+        self.set_focus(self.query_one("#approval-rule", Input))  # now: the next key goes there
 
     def action_deny_with_reason(self) -> None:
         """``n``: type a reason, Enter sends the denial (Esc sends it too)."""
         if self.armed:
-            self.query_one("#approval-reason", Input).focus()
+            self.set_focus(self.query_one("#approval-reason", Input))  # now, not deferred
 
     def action_cancel(self) -> None:
         """Esc: back out of editing the rule, else deny."""
         if self.edits_rule and self.query_one("#approval-rule-box").display:
             self.query_one("#approval-rule-box").display = False
-            self.query_one("#always", Button).focus()
+            self.set_focus(self.query_one("#always", Button))
             return
         self.action_choose("deny")
 
@@ -227,7 +296,7 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
         if isinstance(checked, str):
             self.query_one("#approval-rule-error", Static).update(f"Not saved: {checked}")
             return
-        self.dismiss(ApprovalResponse("always", rule=checked.label))
+        self._answer(ApprovalResponse("always", rule=checked.label))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
