@@ -181,6 +181,26 @@ async def test_n_then_fast_typing_stays_in_the_reason_field() -> None:
     assert got == [("deny", "no thanks, keep it y a")]
 
 
+async def test_prose_typed_after_it_armed_un_arms_it() -> None:
+    """Typing resumed after a pause: a letter that is no answer (or Space) disarms it."""
+    source = FeedSource()
+    app = make_app(source)
+    answers: list[object] = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_subscribed(pilot, source)
+        screen = ApprovalScreen(_bash_request("npm test"), None)
+        await _open(pilot, screen, answers)
+        burst(app, *"hmm wait, abort", "enter")
+        for _ in range(3):
+            await pilot.pause()
+        assert answers == [] and not screen.armed
+        assert app.screen_stack[0].query_one(Composer).text == "hmm wait, abort"
+        await wait_for(pilot, lambda: screen.armed, "the modal's keys to arm again")
+        burst(app, " ")
+        await pilot.pause()
+        assert answers == [] and not screen.armed
+
+
 async def test_keys_typed_before_the_dialog_appeared_never_reach_it() -> None:
     source = FeedSource()
     app = make_app(source)

@@ -8,8 +8,10 @@ why the gate asks, and for edit / write the diff against the file as it is now.
 Typing cannot answer it. Keys typed before it appeared are never delivered to it, and its
 choices arm only once the keyboard has been quiet for :data:`ARM_DELAY` (every key while
 unarmed restarts the wait), shown by a dimmed key row reading "keys arm in a moment", as
-browsers guard their security prompts. Printable keys typed meanwhile go on into the
-composer underneath, so a sentence typed through the moment the dialog opens is kept there.
+browsers guard their security prompts; a printable key that is not an answer (Space
+included, which would press the focused button) un-arms it again. Printable keys typed
+meanwhile go on into the composer underneath, so a sentence typed through the moment the
+dialog opens is kept there.
 
 Its keys are judged where the app hands a key to the focused widget (every focusable
 widget here is :class:`_GuardedKeys`), not as bindings: a binding runs only after the key
@@ -193,6 +195,12 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
         hint = ARMED_HINT if self.request.always_rule is not None else NO_ALWAYS_HINT
         self.query_one("#approval-keys", Static).update(hint)
 
+    def _disarm(self) -> None:
+        self.armed = False
+        self.query_one("#approval-dialog").add_class("-unarmed")
+        self.query_one("#approval-keys", Static).update(UNARMED_HINT)
+        self._arm_timer = self.set_timer(self.arm_delay, self._arm)
+
     def _restart_wait(self) -> None:
         if self._arm_timer is not None:
             self._arm_timer.reset()
@@ -208,7 +216,8 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
 
         Until armed (and for any key made before the dialog appeared) every key is
         taken, printable ones go on into the composer. Once armed, ``y`` ``a`` ``n`` and
-        Esc answer at once; in a text field the field gets its text and editing keys.
+        Esc answer at once, any other printable key (Space too) un-arms it again; in a
+        text field the field gets its text and editing keys.
         """
         if self._answered:
             return True
@@ -227,10 +236,16 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
             "n": self.action_deny_with_reason,
             "escape": self.action_cancel,
         }.get(event.key)
-        if handler is None:
-            return False  # Enter, Space, Tab, arrows: the focused widget's own keys
-        handler()
-        return True
+        if handler is not None:
+            handler()
+            return True
+        if event.is_printable and event.character:
+            # Any other letter (or Space, which would press the focused button) means
+            # the user is typing prose, not answering: wait for quiet again.
+            self._disarm()
+            self._type_into_composer(event.character)
+            return True
+        return False  # Enter, Tab, arrows: the focused widget's own keys
 
     def _type_into_composer(self, text: str) -> None:
         """Keep type-ahead: it goes on into the composer of the screen below."""
