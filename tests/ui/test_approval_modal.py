@@ -254,6 +254,9 @@ async def test_always_for_bash_shows_the_exact_rule_and_lets_the_user_edit_it() 
         await pilot.pause()
         rule = screen.query_one("#approval-rule", Input)
         assert rule.has_focus and rule.value == "npm test -- --watch"
+        burst(app, " ", "*")  # typing adds to the command, it does not replace it
+        await pilot.pause()
+        assert rule.value == "npm test -- --watch *"
         rule.value = "make *"
         await pilot.press("enter")
         await pilot.pause()

@@ -169,7 +169,10 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
                 with Vertical(id="approval-rule-box"):
                     yield Static(RULE_HINT, id="approval-rule-hint")
                     rule = request.always_rule or ""
-                    yield _DialogInput(rule, id="approval-rule", compact=True)
+                    # Typing adds to the command (a selected field would be replaced).
+                    yield _DialogInput(
+                        rule, id="approval-rule", compact=True, select_on_focus=False
+                    )
                     yield Static("", id="approval-rule-error")
             with Horizontal(id="approval-buttons"):
                 yield _button("Allow once [y]", "allow_once", "success")
