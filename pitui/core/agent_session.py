@@ -36,7 +36,6 @@ from pitui.core.messages import BashExecutionMessage, text_of
 from pitui.core.permissions import PermissionGate
 from pitui.core.redaction import SecretRedactor
 from pitui.core.retry import is_retryable_error, retry_delay_ms
-from pitui.core.session.entries import MessageEntry
 from pitui.core.session.store import SessionStore
 from pitui.core.session_compaction import CompactionResult, SessionCompaction
 from pitui.core.session_events import (
@@ -51,7 +50,7 @@ from pitui.core.session_events import (
 )
 from pitui.core.session_navigation import NavigationCancelled, SessionNavigation
 from pitui.core.settings import Settings, update_global_settings
-from pitui.core.usage import UsageTotals
+from pitui.core.usage import FileUsage, UsageTotals
 from pitui.core.user_bash import run_user_bash
 
 _log = logging.getLogger(__name__)
@@ -103,6 +102,7 @@ class AgentSession:
         """Hides API keys in tool output and in the output of ``!`` commands."""
         self._listeners: list[SessionListener] = []
         self._runtime = _Runtime()
+        self._file_usage = FileUsage()
         agent.subscribe(self._on_agent_event)
         self.compaction = SessionCompaction(self)
         """Compaction (manual, automatic, overflow recovery)."""
@@ -143,11 +143,7 @@ class AgentSession:
 
     def usage_totals(self) -> UsageTotals:
         """Tokens and cost summed over all assistant entries in the file (pi's footer)."""
-        totals = UsageTotals()
-        for entry in self.store.get_entries():
-            if isinstance(entry, MessageEntry) and isinstance(entry.message, AssistantMessage):
-                totals = totals.plus(entry.message)
-        return totals
+        return self._file_usage.of(self.store.table)
 
     def last_assistant_text(self) -> str | None:
         """The text of the latest assistant message, trimmed (``/copy``)."""

@@ -289,7 +289,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             self.chat = state
             await self.main.show_state(state, state.items)
             self.main.show_status(self.info, state)
-            self.branches.sync()
+            self.branches.sync(rebuilt=True)
         # A resumed transcript is hundreds of thousands of long-lived objects: promote them
         # to the oldest generation unwalked, so young collections never re-walk them. Not a
         # lasting freeze: that would leak every widget a later rebuild throws away.

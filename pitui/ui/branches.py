@@ -45,9 +45,10 @@ class Branches:
 
     # ------------------------------------------------------------------ live rows
 
-    def sync(self) -> None:
+    def sync(self, *, rebuilt: bool = False) -> None:
         """Bring the pane up to date with the session file (a few rows, or a new tree
-        after a switch of file)."""
+        after a switch of file). ``rebuilt``: the conversation was rebuilt, so its
+        sibling-branch marks are drawn again."""
         rows = self.app.main.branches.rows
         session = self.session
         if session is None:
@@ -58,12 +59,15 @@ class Branches:
         if store is not self._store or rows.state is None:
             self._store = store
             mode = session.settings.tree_filter_mode
-            rows.show(TreePaneState(store.table, store.labels(), store.get_leaf_id(), mode))
+            state = TreePaneState(store.table, store.labels(), store.get_leaf_id(), mode)
+            rows.show(state)
+            # The first search keystroke would read every entry: read them now, aside.
+            self.app.run_worker(state.view.warm_search, thread=True, group="tree-search")
         else:
             change = rows.state.sync(store.labels(), store.get_leaf_id())
-            if change.empty:
-                return
             rows.apply(change)
+            if not change.reset and not rebuilt:
+                return  # entries added under the leaf leave the path's siblings as they were
         self._show_switches(rows.state)
 
     def _show_switches(self, state: TreePaneState | None) -> None:
