@@ -6,7 +6,9 @@ streamed (a dropped connection keeps what arrived). After automatic retries the 
 names the first failure and the last one. A run that ends without any reply, or whose
 reply could not be saved, also exits 1 with the reason. JSON mode writes the session
 header, then every session event as one JSON line with pi's field names. Nobody can
-answer a permission request here, so the default policy is ``workspace``.
+answer a permission request here, so the default policy is ``workspace``. What reaches
+the terminal is inert: escape and control sequences from the model or a tool (an OSC 52
+clipboard write, a title change) are removed from text and escaped in JSON.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from pitui.agent.events import (
 )
 from pitui.ai.types import AssistantMessage, TextContent
 from pitui.core.interrupt import SignalWatch, exit_code
+from pitui.core.sanitize import inert, json_inert
 from pitui.core.session_events import AutoCompactionEndEvent, AutoRetryStartEvent, SessionEvent
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.core.session_setup import options_from_args as session_options
@@ -47,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(run_prompts(options, prompts, json_mode=args.mode == "json"))
     except PituiError as exc:
-        print(f"pitui: {exc}", file=sys.stderr)
+        print(f"pitui: {inert(str(exc))}", file=sys.stderr)
         return 1
     except (KeyboardInterrupt, asyncio.CancelledError):
         return 130
@@ -75,7 +78,7 @@ async def run_prompts(
     stderr = err or sys.stderr
     session = await create_agent_session(options)
     for warning in options.warnings:
-        print(f"pitui: {warning}", file=stderr)
+        print(f"pitui: {inert(warning)}", file=stderr)
     if json_mode:
         _write_json(stdout, session.store.header.to_json_dict())
         session.subscribe(lambda event: _write_event(stdout, event))
@@ -99,7 +102,7 @@ async def run_prompts(
         signals.remove()
         await session.close()
     if outcome.failure is not None:
-        print(outcome.failure, file=stderr)
+        print(inert(outcome.failure), file=stderr)
         return 1
     code = _report(outcome, stdout, stderr, print_text=not json_mode)
     return exit_code(signals.received) if signals.received is not None else code
@@ -177,7 +180,7 @@ def _report(outcome: _Outcome, stdout: TextIO, stderr: TextIO, *, print_text: bo
     if final.stop_reason in ("error", "aborted"):
         if print_text:
             _print_lines(outcome.partial_text(), stdout)
-        print(outcome.error_text(final), file=stderr)
+        print(inert(outcome.error_text(final)), file=stderr)
         return 1
     if print_text:
         _print_lines([b.text for b in final.content if isinstance(b, TextContent)], stdout)
@@ -186,7 +189,7 @@ def _report(outcome: _Outcome, stdout: TextIO, stderr: TextIO, *, print_text: bo
 
 def _print_lines(texts: list[str], stdout: TextIO) -> None:
     for text in texts:
-        print(text, file=stdout)
+        print(inert(text), file=stdout)
     stdout.flush()
 
 
@@ -195,5 +198,5 @@ def _write_event(stream: TextIO, event: SessionEvent) -> None:
 
 
 def _write_json(stream: TextIO, data: dict[str, Any]) -> None:
-    stream.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+    stream.write(json_inert(json.dumps(data, ensure_ascii=False, separators=(",", ":"))) + "\n")
     stream.flush()

@@ -20,6 +20,7 @@ import pydantic_core
 from pitui.agent.messages import AgentMessage
 from pitui.ai.types import Message
 from pitui.core.messages import SystemMessage, convert_to_llm
+from pitui.core.sanitize import inert, json_inert_bytes
 from pitui.core.session.check import check_bytes, repaired_bytes
 from pitui.core.session.context import UNSET, LeafArg, SessionContext
 from pitui.core.session.listing import resolve_session
@@ -165,10 +166,10 @@ def cmd_context(argv: list[str]) -> int:
     context = store.build_context(leaf, keep_json=args.json)
     if args.json:
         sys.stdout.flush()
-        sys.stdout.buffer.write(_to_json(_context_json(store, context)))
+        sys.stdout.buffer.write(json_inert_bytes(_to_json(_context_json(store, context))))
         sys.stdout.flush()
     else:
-        sys.stdout.write(_context_text(store, context))
+        sys.stdout.write(inert(_context_text(store, context)))
     return 0
 
 
@@ -200,9 +201,9 @@ def cmd_check(argv: list[str]) -> int:
     data = asyncio.run(read_session_bytes(source))
     result = check_bytes(data, name=str(source))
     for warning in result.warnings:
-        sys.stdout.write(f"{source}: warning: {warning}\n")
+        sys.stdout.write(inert(f"{source}: warning: {warning}") + "\n")
     for problem in result.problems:
-        sys.stdout.write(f"{source}: {problem}\n")
+        sys.stdout.write(inert(f"{source}: {problem}") + "\n")
     if result.clean:
         entries = len(result.loaded.table)
         residue = f", {len(result.warnings)} warning(s) from a crash" if result.warnings else ""

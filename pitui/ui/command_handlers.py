@@ -190,6 +190,7 @@ async def quit_command(commands: Commands, _arg: str) -> None:
 def builtin_commands() -> list[SlashCommand]:
     """The commands every pitui has, in the order completion lists them."""
     from pitui.ui.commands import SlashCommand
+    from pitui.ui.permission_commands import permissions_command
     from pitui.ui.tree_commands import clone_command, fork_command, tree_command
 
     return [
@@ -208,5 +209,6 @@ def builtin_commands() -> list[SlashCommand]:
         SlashCommand("copy", "Copy last agent message to clipboard", copy_command),
         SlashCommand("theme", "Switch theme", theme_command, "[name]", theme_names),
         SlashCommand("hotkeys", "Show all keyboard shortcuts", hotkeys_command),
+        SlashCommand("permissions", "List and remove remembered approvals", permissions_command),
         SlashCommand("quit", "Quit pitui", quit_command),
     ]
