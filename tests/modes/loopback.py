@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -69,3 +70,22 @@ def session_lines(home: Path) -> list[dict[str, Any]]:
 def messages(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The messages of ``message`` entries, in file order."""
     return [line["message"] for line in lines if line.get("type") == "message"]
+
+
+def continued_session(
+    how: str, project: Path, tmp_path: Path, source: Path
+) -> tuple[Path, list[str]]:
+    """A copy of ``source`` that ``pitui --session FILE`` or ``pitui -c`` continues in
+    ``project``: returns the file and the flags that name it."""
+    from pitui.core.session.listing import default_session_dir
+
+    if how == "-c":
+        folder = default_session_dir(str(project))
+        folder.mkdir(parents=True)
+        path = folder / "2026-01-01T00-00-00-000Z_x.jsonl"
+        flags = ["-c"]
+    else:
+        path = tmp_path / "s.jsonl"
+        flags = ["--session", str(path)]
+    shutil.copy(source, path)
+    return path, flags

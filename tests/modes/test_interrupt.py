@@ -66,14 +66,11 @@ def _assert_saved_aborted(home: Path, prompts: list[str]) -> None:
     assert last["content"][0]["text"].startswith("Olá!")
 
 
-@pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
-def test_print_mode_signal_mid_reply_saves_the_prompt_and_partial_reply(
-    signum: int, project: Path, pitui_home: Path, replay_server: ReplayServer
-) -> None:
-    _held_reply(replay_server, pitui_home)
-    args = pitui_command("-p", "--mode", "json", "--model", "loop/tiny", "hello")
+def _interrupt_json_run(project: Path, signum: int, *args: str) -> None:
+    """``pitui -p --mode json ARGS``, sent ``signum`` once the reply's first text arrived."""
+    command = pitui_command("-p", "--mode", "json", "--model", "loop/tiny", *args)
     with subprocess.Popen(
-        args,
+        command,
         cwd=project,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -84,6 +81,14 @@ def test_print_mode_signal_mid_reply_saves_the_prompt_and_partial_reply(
         _wait_for_line(process.stdout, '"text_delta"')
         process.send_signal(signum)
         assert process.wait(timeout=30) == 128 + signum
+
+
+@pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
+def test_print_mode_signal_mid_reply_saves_the_prompt_and_partial_reply(
+    signum: int, project: Path, pitui_home: Path, replay_server: ReplayServer
+) -> None:
+    _held_reply(replay_server, pitui_home)
+    _interrupt_json_run(project, signum, "hello")
     _assert_saved_aborted(pitui_home, ["hello"])
 
 
@@ -102,19 +107,7 @@ def test_a_later_turn_keeps_its_partial_reply_too(
         check=False,
     )
     assert first.returncode == 0, first.stderr
-    args = pitui_command("-p", "-c", "--mode", "json", "--model", "loop/tiny", "two")
-    with subprocess.Popen(
-        args,
-        cwd=project,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    ) as process:
-        assert process.stdout is not None
-        _wait_for_line(process.stdout, '"text_delta"')
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=30) == 128 + signal.SIGTERM
+    _interrupt_json_run(project, signal.SIGTERM, "-c", "two")
     _assert_saved_aborted(pitui_home, ["one", "two"])
 
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from pitui.core.session.listing import default_session_dir
 from tests.fs_faults import read_only, unreadable
-from tests.modes.loopback import run_pitui
+from tests.modes.loopback import continued_session, run_pitui
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "pi-oracle" / "before-compaction.v3.jsonl"
 
@@ -41,15 +39,7 @@ def test_an_unreadable_session_file_is_named_with_the_cause(
 def test_continuing_a_read_only_session_file_is_refused_and_leaves_it(
     how: str, project: Path, pitui_home: Path, tmp_path: Path
 ) -> None:
-    if how == "-c":
-        folder = default_session_dir(str(project))
-        folder.mkdir(parents=True)
-        path = folder / "2026-01-01T00-00-00-000Z_x.jsonl"
-        args = ["-c"]
-    else:
-        path = tmp_path / "s.jsonl"
-        args = ["--session", str(path)]
-    shutil.copy(FIXTURE, path)
+    path, args = continued_session(how, project, tmp_path, FIXTURE)
     before = path.read_bytes()
     with read_only(path):
         result = run_pitui(project, "-p", "--model", "demo/demo", *args, "hello")

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from pitui.core.session.listing import default_session_dir
 from pitui.modes.session_cli import main
 from tests.core.session.helpers import HEADER, assistant, entry, jsonl
-from tests.modes.loopback import run_pitui
+from tests.modes.loopback import continued_session, run_pitui
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "pi-oracle" / "before-compaction.v3.jsonl"
 CALL = {"type": "toolCall", "id": "t1", "name": "bash", "arguments": {"command": "ls"}}
@@ -112,15 +110,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_read_only_never_writes_and_says_why_a_prompt_is_refused(
     how: str, project: Path, tmp_path: Path
 ) -> None:
-    if how == "-c":
-        folder = default_session_dir(str(project))
-        folder.mkdir(parents=True)
-        path = folder / "2026-01-01T00-00-00-000Z_x.jsonl"
-        args = ["-c"]
-    else:
-        path = tmp_path / "s.jsonl"
-        args = ["--session", str(path)]
-    shutil.copy(FIXTURE, path)
+    path, args = continued_session(how, project, tmp_path, FIXTURE)
     before = path.read_bytes()
     result = run_pitui(project, "-p", "--read-only", "--model", "demo/demo", *args, "hello")
     assert result.returncode == 1
