@@ -31,15 +31,27 @@ def _fast_demo(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
 
 
-def _models_json(base_url: str) -> None:
+def _models_json(base_url: str, **model: Any) -> None:
     paths.models_file().parent.mkdir(parents=True, exist_ok=True)
     provider = {
         "baseUrl": base_url,
         "api": "anthropic-messages",
         "apiKey": "sk-fake-key-123456",
-        "models": [{"id": "claude-fake"}],
+        "models": [{"id": "claude-fake", **model}],
     }
     paths.models_file().write_text(json.dumps({"providers": {"fake": provider}}))
+
+
+def _compaction_settings(**compaction: int) -> None:
+    """Global settings with these ``compaction`` values (pi's key names)."""
+    paths.settings_file().parent.mkdir(parents=True, exist_ok=True)
+    paths.settings_file().write_text(json.dumps({"compaction": compaction}))
+
+
+def _tiny_window_models(base_url: str) -> None:
+    """A model whose 54-token replies are over the threshold (window 64 − reserve 16)."""
+    _models_json(base_url, contextWindow=64)
+    _compaction_settings(reserveTokens=16, keepRecentTokens=1)
 
 
 async def _session(cwd: Path, **kw: Any) -> tuple[AgentSession, list[SessionEvent]]:
@@ -59,6 +71,7 @@ def _file_kinds(session: AgentSession) -> list[str]:
 
 
 async def test_manual_compaction_with_the_demo_model(tmp_path: Path) -> None:
+    _compaction_settings(keepRecentTokens=300)  # keeps about the last demo reply
     session, events = await _session(tmp_path)
     for text in ("hello there", "tell me more", "and more"):
         await session.prompt(text)
@@ -80,24 +93,27 @@ async def test_overflow_is_compacted_and_retried_once(
     tmp_path: Path, replay_server: ReplayServer
 ) -> None:
     _models_json(replay_server.url)
+    _compaction_settings(keepRecentTokens=1)
     replay_server.add(
+        Reply.sse_file("anthropic_text.sse"),  # the first turn (what gets summarised)
         Reply.json_error(400, "anthropic_error_400_context.json"),
         Reply.sse_file("anthropic_text.sse"),  # the summary
         Reply.sse_file("anthropic_text.sse"),  # the retried reply
     )
     session, events = await _session(tmp_path, model="fake/claude-fake")
+    await session.prompt("hello")
     await session.prompt("a very long prompt")
     starts = [e for e in events if isinstance(e, AutoCompactionStartEvent)]
     ends = [e for e in events if isinstance(e, AutoCompactionEndEvent)]
     assert [e.reason for e in starts] == ["overflow"]
     assert len(ends) == 1 and ends[0].will_retry and ends[0].result is not None
-    assert len(replay_server.requests) == 3
+    assert len(replay_server.requests) == 4
     assert _file_kinds(session)[-4:] == ["user", "assistant", "compaction", "assistant"]
     roles = [m.role for m in session.messages]
     assert roles == ["compactionSummary", "user", "assistant"]
     last = session.messages[-1]
     assert isinstance(last, AssistantMessage) and last.stop_reason == "stop"
-    retried = replay_server.requests[2].json()["messages"]
+    retried = replay_server.requests[3].json()["messages"]
     assert retried[0]["content"][0]["text"].startswith("The conversation history before")
     await session.close()
 
@@ -106,16 +122,19 @@ async def test_second_overflow_gives_pi_message(
     tmp_path: Path, replay_server: ReplayServer
 ) -> None:
     _models_json(replay_server.url)
+    _compaction_settings(keepRecentTokens=1)
     replay_server.add(
+        Reply.sse_file("anthropic_text.sse"),
         Reply.json_error(400, "anthropic_error_400_context.json"),
         Reply.sse_file("anthropic_text.sse"),
         Reply.json_error(400, "anthropic_error_400_context.json"),
     )
     session, events = await _session(tmp_path, model="fake/claude-fake")
+    await session.prompt("hello")
     await session.prompt("a very long prompt")
     ends = [e for e in events if isinstance(e, AutoCompactionEndEvent)]
     assert [e.error_message for e in ends] == [None, OVERFLOW_RECOVERY_FAILED]
-    assert len(replay_server.requests) == 3
+    assert len(replay_server.requests) == 4
     await session.close()
 
 
@@ -145,15 +164,7 @@ async def test_navigate_with_summary_then_resume(tmp_path: Path) -> None:
 async def test_threshold_compaction_and_stale_usage(
     tmp_path: Path, replay_server: ReplayServer
 ) -> None:
-    paths.models_file().parent.mkdir(parents=True, exist_ok=True)
-    provider = {
-        "baseUrl": replay_server.url,
-        "api": "anthropic-messages",
-        "apiKey": "sk-fake-key-123456",
-        # context window − reserve (16384) = 16: every reply is over the threshold
-        "models": [{"id": "claude-fake", "contextWindow": 16400}],
-    }
-    paths.models_file().write_text(json.dumps({"providers": {"fake": provider}}))
+    _tiny_window_models(replay_server.url)
     for _ in range(4):
         replay_server.add(Reply.sse_file("anthropic_text.sse"))
     session, events = await _session(tmp_path, model="fake/claude-fake")
@@ -175,17 +186,22 @@ async def test_manual_compaction_can_be_cancelled(
     tmp_path: Path, replay_server: ReplayServer
 ) -> None:
     _models_json(replay_server.url)
+    _compaction_settings(keepRecentTokens=1)
     replay_server.add(
         Reply.sse_file("anthropic_text.sse"),
+        Reply.sse_file("anthropic_text.sse"),
+        # A split turn: history and turn-prefix summaries, both slow.
+        Reply.sse_file("anthropic_text.sse", chunk_size=40, delay_s=0.3),
         Reply.sse_file("anthropic_text.sse", chunk_size=40, delay_s=0.3),
     )
     session, _ = await _session(tmp_path, model="fake/claude-fake")
     await session.prompt("hello")
+    await session.prompt("again")
     assert session.session_file is not None
     before = session.session_file.read_bytes()
     task = asyncio.create_task(session.compact())
     for _ in range(1000):
-        if len(replay_server.requests) == 2:
+        if len(replay_server.requests) == 3:
             break
         await asyncio.sleep(0.01)
     assert session.compaction.is_compacting
@@ -201,14 +217,7 @@ async def test_threshold_compaction_continues_with_queued_messages(
     tmp_path: Path, replay_server: ReplayServer
 ) -> None:
     """Edge case 36: messages queued meanwhile are delivered by continue() afterwards."""
-    paths.models_file().parent.mkdir(parents=True, exist_ok=True)
-    provider = {
-        "baseUrl": replay_server.url,
-        "api": "anthropic-messages",
-        "apiKey": "sk-fake-key-123456",
-        "models": [{"id": "claude-fake", "contextWindow": 16400}],
-    }
-    paths.models_file().write_text(json.dumps({"providers": {"fake": provider}}))
+    _tiny_window_models(replay_server.url)
     for _ in range(6):
         replay_server.add(Reply.sse_file("anthropic_text.sse"))
     session, events = await _session(tmp_path, model="fake/claude-fake")
