@@ -21,6 +21,7 @@ from pitui.core.session_events import (
     AutoCompactionStartEvent,
     SessionChangedEvent,
     SessionEvent,
+    SessionNoticeEvent,
 )
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from tests.replay_server import ReplayServer, Reply
@@ -161,24 +162,60 @@ async def test_navigate_with_summary_then_resume(tmp_path: Path) -> None:
     await resumed.close()
 
 
+def _reply_with_input_tokens(tokens: int) -> Reply:
+    """The recorded text reply, reporting ``tokens`` input tokens (16 in the recording)."""
+    reply = Reply.sse_file("anthropic_text.sse")
+    reply.body = reply.body.replace(b'"input_tokens":16', f'"input_tokens":{tokens}'.encode())
+    return reply
+
+
 async def test_threshold_compaction_and_stale_usage(
     tmp_path: Path, replay_server: ReplayServer
 ) -> None:
-    _tiny_window_models(replay_server.url)
-    for _ in range(4):
-        replay_server.add(Reply.sse_file("anthropic_text.sse"))
+    _models_json(replay_server.url, contextWindow=400)
+    _compaction_settings(reserveTokens=200, keepRecentTokens=1)  # threshold 200
+    for _ in range(3):
+        replay_server.add(_reply_with_input_tokens(200))  # 238 tokens
+    # "third", then the two summaries of a split turn (history and turn prefix)
+    replay_server.add(_reply_with_input_tokens(300), *[_reply_with_input_tokens(200)] * 2)
     session, events = await _session(tmp_path, model="fake/claude-fake")
-    await session.prompt("first")
-    await session.prompt("second")
+    await session.prompt("first")  # 238 > 200: compacted
+    await session.prompt("second")  # 238 again: that compaction gained nothing, not retried
+    await session.prompt("third")  # 338: the context grew, compacted again
     starts = [e for e in events if isinstance(e, AutoCompactionStartEvent)]
     ends = [e for e in events if isinstance(e, AutoCompactionEndEvent)]
     assert [e.reason for e in starts] == ["threshold", "threshold"]
     assert all(e.result is not None and not e.will_retry for e in ends)
     # The pre-compaction usage kept in context did not trigger a compaction before
     # "second" was sent: request 3 is the reply to it, not a summary.
-    third = replay_server.requests[2].json()
-    assert third["messages"][-1]["content"][-1]["text"] == "second"
-    assert len(replay_server.requests) == 4
+    requests = [r.json()["messages"][-1]["content"][-1]["text"] for r in replay_server.requests]
+    assert requests[0] == "first" and requests[2] == "second" and requests[3] == "third"
+    assert len(replay_server.requests) == 6
+    assert _file_kinds(session).count("compaction") == 2
+    await session.close()
+
+
+async def test_a_window_below_the_reserve_does_not_compact_every_turn(
+    tmp_path: Path, replay_server: ReplayServer
+) -> None:
+    """8,192 ≤ reserveTokens (16,384): pi's threshold is negative (every turn compacts);
+    pitui compacts at half the window and says so once."""
+    _models_json(replay_server.url, contextWindow=8192)
+    for _ in range(3):
+        replay_server.add(Reply.sse_file("anthropic_text.sse"))
+    session, events = await _session(tmp_path, model="fake/claude-fake")
+    for text in ("first", "second", "third"):
+        await session.prompt(text)
+    assert not any(isinstance(e, AutoCompactionStartEvent) for e in events)
+    assert len(replay_server.requests) == 3 and "compaction" not in _file_kinds(session)
+    notices = [e.message for e in events if isinstance(e, SessionNoticeEvent)]
+    assert notices == [
+        "Context window of 8,192 tokens is small for the compaction settings (reserveTokens "
+        "16,384, keepRecentTokens 20,000): compacting at 4,096 tokens and keeping the last "
+        "2,048."
+    ]
+    fitted = await session.compaction.fitted_settings()
+    assert (fitted.threshold, fitted.settings.keep_recent_tokens) == (4096, 2048)
     await session.close()
 
 
