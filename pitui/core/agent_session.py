@@ -49,6 +49,7 @@ from pitui.core.session_events import (
     SessionChangedEvent,
     SessionChangeKind,
     SessionEvent,
+    SessionNoticeEvent,
     ToolDeniedEvent,
     UserBashStartEvent,
     UserBashUpdateEvent,
@@ -63,6 +64,9 @@ _SETTING_ATTRIBUTES = {
     "defaultModel": "default_model",
     "defaultThinkingLevel": "default_thinking_level",
 }
+
+DEFAULT_THINKING_LEVEL: ThinkingLevel = "medium"
+"""pi's level for a resumed branch without one when no default is set."""
 
 SessionListener: TypeAlias = Callable[[SessionEvent], Awaitable[None] | None]
 StreamingBehavior: TypeAlias = str | None
@@ -221,6 +225,7 @@ class AgentSession:
         While a run is in progress, ``streaming_behavior`` ``"steer"`` or ``"followUp"``
         queues the message instead; without it a busy prompt raises :class:`AgentError`.
         """
+        self._check_writable()
         if self.is_streaming:
             if streaming_behavior == "steer":
                 self.steer(text, images)
@@ -233,6 +238,11 @@ class AgentSession:
         content: list[TextContent | ImageContent] = [TextContent(text=text), *(images or [])]
         await self.agent.prompt(UserMessage(content=content))
         await self._after_run()
+
+    def _check_writable(self) -> None:
+        """Refuse new messages in a session opened read-only (another pitui holds it)."""
+        if self.store.read_only:
+            raise AgentError(f"{self.store.path} is open read-only: nothing can be added to it")
 
     def steer(self, text: str, images: list[ImageContent] | None = None) -> None:
         """Interrupt the run: delivered at the next steering poll."""
@@ -349,6 +359,7 @@ class AgentSession:
         """
         if self._runtime.bash_signal is not None:
             raise AgentError("A bash command is already running. Press Esc to cancel it first.")
+        self._check_writable()
         signal = self._runtime.bash_signal = AbortSignal()
         await self.emit(
             UserBashStartEvent(command=command, exclude_from_context=exclude_from_context)
@@ -402,8 +413,7 @@ class AgentSession:
 
     async def set_thinking_level(self, level: ThinkingLevel) -> None:
         """Set the level (clamped to what the model accepts); recorded as an entry."""
-        available = self.available_thinking_levels()
-        chosen = level if level in available else available[-1] if level != "off" else "off"
+        chosen = self._clamped(level)
         if chosen == self.thinking_level:
             return
         self.agent.state.thinking_level = chosen
@@ -479,6 +489,7 @@ class AgentSession:
         else:
             self.store = await old.fork(parent)
         await old.close()
+        self.agent.session_id = self.store.session_id
         self.rebuild_from_session()
         await self._changed("fork")
         return editor_text
@@ -492,17 +503,50 @@ class AgentSession:
             self.store = SessionStore.create(old.cwd, old.session_dir)
         await old.close()
         self.agent.reset()
+        self.agent.session_id = self.store.session_id
         await self.record_model_and_thinking()
         await self._changed("new")
 
     async def resume(self, path: Path) -> None:
-        """Switch to the session file at ``path`` (its model and level come back too)."""
-        new_store = await SessionStore.open(path)
+        """Switch to the session file at ``path`` in place (pi's ``switchSession``).
+
+        Any run is aborted and queued messages dropped; the transcript, the model (when
+        the registry has it) and the branch's thinking level come from the file; a branch
+        without a level gets the default level, clamped and recorded. A file another
+        pitui holds opens read-only, with a ``session_notice`` saying so.
+
+        Raises:
+            SessionError: The file cannot be read (the current session stays).
+        """
+        self.abort()
+        await self.wait_for_idle()
+        new_store = await SessionStore.open(path, fallback_read_only=True)
         old, self.store = self.store, new_store
         await old.close()
         self.agent.reset()
+        self.agent.session_id = new_store.session_id
         self.rebuild_from_session(restore_model=True)
+        await self._restore_thinking_level()
+        if new_store.read_only:
+            await self.emit(SessionNoticeEvent(message=read_only_notice(path), level="warning"))
         await self._changed("resume")
+
+    async def _restore_thinking_level(self) -> None:
+        """The branch's level (clamped), else the default level, recorded (as pi)."""
+        branch = self.store.get_branch()
+        recorded = any(entry.type == "thinking_level_change" for entry in branch)
+        wanted = self.thinking_level if recorded else self.settings.default_thinking_level
+        level = self._clamped(wanted or DEFAULT_THINKING_LEVEL)
+        changed = level != self.thinking_level or not recorded
+        self.agent.state.thinking_level = level
+        if changed and not self.store.read_only:
+            await self.store.append_thinking_level_change(level)
+
+    def _clamped(self, level: ThinkingLevel) -> ThinkingLevel:
+        available = self.available_thinking_levels()
+        if level in available:
+            return level
+        return "off" if level == "off" or available == ["off"] else available[-1]
 
     def rebuild_from_session(self, *, restore_model: bool = False) -> None:
         """Replace the agent's transcript with the session context at the leaf."""
@@ -540,6 +584,14 @@ class AgentSession:
 
     async def _changed(self, kind: SessionChangeKind) -> None:
         await self.emit(SessionChangedEvent(kind=kind))
+
+
+def read_only_notice(path: Path) -> str:
+    """What the user reads after opening a session another pitui holds."""
+    return (
+        f"{path} is open in another pitui: opened read-only. You can read it and /fork "
+        "it here; new messages are refused while it is open there."
+    )
 
 
 def _add_usage(totals: UsageTotals, usage: Usage) -> None:

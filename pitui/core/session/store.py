@@ -146,6 +146,10 @@ class SessionStore(AppendMixin):
         """Working directory the session belongs to."""
         return self.header.cwd
 
+    def has_reply(self) -> bool:
+        """Whether the session holds an assistant message (before that, pi writes nothing)."""
+        return self._has_assistant
+
     @property
     def persisted(self) -> bool:
         """False for an in-memory session."""
