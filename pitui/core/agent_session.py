@@ -29,7 +29,6 @@ from pitui.ai.types import (
     Model,
     TextContent,
     ThinkingLevel,
-    Usage,
     UserMessage,
 )
 from pitui.core.compaction.branch import plan_navigation
@@ -38,11 +37,7 @@ from pitui.core.permissions import PermissionGate
 from pitui.core.retry import is_retryable_error, retry_delay_ms
 from pitui.core.session.entries import MessageEntry
 from pitui.core.session.store import SessionStore
-from pitui.core.session_compaction import (
-    CompactionResult,
-    NavigationCancelled,
-    SessionCompaction,
-)
+from pitui.core.session_compaction import CompactionResult, SessionCompaction
 from pitui.core.session_events import (
     AutoRetryEndEvent,
     AutoRetryStartEvent,
@@ -54,7 +49,9 @@ from pitui.core.session_events import (
     UserBashStartEvent,
     UserBashUpdateEvent,
 )
+from pitui.core.session_navigation import NavigationCancelled, SessionNavigation
 from pitui.core.settings import Settings, update_global_settings
+from pitui.core.usage import UsageTotals
 from pitui.core.user_bash import run_user_bash
 
 _log = logging.getLogger(__name__)
@@ -71,17 +68,6 @@ DEFAULT_THINKING_LEVEL: ThinkingLevel = "medium"
 SessionListener: TypeAlias = Callable[[SessionEvent], Awaitable[None] | None]
 StreamingBehavior: TypeAlias = str | None
 """``"steer"`` or ``"followUp"`` while the agent works; None refuses a busy prompt."""
-
-
-@dataclass
-class UsageTotals:
-    """Token and cost totals over every assistant entry of the file (all branches)."""
-
-    input: int = 0
-    output: int = 0
-    cache_read: int = 0
-    cache_write: int = 0
-    cost: float = 0.0
 
 
 @dataclass
@@ -119,7 +105,9 @@ class AgentSession:
         self._runtime = _Runtime()
         agent.subscribe(self._on_agent_event)
         self.compaction = SessionCompaction(self)
-        """Compaction (manual, automatic, overflow recovery) and navigation with summaries."""
+        """Compaction (manual, automatic, overflow recovery)."""
+        self.navigation = SessionNavigation(self)
+        """Tree navigation, with branch summaries."""
 
     # ------------------------------------------------------------------ state
 
@@ -158,7 +146,7 @@ class AgentSession:
         totals = UsageTotals()
         for entry in self.store.get_entries():
             if isinstance(entry, MessageEntry) and isinstance(entry.message, AssistantMessage):
-                _add_usage(totals, entry.message.usage)
+                totals = totals.plus(entry.message)
         return totals
 
     def last_assistant_text(self) -> str | None:
@@ -459,13 +447,13 @@ class AgentSession:
         """Move the leaf to ``target`` (optionally summarising the branch left); returns
         text for the composer (a user or custom message target: leaf = its parent).
 
-        The full result (summary entry, …) is :meth:`SessionCompaction.navigate`'s.
+        The full result (summary entry, …) is :meth:`SessionNavigation.navigate`'s.
 
         Raises:
             NavigationError: unknown entry, no model for a summary, summary error.
             NavigationCancelled: the summary was aborted; nothing changed.
         """
-        result = await self.compaction.navigate(
+        result = await self.navigation.navigate(
             target, summarize, custom_instructions, replace_instructions, label
         )
         if result.aborted:
@@ -592,11 +580,3 @@ def read_only_notice(path: Path) -> str:
         f"{path} is open in another pitui: opened read-only. You can read it and /fork "
         "it here; new messages are refused while it is open there."
     )
-
-
-def _add_usage(totals: UsageTotals, usage: Usage) -> None:
-    totals.input += int(usage.input)
-    totals.output += int(usage.output)
-    totals.cache_read += int(usage.cache_read)
-    totals.cache_write += int(usage.cache_write)
-    totals.cost += float(usage.cost.total)

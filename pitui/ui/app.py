@@ -18,12 +18,12 @@ from textual.screen import Screen
 from pitui.core.keybindings import Keybindings
 from pitui.errors import PituiError
 from pitui.ui.bridge import AgentEventBatch, EventBridge, Subscribe
-from pitui.ui.chat_state import ChatState
 from pitui.ui.keymap import binding
 from pitui.ui.port import SessionPort
-from pitui.ui.pvector import changed_positions
 from pitui.ui.screens.main import MainScreen
 from pitui.ui.theme import ThemeCatalog, fallback_variables, to_textual_theme
+from pitui.ui.view.chat_state import ChatState
+from pitui.ui.view.pvector import changed_positions
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.status_bar import SessionInfo
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     from pitui.ui.commands import Commands
     from pitui.ui.launch import LiveSession
-    from pitui.ui.reducer import AnyEvent
+    from pitui.ui.view.reducer import AnyEvent
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
 
 LOADING_NOTICE = "The session is still loading; press Enter again in a moment."
@@ -87,11 +87,14 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         themes: ThemeCatalog | None = None,
         theme_name: str = "dark",
         keybindings: Keybindings | None = None,
+        live: LiveSession | None = None,
     ) -> None:
         super().__init__()
-        self.session = session
+        self.live: LiveSession | None = live
+        """The connected AgentSession and its status facts (commands work through it)."""
+        self.session = session if session is not None or live is None else live.session
         self.chat = ChatState()
-        self.info = info or SessionInfo(cwd=os.getcwd())
+        self.info = info or (live.info() if live is not None else SessionInfo(cwd=os.getcwd()))
         self._catalog = themes
         self._theme_name = theme_name
         self._warnings = self._install_themes()
@@ -102,8 +105,6 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.bridge = EventBridge(self, source) if source is not None else None
         self.startup: Callable[[PituiApp], Awaitable[None]] | None = None
         """Run in a worker after the first frame (creates the session, see ``launch``)."""
-        self.live: LiveSession | None = None
-        """The real session's extras (status facts, thinking level), once attached."""
 
     @cached_property
     def commands(self) -> Commands:
@@ -119,7 +120,9 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's palette commands, its theme list replaced by the pi themes' picker."""
-        return self.commands.system_commands(super().get_system_commands(screen))
+        from pitui.ui.palette import system_commands  # the palette is open: loaded
+
+        return system_commands(self, super().get_system_commands(screen))
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return fallback_variables()
@@ -136,7 +139,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
     async def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         warnings = self._warnings
         if self.session is not None and self.session.messages:
-            from pitui.ui.replay import state_from_messages
+            from pitui.ui.view.replay import state_from_messages
 
             self.chat = state_from_messages(self.session.messages)
             await self.main.show_state(self.chat, self.chat.items)
@@ -147,7 +150,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         if self.session is None and self.bridge is None and self.startup is None:
             warnings.append(NO_SESSION_NOTICE)
         if warnings:
-            from pitui.ui.ui_events import AddNotice  # lazy: not first-frame
+            from pitui.ui.view.events import AddNotice  # lazy: not first-frame
 
             await self.apply([AddNotice(text, "warning") for text in warnings])
         self.call_after_refresh(self._after_first_frame)
@@ -189,18 +192,20 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.update_classes(classes, update=False)
         self._refresh_truecolor_filter(self.ansi_theme)
 
-    async def attach_session(self, session: SessionPort, info: SessionInfo | None = None) -> None:
+    async def attach_session(self, session: SessionPort, live: LiveSession | None = None) -> None:
         """Connect a session after the first frame (sessions load after the UI shows).
 
         Replaces any previous event source, rebuilds the view from the session's
-        transcript and starts listening to its events.
+        transcript and starts listening to its events. ``live``: the full AgentSession
+        behind ``session``, for commands and the status bar.
         """
         if self.bridge is not None:
             self.bridge.stop()
+        self.live = live
         self.session = session
-        if info is not None:
-            self.info = info
-        from pitui.ui.replay import state_from_messages
+        if live is not None:
+            self.info = live.info()
+        from pitui.ui.view.replay import state_from_messages
 
         await self.rebuild(state_from_messages(session.messages))
         self.bridge = EventBridge(self, session.subscribe)
@@ -230,7 +235,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
     async def apply(self, events: Iterable[AnyEvent]) -> None:
         """Reduce ``events`` and update only the widgets whose items changed."""
         old = self.chat
-        from pitui.ui.reducer import reduce_all  # lazy: its event models are not first-frame
+        from pitui.ui.view.reducer import reduce_all  # lazy: its event models are not first-frame
 
         new = reduce_all(old, events)
         self.chat = new
@@ -241,7 +246,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     async def on_agent_event_batch(self, message: AgentEventBatch) -> None:
         from pitui.core.session_events import SessionChangedEvent
-        from pitui.ui.replay import state_from_messages
+        from pitui.ui.view.replay import state_from_messages
 
         await self.apply(message.events)
         rebuild = any(
@@ -272,14 +277,14 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         gc.unfreeze()
 
     async def on_toggle_requested(self, message: ToggleRequested) -> None:
-        from pitui.ui.ui_events import ToggleItem  # lazy: not first-frame
+        from pitui.ui.view.events import ToggleItem  # lazy: not first-frame
 
         await self.apply([ToggleItem(message.item_id)])
 
     # ------------------------------------------------------------------ intents
 
     async def on_composer_submitted(self, message: Composer.Submitted) -> None:
-        from pitui.ui.ui_events import AddNotice, QueueMessage  # lazy: not first-frame
+        from pitui.ui.view.events import AddNotice, QueueMessage  # lazy: not first-frame
 
         text = message.text.strip()
         session = self.session
@@ -308,7 +313,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """Run session work off the message loop; its errors become notices."""
 
         async def guarded() -> None:
-            from pitui.ui.ui_events import AddNotice  # lazy: not first-frame
+            from pitui.ui.view.events import AddNotice  # lazy: not first-frame
 
             try:
                 await work
@@ -342,7 +347,9 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     def action_select_model(self) -> None:
         """Ctrl+L: the model picker."""
-        self.commands.open_model_picker()
+        from pitui.ui.screens.models import open_model_picker  # lazy: not first-frame
+
+        open_model_picker(self.commands)
 
     def action_new_session(self) -> None:
         """Start a new session (``/new``; unbound by default, as in pi)."""
@@ -350,15 +357,15 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     def action_hotkeys(self) -> None:
         """Show every binding (``/hotkeys``)."""
-        self.commands.open_hotkeys()
+        self.commands.run("/hotkeys")
 
     async def action_toggle_thinking(self) -> None:
-        from pitui.ui.ui_events import ToggleAllThinking  # lazy: not first-frame
+        from pitui.ui.view.events import ToggleAllThinking  # lazy: not first-frame
 
         await self.apply([ToggleAllThinking()])
 
     async def action_toggle_tools(self) -> None:
-        from pitui.ui.ui_events import ToggleAllTools  # lazy: not first-frame
+        from pitui.ui.view.events import ToggleAllTools  # lazy: not first-frame
 
         await self.apply([ToggleAllTools()])
 
@@ -370,7 +377,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     async def action_dequeue(self) -> None:
         """Alt+Up: take queued messages back into the composer."""
-        from pitui.ui.ui_events import ClearQueue  # lazy: not first-frame
+        from pitui.ui.view.events import ClearQueue  # lazy: not first-frame
 
         if self.session is None:
             return
