@@ -52,6 +52,7 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo("submit", "Send message", ("enter",)),
     ActionInfo("newLine", "New line", ("shift+enter", "ctrl+j")),
     ActionInfo("newSession", "Start a new session", ()),
+    ActionInfo("resume", "Resume a different session", ()),
     ActionInfo("commandPalette", "Open the command palette", ("ctrl+p",)),
     ActionInfo("toggleToolPane", "Show or hide the tool pane", ("f2",)),
     ActionInfo("hotkeys", "Show all keyboard shortcuts", ()),
@@ -65,7 +66,6 @@ PI_ONLY_ACTIONS: frozenset[str] = frozenset(
     {
         # pi app actions pitui does not have (yet)
         "suspend", "toggleSessionNamedFilter", "externalEditor", "pasteImage", "tree", "fork",
-        "resume",
         # pi editor actions
         "cursorUp", "cursorDown", "cursorLeft", "cursorRight", "cursorWordLeft",
         "cursorWordRight", "cursorLineStart", "cursorLineEnd", "jumpForward", "jumpBackward",

@@ -73,6 +73,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         binding("dequeue"),
         binding("selectModel"),
         binding("newSession"),
+        binding("resume"),
         binding("hotkeys"),
         binding("commandPalette", priority=True),
         binding("quit", priority=True),
@@ -101,7 +102,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """Theme problems, shown once the screen is up."""
         self._keybindings = keybindings
         """keybindings.json's bindings (None: read the file after the first frame)."""
-        source = event_source or (session.subscribe if session is not None else None)
+        source = event_source or (self.session.subscribe if self.session is not None else None)
         self.bridge = EventBridge(self, source) if source is not None else None
         self.startup: Callable[[PituiApp], Awaitable[None]] | None = None
         """Run in a worker after the first frame (creates the session, see ``launch``)."""
@@ -354,6 +355,10 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
     def action_new_session(self) -> None:
         """Start a new session (``/new``; unbound by default, as in pi)."""
         self.commands.run("/new")
+
+    def action_resume(self) -> None:
+        """The resume picker (``/resume``; unbound by default, as in pi)."""
+        self.commands.run("/resume")
 
     def action_hotkeys(self) -> None:
         """Show every binding (``/hotkeys``)."""

@@ -131,14 +131,6 @@ def format_age(modified_ms: int, now_ms: int) -> str:
     return f"{days // 365}y"
 
 
-def shorten_home(path: str, home: str | None = None) -> str:
-    """``$HOME/x`` → ``~/x``."""
-    home = home if home is not None else os.path.expanduser("~")
-    if home and (path == home or path.startswith(home.rstrip("/") + "/")):
-        return "~" + path[len(home.rstrip("/")) :]
-    return path
-
-
 def row_title(info: SessionInfo) -> str:
     """Name, else first message, on one line (control characters as spaces)."""
     if info.error is not None:
@@ -147,11 +139,9 @@ def row_title(info: SessionInfo) -> str:
     return " ".join("".join(c if c.isprintable() else " " for c in text).split())
 
 
-def row_details(info: SessionInfo, now_ms: int, *, show_cwd: bool) -> str:
-    """What a row shows right-aligned: cwd (all-folders scope), message count, age."""
+def row_details(info: SessionInfo, now_ms: int) -> str:
+    """What a row shows right-aligned (after the cwd in the all-folders scope): message
+    count and age."""
     if info.error is not None:
         return "unreadable"
-    parts = [str(info.message_count), format_age(info.modified_ms, now_ms)]
-    if show_cwd and info.cwd:
-        parts.insert(0, shorten_home(info.cwd))
-    return " ".join(parts)
+    return f"{info.message_count} {format_age(info.modified_ms, now_ms)}"

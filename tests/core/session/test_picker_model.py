@@ -4,7 +4,6 @@ filter, progressive listing (unreadable files as rows), message text, rename, tr
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,6 @@ from pitui.core.session.listing_view import (
     picker_rows,
     row_details,
     row_title,
-    shorten_home,
 )
 from pitui.core.session.writer import SessionWriter, held_elsewhere
 from pitui.errors import SessionError
@@ -151,9 +149,8 @@ def test_a_query_filters_and_orders_by_relevance_or_recency() -> None:
 
 def test_row_texts() -> None:
     now = 10 * 86_400_000
-    info = _info("/s/x", now - 3 * 3_600_000, cwd=os.path.expanduser("~") + "/proj")
-    assert row_details(info, now, show_cwd=False) == "2 3h"
-    assert row_details(info, now, show_cwd=True) == "~/proj 2 3h"
+    info = _info("/s/x", now - 3 * 3_600_000)
+    assert row_details(info, now) == "2 3h"
     assert row_title(_info("/s/y", 1, first_message="line one\nline\ttwo\x07")) == (
         "line one line two"
     )
@@ -165,8 +162,6 @@ def test_row_texts() -> None:
         "1w",
     ]
     assert format_age(0, 400 * 86_400_000) == "1y"
-    assert shorten_home("/home/u/p", "/home/u") == "~/p"
-    assert shorten_home("/home/user2/p", "/home/u") == "/home/user2/p"
 
 
 # --------------------------------------------------------------------------- listing
@@ -209,7 +204,7 @@ async def test_an_unreadable_file_is_a_row_never_a_crash(
     rows = {Path(r.path).name: r for s in await _collect([tmp_path]) for r in s.rows}
     assert rows["bad.jsonl"].error == "cannot be read: Permission denied"
     assert rows["good.jsonl"].error is None
-    assert row_details(rows["bad.jsonl"], 0, show_cwd=True) == "unreadable"
+    assert row_details(rows["bad.jsonl"], 0) == "unreadable"
     assert read_messages_text(str(bad)) == ""
     assert good.exists()
 
