@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from pitui.ui.commands import Commands
     from pitui.ui.launch import LiveSession
+    from pitui.ui.operations import Operations
     from pitui.ui.view.reducer import AnyEvent
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
 
@@ -106,6 +107,13 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.bridge = EventBridge(self, source) if source is not None else None
         self.startup: Callable[[PituiApp], Awaitable[None]] | None = None
         """Run in a worker after the first frame (creates the session, see ``launch``)."""
+
+    @cached_property
+    def operations(self) -> Operations:
+        """Long operations under way (progress cards; Esc cancels the newest)."""
+        from pitui.ui.operations import Operations
+
+        return Operations(self)
 
     @cached_property
     def commands(self) -> Commands:
@@ -246,20 +254,35 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             self.main.show_status(self.info, new)
 
     async def on_agent_event_batch(self, message: AgentEventBatch) -> None:
-        from pitui.core.session_events import SessionChangedEvent
+        from pitui.core.session_events import AutoCompactionEndEvent, SessionChangedEvent
         from pitui.ui.view.replay import state_from_messages
+        from pitui.ui.view.session_handlers import compaction_done
 
-        await self.apply(message.events)
-        rebuild = any(
-            isinstance(e, SessionChangedEvent) and e.kind in REBUILD_KINDS for e in message.events
-        )
-        if rebuild and self.session is not None:
-            await self.rebuild(state_from_messages(self.session.messages))
-        if self.live is not None and self.live.changes_info(message.events):
-            self.update_info(self.live.info())
+        events = message.events
+        await self.apply(events)
+        live = self.live
+        self.operations.follow(events, live.session.abort_compaction if live else None)
+        kinds = {e.kind for e in events if isinstance(e, SessionChangedEvent)} & REBUILD_KINDS
+        # An automatic compaction changed the transcript too: rebuild, then put its card
+        # at the bottom where the user is looking (as pi).
+        done = [compaction_done(e) for e in events if isinstance(e, AutoCompactionEndEvent)]
+        cards = [d for d in done if d is not None]
+        if (kinds or cards) and self.session is not None:
+            await self.rebuild(
+                state_from_messages(self.session.messages), keep_queue=kinds <= {"compaction"}
+            )
+            if cards:
+                await self.apply(cards)
+        if live is not None and live.changes_info(events):
+            self.update_info(live.info())
 
-    async def rebuild(self, state: ChatState) -> None:
-        """Replace the whole view (after /new, resume, navigation, compaction)."""
+    async def rebuild(self, state: ChatState, *, keep_queue: bool = False) -> None:
+        """Replace the whole view (after /new, resume, navigation, compaction).
+
+        ``keep_queue``: the messages waiting to be sent stay shown (after a compaction
+        they are delivered next; a new or switched session drops them)."""
+        if keep_queue:
+            state = replace(state, steering=self.chat.steering, follow_up=self.chat.follow_up)
         # One layout for the whole new view: each await below (clearing, mounting the
         # earlier-items marker, then the item widgets, in two panes) would otherwise let the
         # screen lay out and draw a half-built view, at ~30-70 ms a pass for a long session.
@@ -300,6 +323,9 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             command = text[2:] if text.startswith("!!") else text[1:]
             excluded = text.startswith("!!")
             self._run(session.run_bash(command.strip(), exclude_from_context=excluded))
+        elif self.operations.is_running():  # e.g. a compaction: sent once it is done (pi)
+            session.follow_up(text)
+            await self.apply([QueueMessage(text, "followUp")])
         elif self.chat.busy or session.is_streaming:
             if message.follow_up:
                 session.follow_up(text)
@@ -375,7 +401,10 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         await self.apply([ToggleAllTools()])
 
     async def action_interrupt(self) -> None:
-        """Esc: put the queued texts back into the composer and abort (pi's order)."""
+        """Esc: cancel a running operation (a compaction …); else put the queued texts
+        back into the composer and abort (pi's order)."""
+        if "operations" in self.__dict__ and self.operations.cancel_newest():
+            return
         if self.session is not None and (self.chat.busy or self.chat.bash_id is not None):
             await self.action_dequeue()
             self.session.abort()

@@ -137,6 +137,7 @@ async def quit_command(commands: Commands, _arg: str) -> None:
 def builtin_commands() -> list[SlashCommand]:
     """The commands every pitui has, in the order completion lists them."""
     from pitui.ui.commands import SlashCommand
+    from pitui.ui.commands_compact import compact_command
     from pitui.ui.commands_resume import resume_command
     from pitui.ui.commands_session import session_command
 
@@ -149,6 +150,9 @@ def builtin_commands() -> list[SlashCommand]:
         SlashCommand("resume", "Resume a different session", resume_command),
         SlashCommand("name", "Set session display name", name_command, "[name]"),
         SlashCommand("session", "Show session info and stats", session_command),
+        SlashCommand(
+            "compact", "Manually compact the session context", compact_command, "[instructions]"
+        ),
         SlashCommand("copy", "Copy last agent message to clipboard", copy_command),
         SlashCommand("theme", "Switch theme", theme_command, "[name]", theme_names),
         SlashCommand("hotkeys", "Show all keyboard shortcuts", hotkeys_command),

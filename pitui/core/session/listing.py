@@ -171,6 +171,8 @@ def _fast_scan(data: bytes) -> _Facts | None:
     facts.count = data.count(_MESSAGE_AT_LINE_START)
     if facts.count != data.count(_MESSAGE_ANYWHERE):
         return None
+    if not facts.count and b'"message"' in data:
+        return None  # entries written with other spacing ("type": "message"): parse them
     pos = 0
     while (pos := data.find(b'"role":"user"', pos)) > 0:
         start, line = _line_around(data, pos)

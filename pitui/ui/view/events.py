@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
+from pitui.ui.view.progress import CompactionDone, ProgressEnded, ProgressStarted
 from pitui.ui.view.state import NoticeLevel
 
 
@@ -115,4 +116,7 @@ UiEvent: TypeAlias = (
     | BashStarted
     | BashOutput
     | BashFinished
+    | ProgressStarted
+    | ProgressEnded
+    | CompactionDone
 )

@@ -11,7 +11,8 @@ Item ids are stable for the life of an item so widgets can update one item in pl
 - ``m<seq>.end`` the abort / error line under an assistant message;
 - ``tool:<toolCallId>`` the card of one tool call;
 - ``approval:<toolCallId>`` the approval prompt of one call;
-- ``n<seq>`` a notice.
+- ``n<seq>`` a notice;
+- ``progress:<key>`` the card of a long operation under way (one per key at a time).
 """
 
 from __future__ import annotations
@@ -125,6 +126,21 @@ class BranchSummaryItem:
 
 
 @dataclass(frozen=True, slots=True)
+class ProgressItem:
+    """A long operation under way (a compaction, a branch summary): a card with its
+    title, the time it has taken and how to cancel it, until it ends (``finished``: no
+    longer shown). Built and ended by :mod:`pitui.ui.view.progress`."""
+
+    id: str
+    title: str
+    started_at: float | None = None
+    """``time.monotonic()`` when it started (None: when its card first showed)."""
+    detail: str = ""
+    cancel_hint: str = "Esc to cancel"
+    finished: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class ApprovalItem:
     """A permission prompt for one tool call."""
 
@@ -154,6 +170,7 @@ ChatItem: TypeAlias = (
     | CustomItem
     | CompactionItem
     | BranchSummaryItem
+    | ProgressItem
     | ApprovalItem
     | NoticeItem
 )

@@ -21,6 +21,7 @@ from pitui.ui.view.events import (
     ToggleAllTools,
     ToggleItem,
 )
+from pitui.ui.view.progress import PROGRESS_HANDLERS
 from pitui.ui.view.state import (
     TOOL_DONE_STATES,
     ApprovalItem,
@@ -49,7 +50,7 @@ def _toggle(state: ChatState, event: ToggleItem) -> ChatState:
 
 
 def _set_all(
-    state: ChatState, kind: type[ThinkingItem] | type[ToolCardItem], expanded: bool
+    state: ChatState, kind: type[Any] | tuple[type[Any], ...], expanded: bool
 ) -> ChatState:
     for item in list(state.items):
         if isinstance(item, kind) and item.expanded != expanded:
@@ -62,9 +63,13 @@ def _toggle_thinking(state: ChatState, event: ToggleAllThinking) -> ChatState:
     return replace(_set_all(state, ThinkingItem, expanded), thinking_expanded=expanded)
 
 
+TOOL_OUTPUT_KINDS = (ToolCardItem, CompactionItem, BranchSummaryItem)
+"""What Ctrl+O opens and closes: tool output and the summary cards (as pi)."""
+
+
 def _toggle_tools(state: ChatState, event: ToggleAllTools) -> ChatState:
     expanded = not state.tools_expanded
-    return replace(_set_all(state, ToolCardItem, expanded), tools_expanded=expanded)
+    return replace(_set_all(state, TOOL_OUTPUT_KINDS, expanded), tools_expanded=expanded)
 
 
 def _notice(state: ChatState, event: AddNotice) -> ChatState:
@@ -156,4 +161,5 @@ UI_HANDLERS: dict[type, Handler] = {
     BashStarted: _bash_started,
     BashOutput: _bash_output,
     BashFinished: _bash_finished,
+    **PROGRESS_HANDLERS,
 }

@@ -16,12 +16,14 @@ from pitui.ui.view.state import (
     CompactionItem,
     CustomItem,
     NoticeItem,
+    ProgressItem,
     ThinkingItem,
     ToolCardItem,
     UserItem,
 )
 from pitui.ui.widgets.assistant_text import AssistantMarkdown as AssistantMarkdown
 from pitui.ui.widgets.base import ItemStatic
+from pitui.ui.widgets.progress_card import ProgressCard
 from pitui.ui.widgets.tool_renderers import renderer_for
 
 GLYPHS = {"pending": "○", "running": "●", "success": "✓", "error": "✗", "denied": "⊘"}
@@ -141,8 +143,10 @@ class SummaryCard(ItemStatic):
         marker = "▾" if item.expanded else "▸"
         head = Content.styled(f"{marker} {title}", "bold $pi-customMessageLabel")
         if not item.expanded:
-            return head
-        return Content.assemble(head, "\n", inert(item.summary))
+            return Content.assemble(head, (" (ctrl+o to expand)", "$pi-dim"))
+        from pitui.ui import md_render  # the summary is Markdown (pi's skeleton)
+
+        return Content.assemble(head, "\n\n", md_render.render(inert(item.summary)))
 
 
 class ApprovalCard(ItemStatic):
@@ -186,5 +190,6 @@ CONVERSATION_WIDGETS: dict[type, Any] = {
     BranchSummaryItem: SummaryCard,
     ApprovalItem: ApprovalCard,
     NoticeItem: NoticeLine,
+    ProgressItem: ProgressCard,
 }
 """Which widget shows an item in the conversation, by item type."""

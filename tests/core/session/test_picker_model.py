@@ -294,3 +294,13 @@ async def test_message_texts_are_read_once_per_file_state(tmp_path: Path) -> Non
     newer = _info(info.path, info.modified_ms + 1)
     assert texts.get(newer) is None
     await asyncio.sleep(0)
+
+
+def test_a_file_written_with_other_spacing_is_counted(tmp_path: Path) -> None:
+    import json
+
+    path = tmp_path / "spaced.jsonl"
+    lines = [HEADER, *_chat("hello there")]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))  # ": " and ", "
+    info = read_session_info(path)
+    assert info is not None and info.message_count == 2 and info.first_message == "hello there"
