@@ -178,7 +178,7 @@ class SessionCompaction:
             key = (model.provider, model.id, window)
             if key not in self._noticed:
                 self._noticed.add(key)
-                await session.emit(SessionNoticeEvent(message=fitted.notice))
+                await session.emit(SessionNoticeEvent(message=fitted.notice, level="warning"))
         return fitted
 
     # ------------------------------------------------------------------ automatic
