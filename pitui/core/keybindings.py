@@ -55,6 +55,10 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo("resume", "Resume a different session", ()),
     ActionInfo("commandPalette", "Open the command palette", ("ctrl+p",)),
     ActionInfo("toggleToolPane", "Show or hide the tool pane", ("f2",)),
+    ActionInfo("tree", "Show and focus the branch tree", ("ctrl+b",)),
+    ActionInfo("fork", "Fork from an earlier message", ()),
+    ActionInfo("previousBranch", "Switch a message to its previous sibling branch", ("alt+left",)),
+    ActionInfo("nextBranch", "Switch a message to its next sibling branch", ("alt+right",)),
     ActionInfo("hotkeys", "Show all keyboard shortcuts", ()),
     ActionInfo("quit", "Quit pitui", ("ctrl+q",)),
 )
@@ -65,7 +69,7 @@ ACTION_IDS: frozenset[str] = frozenset(a.id for a in ACTIONS)
 PI_ONLY_ACTIONS: frozenset[str] = frozenset(
     {
         # pi app actions pitui does not have (yet)
-        "suspend", "toggleSessionNamedFilter", "externalEditor", "pasteImage", "tree", "fork",
+        "suspend", "toggleSessionNamedFilter", "externalEditor", "pasteImage",
         # pi editor actions
         "cursorUp", "cursorDown", "cursorLeft", "cursorRight", "cursorWordLeft",
         "cursorWordRight", "cursorLineStart", "cursorLineEnd", "jumpForward", "jumpBackward",

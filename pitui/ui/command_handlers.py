@@ -140,6 +140,7 @@ def builtin_commands() -> list[SlashCommand]:
     from pitui.ui.commands_compact import compact_command
     from pitui.ui.commands_resume import resume_command
     from pitui.ui.commands_session import session_command
+    from pitui.ui.tree_commands import clone_command, fork_command, tree_command
 
     return [
         SlashCommand("model", "Select model (opens selector UI)", model_command, "[search]"),
@@ -152,6 +153,11 @@ def builtin_commands() -> list[SlashCommand]:
         SlashCommand("session", "Show session info and stats", session_command),
         SlashCommand(
             "compact", "Manually compact the session context", compact_command, "[instructions]"
+        ),
+        SlashCommand("tree", "Navigate the session tree (switch branches)", tree_command),
+        SlashCommand("fork", "Create a new fork from a previous message", fork_command),
+        SlashCommand(
+            "clone", "Duplicate the current session at the current position", clone_command
         ),
         SlashCommand("copy", "Copy last agent message to clipboard", copy_command),
         SlashCommand("theme", "Switch theme", theme_command, "[name]", theme_names),

@@ -10,6 +10,7 @@ words them (``Compaction failed: Nothing to compact (session too small)`` …).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -25,30 +26,27 @@ CANCELLED = "Compaction cancelled"
 async def compact_command(commands: Commands, arg: str) -> None:
     """Summarise the branch into a ``compaction`` entry (``arg``: extra focus)."""
     from pitui.core.compaction.summarize import CompactionCancelled, CompactionError
-    from pitui.ui.view.events import AddNotice
-    from pitui.ui.view.progress import CompactionDone
+    from pitui.ui.view.events import CompactionDone, ProgressEnded, ProgressStarted
+    from pitui.ui.view.progress import COMPACTION
     from pitui.ui.view.session_handlers import COMPACTION_TITLES
 
     session = commands.require_session()
     app = commands.app
-    operations = app.operations
-    if operations.is_running("compaction"):
+    if session.compaction.is_compacting:
         await commands.notice("A compaction is already running", "warning")
         return
     instructions = arg.strip() or None
     detail = f"Focus: {instructions}" if instructions else _size_detail(session)
-    await operations.start(
-        "compaction", COMPACTION_TITLES["manual"], detail=detail, cancel=session.abort_compaction
-    )
+    title = COMPACTION_TITLES["manual"]
+    await app.apply([ProgressStarted(COMPACTION, title, time.monotonic(), detail)])
     try:
         result = await session.compact(instructions)
     except CompactionCancelled:
-        await operations.end("compaction", [AddNotice(CANCELLED, "error")])
+        await app.apply([ProgressEnded(COMPACTION, CANCELLED, "error")])
     except CompactionError as exc:
-        await operations.end("compaction", [AddNotice(f"Compaction failed: {exc}", "error")])
+        await app.apply([ProgressEnded(COMPACTION, f"Compaction failed: {exc}", "error")])
     else:
         # The session's "compaction" change rebuilds the view; the card goes after it.
-        operations.forget("compaction")
         apply_after_events(app, [CompactionDone(result.summary, result.tokens_before)])
         commands.refresh_status()
     finally:

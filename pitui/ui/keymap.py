@@ -39,6 +39,10 @@ ACTION_TARGETS: dict[str, tuple[str, str]] = {
     "hotkeys": ("app", "hotkeys"),
     "quit": ("app", "quit"),
     "toggleToolPane": ("main", "toggle_tool_pane"),
+    "tree": ("main", "toggle_branches"),
+    "fork": ("app", "fork"),
+    "previousBranch": ("app", "switch_branch(-1)"),
+    "nextBranch": ("app", "switch_branch(1)"),
 }
 """Action id → (``app`` or ``main`` screen, Textual action) for every Textual binding."""
 

@@ -21,10 +21,16 @@ from pitui.ui.app import PituiApp
 from pitui.ui.launch import LiveSession
 from pitui.ui.theme import discover_themes
 from pitui.ui.view.progress import running
-from pitui.ui.view.state import BranchSummaryItem, CompactionItem, ToolCardItem, UserItem
+from pitui.ui.view.state import (
+    BranchSummaryItem,
+    CompactionItem,
+    ProgressItem,
+    ToolCardItem,
+    UserItem,
+)
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.messages import SummaryCard
-from tests.replay_server import ReplayServer, Reply
+from tests.replay_server import ReplayServer, Reply, write_fake_anthropic_models
 from tests.ui.command_support import (
     make_registry,
     no_local_ollama,  # noqa: F401  (autouse fixture)
@@ -42,14 +48,7 @@ def _settings(**compaction: int) -> None:
 
 
 def _fake_provider(base_url: str, **model: Any) -> None:
-    provider = {
-        "baseUrl": base_url,
-        "api": "anthropic-messages",
-        "apiKey": "sk-fake-key-123456",
-        "models": [{"id": "claude-fake", **model}],
-    }
-    paths.models_file().parent.mkdir(parents=True, exist_ok=True)
-    paths.models_file().write_text(json.dumps({"providers": {"fake": provider}}))
+    write_fake_anthropic_models(base_url, **model)
 
 
 async def _session(tmp: Path, **options: Any) -> AgentSession:
@@ -82,6 +81,13 @@ async def send(pilot: Pilot[None], text: str) -> None:
     await pilot.pause()
 
 
+def said(app: PituiApp) -> list[str]:
+    """Notices, and what ended progress cards say in their place."""
+    texts = notices(app)
+    texts += [i.outcome for i in app.chat.items if isinstance(i, ProgressItem) and i.outcome]
+    return texts
+
+
 def _context(app: PituiApp) -> str:
     return str(app.main.query_one("#status-context", Static).content)
 
@@ -106,7 +112,7 @@ async def test_compact_with_the_demo_model(tmp_path: Path, monkeypatch: pytest.M
         await send(pilot, "/compact the greetings")
         await wait_until(pilot, lambda: running(app.chat, "compaction") is not None, "the card")
         card = running(app.chat, "compaction")
-        assert card is not None and card.title == "Compacting context…"
+        assert card is not None and card.title == "Compacting context"
         assert card.detail == "Focus: the greetings" and card.cancel_hint == "Esc to cancel"
         await wait_until(pilot, lambda: _kinds(session)[-1] == "compaction", "the entry")
         await wait_until(pilot, lambda: isinstance(app.chat.items[-1], CompactionItem), "result")
@@ -120,7 +126,7 @@ async def test_compact_with_the_demo_model(tmp_path: Path, monkeypatch: pytest.M
         assert _context(app).startswith("?/128k")
         assert isinstance(app.chat.items[0], CompactionItem)  # the rebuilt view starts with it
         await submit(pilot, "/compact")
-        assert notices(app)[-1] == "Compaction failed: Already compacted"
+        assert said(app)[-1] == "Compaction failed: Already compacted"
 
 
 async def test_compact_with_a_recorded_stream(tmp_path: Path, replay_server: ReplayServer) -> None:
@@ -162,10 +168,10 @@ async def test_escape_cancels_and_nothing_is_written(
         await wait_until(pilot, lambda: len(replay_server.requests) >= 3, "the summary request")
         assert running(app.chat, "compaction") is not None
         await pilot.press("escape")
-        await wait_until(pilot, lambda: "Compaction cancelled" in notices(app), "the cancel")
+        await wait_until(pilot, lambda: "Compaction cancelled" in said(app), "the cancel")
         await settle(pilot)
         assert session.session_file.read_bytes() == before
-        assert running(app.chat, "compaction") is None and not app.operations.is_running()
+        assert running(app.chat, "compaction") is None and not session.compaction.is_compacting
 
 
 async def test_nothing_to_compact_on_a_two_message_session(
@@ -181,7 +187,7 @@ async def test_nothing_to_compact_on_a_two_message_session(
         before = session.session_file.read_bytes()
         await submit(pilot, "/compact")
         await settle(pilot)
-        assert notices(app)[-1] == "Compaction failed: Nothing to compact (session too small)"
+        assert said(app)[-1] == "Compaction failed: Nothing to compact (session too small)"
         assert session.session_file.read_bytes() == before
         assert running(app.chat, "compaction") is None
 
@@ -194,7 +200,7 @@ async def test_no_api_key_is_worded_as_pi(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         await submit(pilot, "/compact")
-        assert notices(app)[-1] == "Compaction failed: No API key for fakeco"
+        assert said(app)[-1] == "Compaction failed: No API key for fakeco"
 
 
 async def test_auto_compaction_shows_the_card_and_delivers_queued_messages(
@@ -220,7 +226,7 @@ async def test_auto_compaction_shows_the_card_and_delivers_queued_messages(
         await send(pilot, "second")  # 238 > 200: a threshold compaction follows the reply
         await wait_until(pilot, lambda: running(app.chat, "compaction") is not None, "the card")
         card = running(app.chat, "compaction")
-        assert card is not None and card.title == "Auto-compacting context…"
+        assert card is not None and card.title == "Auto-compacting context"
         await send(pilot, "queued meanwhile")
         await pilot.pause()
         assert app.chat.follow_up == ("queued meanwhile",)

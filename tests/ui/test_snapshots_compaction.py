@@ -18,8 +18,7 @@ from textual.pilot import Pilot
 
 from pitui.core.session.listing_ops import PickerScopes
 from pitui.ui.screens.resume import ResumeScreen
-from pitui.ui.view.events import ToggleItem
-from pitui.ui.view.progress import CompactionDone, ProgressStarted
+from pitui.ui.view.events import CompactionDone, ProgressStarted, ToggleItem
 from pitui.ui.widgets.progress_card import ProgressCard
 from tests.ui.harness import FeedSource, freeze, make_app, settle, wait_subscribed
 from tests.ui.script import Script, usage
@@ -143,7 +142,7 @@ def test_compaction_progress_card(
         source.emit(_conversation().events)
         await settle(pilot)
         started = ProgressStarted(
-            "compaction", "Compacting context…", 100.0, "Focus: the config loader"
+            "compaction", "Compacting context", 100.0, "Focus: the config loader"
         )
         await app.apply([started])
         await settle(pilot)

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from pitui.ui.view.progress import CompactionDone, ProgressEnded, ProgressStarted
 from pitui.ui.view.state import NoticeLevel
 
 
@@ -103,6 +102,44 @@ class BashFinished:
     full_output_path: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ProgressStarted:
+    """A long operation started: its card shows at the end of the conversation, with the
+    elapsed time and how to cancel (see :mod:`pitui.ui.view.progress`)."""
+
+    operation: str
+    title: str
+    started: float | None = None
+    """``time.monotonic()`` at the start (None: when the card first shows)."""
+    detail: str = ""
+    cancel_hint: str = "Esc to cancel"
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressEnded:
+    """The operation ended: its card shows ``outcome`` instead (``""``: the card goes,
+    the outcome is shown by other events, e.g. :class:`CompactionDone`)."""
+
+    operation: str
+    outcome: str = ""
+    level: NoticeLevel = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionDone:
+    """A compaction was written: its card ends and the summary card shows."""
+
+    summary: str
+    tokens_before: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShowBranchSwitches:
+    """Which user messages have sibling branches: item id → ``(i, n)``; others none."""
+
+    switches: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+
 UiEvent: TypeAlias = (
     ToggleItem
     | ToggleAllThinking
@@ -119,4 +156,5 @@ UiEvent: TypeAlias = (
     | ProgressStarted
     | ProgressEnded
     | CompactionDone
+    | ShowBranchSwitches
 )

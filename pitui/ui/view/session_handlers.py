@@ -19,13 +19,15 @@ from pitui.core.session_events import (
     UserBashUpdateEvent,
 )
 from pitui.ui.view import items
-from pitui.ui.view.events import ApprovalResolved, BashOutput, BashStarted
-from pitui.ui.view.progress import (
-    PROGRESS_HANDLERS,
+from pitui.ui.view.events import (
+    ApprovalResolved,
+    BashOutput,
+    BashStarted,
     CompactionDone,
     ProgressEnded,
     ProgressStarted,
 )
+from pitui.ui.view.progress import COMPACTION, PROGRESS_HANDLERS
 from pitui.ui.view.state import TOOL_DONE_STATES, ChatState
 from pitui.ui.view.ui_handlers import UI_HANDLERS
 
@@ -54,9 +56,9 @@ def _retry_end(state: ChatState, event: AutoRetryEndEvent) -> ChatState:
 
 
 COMPACTION_TITLES = {
-    "manual": "Compacting context…",
-    "threshold": "Auto-compacting context…",
-    "overflow": "Context overflow detected, auto-compacting…",
+    "manual": "Compacting context",
+    "threshold": "Auto-compacting context",
+    "overflow": "Context overflow detected, auto-compacting",
 }
 COMPACTION_DETAILS = {
     "threshold": "the context is near the model's window",
@@ -67,7 +69,7 @@ COMPACTION_DETAILS = {
 def _compaction_start(state: ChatState, event: AutoCompactionStartEvent) -> ChatState:
     state = replace(state, activity=None)
     started = ProgressStarted(
-        "compaction", COMPACTION_TITLES[event.reason], detail=COMPACTION_DETAILS[event.reason]
+        COMPACTION, COMPACTION_TITLES[event.reason], detail=COMPACTION_DETAILS[event.reason]
     )
     return PROGRESS_HANDLERS[ProgressStarted](state, started)
 
@@ -94,12 +96,13 @@ def _compaction_end(state: ChatState, event: AutoCompactionEndEvent) -> ChatStat
     done = compaction_done(event)
     if done is not None:
         return PROGRESS_HANDLERS[CompactionDone](state, done)
-    state = PROGRESS_HANDLERS[ProgressEnded](state, ProgressEnded("compaction"))
     if event.aborted:
-        return items.status(state, "Auto-compaction cancelled")
-    if event.error_message:
-        return items.notice(state, event.error_message, "error")
-    return state
+        ended = ProgressEnded(COMPACTION, "Auto-compaction cancelled")
+    elif event.error_message:
+        ended = ProgressEnded(COMPACTION, event.error_message, "error")
+    else:
+        ended = ProgressEnded(COMPACTION)
+    return PROGRESS_HANDLERS[ProgressEnded](state, ended)
 
 
 def _session_notice(state: ChatState, event: SessionNoticeEvent) -> ChatState:

@@ -12,7 +12,8 @@ Item ids are stable for the life of an item so widgets can update one item in pl
 - ``tool:<toolCallId>`` the card of one tool call;
 - ``approval:<toolCallId>`` the approval prompt of one call;
 - ``n<seq>`` a notice;
-- ``progress:<key>`` the card of a long operation under way (one per key at a time).
+- ``progress:<operation>:<seq>`` the card of a long operation (a compaction, a branch
+  summary); one runs per operation at a time.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class UserItem:
     id: str
     text: str
     images: int = 0
+    branch: tuple[int, int] | None = None
+    """``(i, n)``: this message is the i-th of n sibling branches (``‹ i/n ›``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,21 +129,6 @@ class BranchSummaryItem:
 
 
 @dataclass(frozen=True, slots=True)
-class ProgressItem:
-    """A long operation under way (a compaction, a branch summary): a card with its
-    title, the time it has taken and how to cancel it, until it ends (``finished``: no
-    longer shown). Built and ended by :mod:`pitui.ui.view.progress`."""
-
-    id: str
-    title: str
-    started_at: float | None = None
-    """``time.monotonic()`` when it started (None: when its card first showed)."""
-    detail: str = ""
-    cancel_hint: str = "Esc to cancel"
-    finished: bool = False
-
-
-@dataclass(frozen=True, slots=True)
 class ApprovalItem:
     """A permission prompt for one tool call."""
 
@@ -161,6 +149,25 @@ class NoticeItem:
     level: NoticeLevel = "info"
 
 
+@dataclass(frozen=True, slots=True)
+class ProgressItem:
+    """A long operation the user waits for (elapsed time, Esc cancels), then its outcome."""
+
+    id: str
+    title: str
+    """What runs, e.g. ``Summarizing branch``, ``Compacting context``."""
+    started: float | None = None
+    """``time.monotonic()`` when it started: the widget shows the time since (None: since
+    the card first showed, for an operation the session started by itself)."""
+    outcome: str | None = None
+    """None while running; then what came of it (``Branch summary cancelled`` …); ``""``
+    when the outcome shows elsewhere (a summary card): the card is then hidden."""
+    level: NoticeLevel = "info"
+    detail: str = ""
+    """A second line: why it runs or what it works on."""
+    cancel_hint: str = "Esc to cancel"
+
+
 ChatItem: TypeAlias = (
     UserItem
     | AssistantItem
@@ -170,9 +177,9 @@ ChatItem: TypeAlias = (
     | CustomItem
     | CompactionItem
     | BranchSummaryItem
-    | ProgressItem
     | ApprovalItem
     | NoticeItem
+    | ProgressItem
 )
 
 
@@ -184,3 +191,8 @@ def tool_item_id(tool_call_id: str) -> str:
 def approval_item_id(tool_call_id: str) -> str:
     """The item id of a tool call's approval prompt."""
     return f"approval:{tool_call_id}"
+
+
+def progress_item_id(operation: str, seq: int) -> str:
+    """The item id of one run of a long operation's card."""
+    return f"progress:{operation}:{seq}"

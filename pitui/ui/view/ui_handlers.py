@@ -17,6 +17,7 @@ from pitui.ui.view.events import (
     ClearQueue,
     MarkCopied,
     QueueMessage,
+    ShowBranchSwitches,
     ToggleAllThinking,
     ToggleAllTools,
     ToggleItem,
@@ -34,6 +35,7 @@ from pitui.ui.view.state import (
     CustomItem,
     ThinkingItem,
     ToolCardItem,
+    UserItem,
     approval_item_id,
 )
 
@@ -148,6 +150,13 @@ def _bash_finished(state: ChatState, event: BashFinished) -> ChatState:
     return replace(items.put(state, done), bash_id=None)
 
 
+def _branch_switches(state: ChatState, event: ShowBranchSwitches) -> ChatState:
+    for item in list(state.items):
+        if isinstance(item, UserItem) and item.branch != event.switches.get(item.id):
+            state = items.put(state, replace(item, branch=event.switches.get(item.id)))
+    return state
+
+
 UI_HANDLERS: dict[type, Handler] = {
     ToggleItem: _toggle,
     ToggleAllThinking: _toggle_thinking,
@@ -161,5 +170,6 @@ UI_HANDLERS: dict[type, Handler] = {
     BashStarted: _bash_started,
     BashOutput: _bash_output,
     BashFinished: _bash_finished,
+    ShowBranchSwitches: _branch_switches,
     **PROGRESS_HANDLERS,
 }

@@ -42,7 +42,12 @@ class UserMessage(ItemStatic):
 
     def render_item(self, item: UserItem) -> Content:
         suffix = f"\n[{item.images} image{'s' if item.images != 1 else ''}]" if item.images else ""
-        return Content(inert(item.text) + suffix)
+        text = Content(inert(item.text) + suffix)
+        if item.branch is None:
+            return text
+        index, count = item.branch
+        switch = Content.styled(f"‹ {index}/{count} ›  alt+←/→ switch branch", "$pi-muted")
+        return Content.assemble(text, "\n", switch)
 
 
 class ThinkingBlock(ItemStatic):

@@ -1,7 +1,7 @@
-"""The card of a long operation under way (:class:`~pitui.ui.view.state.ProgressItem`):
-its title, the time it has taken (ticking), what it does and how to cancel it.
+"""The card of a long operation (:class:`~pitui.ui.view.state.ProgressItem`): while it
+runs, its title, the time it has taken (ticking), how to cancel it and a detail line;
+then its outcome in its place (or nothing, when the outcome shows elsewhere).
 
-The card ticks only while it runs; a finished card is hidden (its item stays, ended).
 Tests freeze :attr:`ProgressCard.clock` for deterministic pictures.
 """
 
@@ -19,59 +19,56 @@ from pitui.ui.view.progress import elapsed_text
 from pitui.ui.view.state import ChatItem, ProgressItem
 from pitui.ui.widgets.base import ItemStatic
 
-SPINNER = "◐◓◑◒"
-TICK_SECONDS = 0.5
-
 
 class ProgressCard(ItemStatic):
     """A progress card in the conversation."""
 
+    TICK_SECONDS: ClassVar[float] = 0.1
     clock: ClassVar[Callable[[], float]] = time.monotonic
     """Where the elapsed time is read (monotonic seconds)."""
 
     def __init__(self, item: ProgressItem) -> None:
-        self._since = item.started_at if item.started_at is not None else type(self).clock()
+        self._since = item.started if item.started is not None else type(self).clock()
         self._timer: Timer | None = None
         super().__init__(item)
 
-    def classes_for(self, item: ChatItem) -> str:
-        assert isinstance(item, ProgressItem)
-        return "-finished" if item.finished else ""
+    @property
+    def _in_progress(self) -> bool:
+        return isinstance(self.item, ProgressItem) and self.item.outcome is None
 
     def on_mount(self) -> None:
-        self.display = not self._finished
-        if not self._finished:
-            self._timer = self.set_interval(TICK_SECONDS, self._tick)
-
-    @property
-    def _finished(self) -> bool:
-        item = self.item
-        return isinstance(item, ProgressItem) and item.finished
+        self._show_or_hide()
+        if self._in_progress:
+            self._timer = self.set_interval(self.TICK_SECONDS, self._tick)
 
     def _tick(self) -> None:
-        if isinstance(self.item, ProgressItem):
+        if self._in_progress and isinstance(self.item, ProgressItem):
             self.update(self.render_item(self.item))
+        elif self._timer is not None:
+            self._timer.stop()
+            self._timer = None
 
     async def update_item(self, item: Any) -> None:
         await super().update_item(item)
-        if self._finished:
-            self.display = False
-            if self._timer is not None:
-                self._timer.stop()
-                self._timer = None
+        self._show_or_hide()
+
+    def _show_or_hide(self) -> None:
+        item = self.item
+        self.display = not (isinstance(item, ProgressItem) and item.outcome == "")
+
+    def classes_for(self, item: ChatItem) -> str:
+        assert isinstance(item, ProgressItem)
+        return "-running" if item.outcome is None else f"-{item.level}"
 
     def render_item(self, item: ProgressItem) -> Content:
+        if item.outcome is not None:
+            return Content(inert(item.outcome))
         elapsed = type(self).clock() - self._since
-        glyph = SPINNER[int(elapsed / TICK_SECONDS) % len(SPINNER)]
-        parts = [
-            Content.assemble(
-                (f"{glyph} ", "$pi-accent"),
-                (inert(item.title), "bold"),
-                ("  " + elapsed_text(elapsed), "$pi-muted"),
-            )
-        ]
-        if item.detail:
-            parts.append(Content.styled(inert(item.detail), "$pi-muted"))
-        if item.cancel_hint:
-            parts.append(Content.styled(item.cancel_hint, "$pi-dim"))
-        return Content("\n").join(parts)
+        head = Content.assemble(
+            (f"◌ {inert(item.title)}… ", "$pi-accent"),
+            (elapsed_text(elapsed), "$pi-text"),
+            (f"  ({item.cancel_hint})" if item.cancel_hint else "", "$pi-muted"),
+        )
+        if not item.detail:
+            return head
+        return Content.assemble(head, "\n", (inert(item.detail), "$pi-muted"))
