@@ -203,6 +203,10 @@ async def test_open_switches_in_place_with_model_and_level(world: World) -> None
         assert users == ["hello there", "run ls", "tell me about the zebra loader"]
         assert any(isinstance(i, ToolCardItem) for i in app.chat.items)
         assert app.main.tools.item_count == 1  # the Tools pane follows
+        tree = app.main.branches.rows.state  # and the Branches pane
+        assert tree is not None
+        rows = [tree.view.row(i).line() for i in range(len(tree))]
+        assert any("tell me about the zebra loader" in row for row in rows)
         status = str(app.main.query_one(StatusBar).query_one("#status-model", Static).content)
         assert status.startswith("demo • high")
         assert "Resumed session" in notices(app)

@@ -65,24 +65,25 @@ def _threaded(sessions: Sequence[SessionInfo]) -> list[PickerRow]:
     def newest_first(items: list[SessionInfo]) -> list[SessionInfo]:
         return sorted(items, key=lambda i: i.modified_ms, reverse=True)
 
-    def walk(info: SessionInfo, depth: int, gutters: list[bool], last: bool) -> None:
+    def walk(info: SessionInfo, depth: int, gutter: str, last: bool) -> None:
         if info.path in seen:  # a parentSession cycle: show each session once
             return
         seen.add(info.path)
-        prefix = "".join("│  " if more else "   " for more in gutters)
-        prefix += ("└─ " if last else "├─ ") if depth else ""
-        rows.append(PickerRow(info, depth, prefix))
-        kids = newest_first(children.get(info.path, []))
+        rows.append(PickerRow(info, depth, gutter + ("└─ " if last else "├─ ") if depth else ""))
+        kids = children.get(info.path)
+        if not kids:
+            return
+        # A gutter per level; "│" only below non-root levels (as pi draws them).
+        below = gutter + ("│  " if depth and not last else "   ")
+        kids = newest_first(kids)
         for index, child in enumerate(kids):
-            # A gutter per level; "│" only below non-root levels (as pi draws them).
-            more = not last if depth else False
-            walk(child, depth + 1, [*gutters, more], index == len(kids) - 1)
+            walk(child, depth + 1, below if depth else "   ", index == len(kids) - 1)
 
     ordered = newest_first(roots)
     for index, info in enumerate(ordered):
-        walk(info, 0, [], index == len(ordered) - 1)
+        walk(info, 0, "", index == len(ordered) - 1)
     for info in newest_first([i for i in sessions if i.path not in seen]):  # cycles only
-        walk(info, 0, [], True)
+        walk(info, 0, "", True)
     return rows
 
 

@@ -98,6 +98,9 @@ class ResumeScreen(ModalScreen[Path | None]):
         rename: Renamer | None = None,
     ) -> None:
         super().__init__()
+        from pitui.ui.widgets.conversation import add_stylesheet
+
+        add_stylesheet(self.app, Path(__file__).with_name(self.CSS_PATH))
         self.scopes = scopes
         self.current_path = current_path
         self.renamer = rename
@@ -149,16 +152,20 @@ class ResumeScreen(ModalScreen[Path | None]):
     async def _run_load(self, scope: Scope) -> None:
         state = self.lists[scope]
         directories = self.scopes.current if scope == "current" else self.scopes.everywhere
+        drawn = False
         async for step in list_progressively(directories):
             state.sessions.extend(step.rows)
             state.done, state.total = step.done, step.total
             now = time.monotonic()
+            drawn = False
             if scope == self.scope and (not state.loading or now - self._last_refresh > REFRESH_S):
                 self._last_refresh = now
                 self._redraw()
+                drawn = True
         state.total = state.total or 0
         if scope == self.scope:
-            self._redraw()
+            if not drawn:
+                self._redraw()
             self._load_texts()
 
     @work(group="resume-texts", exclusive=True, exit_on_error=False)
