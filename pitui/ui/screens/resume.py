@@ -122,9 +122,9 @@ class ResumeScreen(ModalScreen[Path | None]):
             yield Static(id="resume-header")
             yield Input(placeholder="Search sessions", id="resume-search")
             yield Static(id="resume-hints")
+            yield Input(placeholder="New name", id="resume-rename")
             yield SessionRows(id="resume-rows")
             yield Static(id="resume-footer")
-            yield Input(placeholder="New name", id="resume-rename")
 
     def on_mount(self) -> None:
         rows = self.query_one(SessionRows)
@@ -212,28 +212,37 @@ class ResumeScreen(ModalScreen[Path | None]):
         return "No sessions in current folder. Press Tab to view all."
 
     def _draw_header(self, state: _ScopeRows) -> None:
-        title = (
-            "Resume Session (Current Folder)" if self.scope == "current" else "Resume Session (All)"
-        )
-        if state.loading:
-            progress = f"{state.done}/{state.total}" if state.total else "…"
-            scope = Content.styled(f"Loading {progress}", "$pi-accent")
-        elif self.scope == "current":
-            scope = Content.assemble(("◉ Current Folder", "$pi-accent"), (" | ○ All", "$pi-muted"))
-        else:
-            scope = Content.assemble(("○ Current Folder | ", "$pi-muted"), ("◉ All", "$pi-accent"))
-        named = "Named" if self.name_filter == "named" else "All"
-        right = Content.assemble(
-            scope,
-            ("  Name: ", "$pi-muted"),
-            (named, "$pi-accent"),
-            ("  Sort: ", "$pi-muted"),
-            (SORT_LABELS[self.sort], "$pi-accent"),
-        )
+        """Title left; scope (or loading count), name filter and sort right. Narrow
+        screens get the short forms (pi's words, fewer of them)."""
         header = self.query_one("#resume-header", Static)
-        width = max(0, header.size.width or 100)
+        width = header.size.width or 100
+        where = "Current Folder" if self.scope == "current" else "All"
+        named = "Named" if self.name_filter == "named" else "All"
+        sort = SORT_LABELS[self.sort]
+        for short in (False, True):
+            title = "Resume" if short else f"Resume Session ({where})"
+            right = Content.assemble(
+                self._scope_text(state, short),
+                ("  Name: ", "$pi-muted"),
+                (named, "$pi-accent"),
+                ("  Sort: ", "$pi-muted"),
+                (sort, "$pi-accent"),
+            )
+            if len(title) + 1 + right.cell_length <= width:
+                break
         gap = max(1, width - len(title) - right.cell_length)
         header.update(Content.assemble((title, "bold"), " " * gap, right))
+
+    def _scope_text(self, state: _ScopeRows, short: bool) -> Content:
+        if state.loading:
+            progress = f"{state.done}/{state.total}" if state.total else "…"
+            return Content.styled(f"Loading {progress}", "$pi-accent")
+        if short:
+            here = "◉ Current Folder" if self.scope == "current" else "◉ All"
+            return Content.styled(here, "$pi-accent")
+        if self.scope == "current":
+            return Content.assemble(("◉ Current Folder", "$pi-accent"), (" | ○ All", "$pi-muted"))
+        return Content.assemble(("○ Current Folder | ", "$pi-muted"), ("◉ All", "$pi-accent"))
 
     def _draw_hints(self) -> None:
         hints = self.query_one("#resume-hints", Static)
@@ -279,6 +288,21 @@ class ResumeScreen(ModalScreen[Path | None]):
         self.rows.selected = 0
         self._redraw(keep_selection=False)
         self._load_texts()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter in a text box is the box's own (Input.Submitted comes after the keys typed
+        before it; a priority binding would run first and see the text without them)."""
+        return not (action == "enter" and isinstance(self.focused, Input))
+
+    @on(Input.Submitted, "#resume-search")
+    def _search_submitted(self) -> None:
+        if self.mode == "list":
+            self._open()
+
+    @on(Input.Submitted, "#resume-rename")
+    def _rename_submitted(self, event: Input.Submitted) -> None:
+        if self.mode == "rename":
+            self._save_rename(event.value)
 
     @on(SessionRows.Picked)
     def _picked(self, event: SessionRows.Picked) -> None:
@@ -338,7 +362,7 @@ class ResumeScreen(ModalScreen[Path | None]):
         self.rows.deleting = None
         rename = self.query_one("#resume-rename", Input)
         rename.display = False
-        self.query_one("#resume-search", Input).focus()
+        self.set_focus(self.query_one("#resume-search", Input))
         self._redraw()
 
     def _open(self) -> None:
@@ -362,7 +386,7 @@ class ResumeScreen(ModalScreen[Path | None]):
             return
         self.mode = "delete"
         self.rows.deleting = row.info.path
-        self.rows.focus()  # typing does not edit the search while confirming
+        self.set_focus(self.rows)  # typing does not edit the search while confirming
         self._redraw()
 
     @work(group="resume-edit", exit_on_error=False)
@@ -395,7 +419,7 @@ class ResumeScreen(ModalScreen[Path | None]):
         rename = self.query_one("#resume-rename", Input)
         rename.value = row.info.name or ""
         rename.display = True
-        rename.focus()
+        self.set_focus(rename)  # at once: the name may be typed in the same burst
         self._draw_hints()
 
     @work(group="resume-edit", exit_on_error=False)
