@@ -537,9 +537,9 @@ class AgentSession:
         self.agent.session_id = new_store.session_id
         self.rebuild_from_session(restore_model=True)
         await self._restore_thinking_level()
-        if new_store.read_only:
-            await self.emit(SessionNoticeEvent(message=read_only_notice(path), level="warning"))
         await self._changed("resume")
+        if new_store.read_only:  # after the change: a UI shows the new session first
+            await self.emit(SessionNoticeEvent(message=read_only_notice(path), level="warning"))
 
     async def _restore_thinking_level(self) -> None:
         """The branch's level (clamped), else the default level, recorded (as pi)."""

@@ -269,19 +269,29 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         from pitui.ui.view.session_handlers import compaction_done
 
         events = message.events
-        await self.apply(events)
         live = self.live
         kinds = {e.kind for e in events if isinstance(e, SessionChangedEvent)} & REBUILD_KINDS
         # An automatic compaction changed the transcript too: rebuild, then put its card
         # at the bottom where the user is looking (as pi).
         done = [compaction_done(e) for e in events if isinstance(e, AutoCompactionEndEvent)]
         cards = [d for d in done if d is not None]
-        if (kinds or cards) and self.session is not None:
+        last = max(
+            (
+                i
+                for i, e in enumerate(events)
+                if (isinstance(e, SessionChangedEvent) and e.kind in REBUILD_KINDS)
+                or (isinstance(e, AutoCompactionEndEvent) and e.result is not None)
+            ),
+            default=None,
+        )
+        if last is None or self.session is None:
+            await self.apply(events)
+        else:  # what came after the change is shown on the rebuilt view
+            await self.apply(events[: last + 1])
             await self.rebuild(
                 state_from_messages(self.session.messages), keep_queue=kinds <= {"compaction"}
             )
-            if cards:
-                await self.apply(cards)
+            await self.apply([*cards, *events[last + 1 :]])
         if live is not None and live.changes_info(events):
             self.update_info(live.info())
             self.branches.sync()

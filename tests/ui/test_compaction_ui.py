@@ -19,8 +19,10 @@ from pitui.core.messages import BranchSummaryMessage, CompactionSummaryMessage
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.ui.app import PituiApp
 from pitui.ui.launch import LiveSession
+from pitui.ui.screens.session_panel import SessionPanel
 from pitui.ui.theme import discover_themes
 from pitui.ui.view.progress import running
+from pitui.ui.view.session_panel import sections_text
 from pitui.ui.view.state import (
     BranchSummaryItem,
     CompactionItem,
@@ -125,6 +127,12 @@ async def test_compact_with_the_demo_model(tmp_path: Path, monkeypatch: pytest.M
         assert running(app.chat, "compaction") is None
         assert _context(app).startswith("?/128k")
         assert isinstance(app.chat.items[0], CompactionItem)  # the rebuilt view starts with it
+        await submit(pilot, "/session")
+        panel = app.screen
+        assert isinstance(panel, SessionPanel)
+        assert "Context  ? / 128k" in sections_text(panel.sections())
+        await pilot.press("escape")
+        await settle(pilot)
         await submit(pilot, "/compact")
         assert said(app)[-1] == "Compaction failed: Already compacted"
 

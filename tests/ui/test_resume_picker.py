@@ -313,3 +313,37 @@ async def test_pitui_r_without_a_choice_quits_as_pi(
         await wait_until(pilot, lambda: app._exit, "the exit")
     assert app.return_code == 0
     assert "No session selected" in capsys.readouterr().err
+
+
+async def test_unreadable_rows_and_a_session_held_elsewhere(world: World) -> None:
+    from pitui.core.session.writer import SessionWriter
+
+    junk = world.named.parent / "junk.jsonl"
+    junk.write_text("not a session\n")
+    writer = await SessionWriter.open(world.plain)  # another pitui has it open
+    session = await _current(world)
+    app = _app(session, world.root)
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            screen = await _open_picker(pilot, app)
+            assert any(t.startswith("not a session file") for t in _titles(screen))
+            _select(screen, junk)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert "Cannot open junk.jsonl" in str(
+                screen.query_one("#resume-hints", Static).content
+            )
+            _select(screen, world.plain)
+            before = world.plain.read_bytes()
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: session.session_file == world.plain, "the switch")
+            await settle(pilot)
+            assert session.store.read_only
+            assert any("open in another pitui: opened read-only" in n for n in notices(app))
+            await submit(pilot, "refused")
+            assert any("open read-only" in n for n in notices(app))
+            assert world.plain.read_bytes() == before
+    finally:
+        await writer.close()
+        await session.close()
