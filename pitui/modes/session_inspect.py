@@ -20,6 +20,7 @@ import pydantic_core
 from pitui.agent.messages import AgentMessage
 from pitui.ai.types import Message
 from pitui.core.messages import convert_to_llm
+from pitui.core.sanitize import inert, json_inert_bytes
 from pitui.core.session.check import check_bytes, repaired_bytes
 from pitui.core.session.context import UNSET, LeafArg, SessionContext
 from pitui.core.session.store import SessionStore
@@ -153,10 +154,10 @@ def cmd_context(argv: list[str]) -> int:
     context = store.build_context(leaf, keep_json=args.json)
     if args.json:
         sys.stdout.flush()
-        sys.stdout.buffer.write(_to_json(_context_json(store, context)))
+        sys.stdout.buffer.write(json_inert_bytes(_to_json(_context_json(store, context))))
         sys.stdout.flush()
     else:
-        sys.stdout.write(_context_text(store, context))
+        sys.stdout.write(inert(_context_text(store, context)))
     return 0
 
 
@@ -184,7 +185,7 @@ def cmd_check(argv: list[str]) -> int:
     source = Path(args.file)
     result = check_bytes(source.read_bytes(), name=str(source))
     for problem in result.problems:
-        sys.stdout.write(f"{source}: {problem}\n")
+        sys.stdout.write(inert(f"{source}: {problem}") + "\n")
     if result.clean:
         sys.stdout.write(f"{source}: ok ({len(result.loaded.table)} entries)\n")
     if args.repair:

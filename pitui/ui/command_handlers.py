@@ -140,6 +140,7 @@ def builtin_commands() -> list[SlashCommand]:
     from pitui.ui.commands_compact import compact_command
     from pitui.ui.commands_resume import resume_command
     from pitui.ui.commands_session import session_command
+    from pitui.ui.permission_commands import permissions_command
     from pitui.ui.tree_commands import clone_command, fork_command, tree_command
 
     return [
@@ -162,5 +163,6 @@ def builtin_commands() -> list[SlashCommand]:
         SlashCommand("copy", "Copy last agent message to clipboard", copy_command),
         SlashCommand("theme", "Switch theme", theme_command, "[name]", theme_names),
         SlashCommand("hotkeys", "Show all keyboard shortcuts", hotkeys_command),
+        SlashCommand("permissions", "List and remove remembered approvals", permissions_command),
         SlashCommand("quit", "Quit pitui", quit_command),
     ]

@@ -24,6 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pitui.ui.view.chat_state import ChatState
+from pitui.ui.widgets.type_through import TypesIntoComposer
 
 if TYPE_CHECKING:
     from pitui.ui.view.state import ChatItem
@@ -59,8 +60,11 @@ def add_stylesheet(app: App[Any], path: Path) -> None:
         app.css_path.append(path)  # so that ``textual --dev`` reloads it too
 
 
-class ItemPane(VerticalScroll):
-    """A vertical list of item widgets chosen from a registry by item type."""
+class ItemPane(TypesIntoComposer, VerticalScroll):
+    """A vertical list of item widgets chosen from a registry by item type.
+
+    Printable keys typed while it has focus go on to the composer (:mod:`type_through`).
+    """
 
     class Unseen(Message):
         """Output arrived below the viewport (``unseen``) or the user caught up."""
