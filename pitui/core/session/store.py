@@ -163,6 +163,10 @@ class SessionStore(AppendMixin):
         """Working directory the session belongs to."""
         return self.header.cwd
 
+    def has_reply(self) -> bool:
+        """Whether the session holds an assistant message (before that, pi writes nothing)."""
+        return self._has_assistant
+
     @property
     def persisted(self) -> bool:
         """False for an in-memory session."""
@@ -330,3 +334,9 @@ class SessionStore(AppendMixin):
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+
+def read_only_notice(store: SessionStore) -> str:
+    """Why the session is read-only and what that means, for the user."""
+    why = f"{store.read_only_reason} " if store.read_only_reason else ""
+    return f"{why}{store.path} is open read-only: it is shown, but nothing can be added to it."
