@@ -340,7 +340,7 @@ async def test_unreadable_rows_and_a_session_held_elsewhere(world: World) -> Non
             await wait_until(pilot, lambda: session.session_file == world.plain, "the switch")
             await settle(pilot)
             assert session.store.read_only
-            assert any("open in another pitui: opened read-only" in n for n in notices(app))
+            assert any("in another pitui process: opened read-only" in n for n in notices(app))
             await submit(pilot, "refused")
             assert any("open read-only" in n for n in notices(app))
             assert world.plain.read_bytes() == before

@@ -9,6 +9,7 @@ once, and each later entry is one appended line.
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 from pitui.core.session import listing
@@ -338,5 +339,9 @@ class SessionStore(AppendMixin):
 
 def read_only_notice(store: SessionStore) -> str:
     """Why the session is read-only and what that means, for the user."""
-    why = f"{store.read_only_reason} " if store.read_only_reason else ""
-    return f"{why}{store.path} is open read-only: it is shown, but nothing can be added to it."
+    why = store.read_only_reason
+    # The reason is an open error ("… in another pitui process; close it there, or …"):
+    # its first clause says why; its advice is what just happened.
+    cause = re.split(r"; |\. ", why, maxsplit=1)[0].rstrip(".") if why else ""
+    lead = f"{cause}: opened read-only" if cause else f"{store.path} is open read-only"
+    return f"{lead}. It is shown and can be forked (/fork), but nothing can be added to it."
