@@ -60,6 +60,9 @@ class SessionOptions:
     session_dir: Path | None = None
     continue_recent: bool = False
     no_session: bool = False
+    store: SessionStore | None = None
+    """An already open store to use instead of the session flags (inspection: the context
+    report); one opened read-only gets nothing recorded."""
     system_prompt: str | None = None
     append_system_prompt: str | None = None
     api_key: str | None = None
@@ -148,6 +151,9 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     )
     if context.messages:
         agent.replace_messages(context.messages)
+    if store.read_only:
+        return session
+    if context.messages:
         await _record_changes(session, context.model, context.thinking_level)
     else:
         await session.record_model_and_thinking()
@@ -155,6 +161,8 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
 
 
 async def _open_store(options: SessionOptions) -> SessionStore:
+    if options.store is not None:
+        return options.store
     if options.no_session:
         return SessionStore.in_memory(options.cwd)
     if options.session_file is not None:
