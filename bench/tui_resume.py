@@ -141,8 +141,8 @@ async def breakdown(session_file: Path, cwd: Path) -> dict[str, float]:
     from pitui.core.session.store import SessionStore
     from pitui.core.session_setup import SessionOptions, create_agent_session
     from pitui.ui.app import PituiApp
-    from pitui.ui.reducer import state_from_messages
     from pitui.ui.theme import discover_themes
+    from pitui.ui.view.reducer import state_from_messages
 
     steps: dict[str, float] = {}
     t = time.perf_counter()

@@ -52,8 +52,8 @@ from pitui.core.session_events import SessionEvent
 from pitui.ui import app as app_module
 from pitui.ui.app import PituiApp
 from pitui.ui.bridge import AgentEventBatch, Listener, Unsubscribe
-from pitui.ui.reducer import state_from_messages
 from pitui.ui.theme import discover_themes
+from pitui.ui.view.reducer import state_from_messages
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.conversation import ConversationView
 from pitui.ui.widgets.messages import AssistantMarkdown

@@ -24,6 +24,7 @@ LAYER_RANK = {"ai": 0, "agent": 1, "core": 2, "modes": 3, "ui": 3}
 HEADLESS = ("ai", "agent", "core", "modes")
 # Shared by every layer: the package root (``__version__``), on-disk paths, user errors.
 COMMON = {"pitui", "pitui.paths", "pitui.errors"}
+VIEW = "pitui.ui.view"
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,18 @@ def is_existing_pitui_submodule(module: str) -> bool:
     return (ROOT / relative).is_dir() or (ROOT / relative.with_suffix(".py")).is_file()
 
 
+def is_view_model(module: str) -> bool:
+    """``pitui.ui.view``: the pure view model, headless like the layers to its left."""
+    return module == VIEW or module.startswith(VIEW + ".")
+
+
+def _widget_side(imp: Import) -> bool:
+    """An import of a ``pitui.ui`` module outside the view model."""
+    if layer_of(imp.module) != "ui" or is_view_model(imp.module):
+        return False
+    return not imp.maybe_name or is_existing_pitui_submodule(imp.module)
+
+
 def violations_in(path: Path) -> list[str]:
     source = module_name(path)
     layer = layer_of(source)
@@ -130,6 +143,10 @@ def violations_in(path: Path) -> list[str]:
         where = f"{path.relative_to(ROOT)}:{imp.line}"
         if layer in HEADLESS and is_textual(imp.module):
             problems.append(f"{where} imports textual (only pitui.ui may import textual)")
+        if is_view_model(source) and is_textual(imp.module):
+            problems.append(f"{where} imports textual (pitui.ui.view is the pure view model)")
+        if is_view_model(source) and _widget_side(imp):
+            problems.append(f"{where} imports {imp.module} (the view model imports no widget)")
         if layer is None or not imp.module.startswith("pitui."):
             continue
         if imp.maybe_name and not is_existing_pitui_submodule(imp.module):
@@ -190,6 +207,8 @@ def test_cli_does_not_import_textual_or_ui_at_module_level() -> None:
         ("pitui/core/x.py", "def f():\n    import textual\n", "only pitui.ui may import textual"),
         ("pitui/ai/x.py", "importlib.import_module('pitui.core.tools')", "ai may not import core"),
         ("pitui/core/x.py", "from pitui.cli import main", "layers never import the CLI"),
+        ("pitui/ui/view/x.py", "from textual.widget import Widget", "pure view model"),
+        ("pitui/ui/view/x.py", "def f():\n    import pitui.ui.app\n", "imports no widget"),
     ],
 )
 def test_the_checker_catches_violations(
@@ -241,7 +260,7 @@ def test_cli_checker_ignores_imports_inside_functions(
 IMPORT_EVERYTHING = """
 import importlib, json, pkgutil, sys
 imported = []
-for name in ("pitui.ai", "pitui.agent", "pitui.core", "pitui.modes"):
+for name in ("pitui.ai", "pitui.agent", "pitui.core", "pitui.modes", "pitui.ui.view"):
     package = importlib.import_module(name)
     imported.append(name)
     for info in pkgutil.walk_packages(package.__path__, name + "."):
@@ -253,7 +272,7 @@ print(json.dumps({"imported": imported, "textual": sorted(
 
 
 def test_headless_packages_never_load_textual() -> None:
-    """Import every module of ai, agent, core and modes in a fresh interpreter."""
+    """Import every module of ai, agent, core, modes and the view model in a fresh interpreter."""
     proc = subprocess.run(
         [sys.executable, "-c", IMPORT_EVERYTHING],
         capture_output=True,

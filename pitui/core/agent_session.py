@@ -29,7 +29,6 @@ from pitui.ai.types import (
     Model,
     TextContent,
     ThinkingLevel,
-    Usage,
     UserMessage,
 )
 from pitui.core.compaction.branch import plan_navigation
@@ -54,6 +53,7 @@ from pitui.core.session_events import (
     UserBashUpdateEvent,
 )
 from pitui.core.settings import Settings, update_global_settings
+from pitui.core.usage import UsageTotals
 from pitui.core.user_bash import run_user_bash
 
 _log = logging.getLogger(__name__)
@@ -67,17 +67,6 @@ _SETTING_ATTRIBUTES = {
 SessionListener: TypeAlias = Callable[[SessionEvent], Awaitable[None] | None]
 StreamingBehavior: TypeAlias = str | None
 """``"steer"`` or ``"followUp"`` while the agent works; None refuses a busy prompt."""
-
-
-@dataclass
-class UsageTotals:
-    """Token and cost totals over every assistant entry of the file (all branches)."""
-
-    input: int = 0
-    output: int = 0
-    cache_read: int = 0
-    cache_write: int = 0
-    cost: float = 0.0
 
 
 @dataclass
@@ -154,7 +143,7 @@ class AgentSession:
         totals = UsageTotals()
         for entry in self.store.get_entries():
             if isinstance(entry, MessageEntry) and isinstance(entry.message, AssistantMessage):
-                _add_usage(totals, entry.message.usage)
+                totals = totals.plus(entry.message)
         return totals
 
     def last_assistant_text(self) -> str | None:
@@ -540,11 +529,3 @@ class AgentSession:
 
     async def _changed(self, kind: SessionChangeKind) -> None:
         await self.emit(SessionChangedEvent(kind=kind))
-
-
-def _add_usage(totals: UsageTotals, usage: Usage) -> None:
-    totals.input += int(usage.input)
-    totals.output += int(usage.output)
-    totals.cache_read += int(usage.cache_read)
-    totals.cache_write += int(usage.cache_write)
-    totals.cost += float(usage.cost.total)

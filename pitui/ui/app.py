@@ -18,12 +18,12 @@ from textual.screen import Screen
 from pitui.core.keybindings import Keybindings
 from pitui.errors import PituiError
 from pitui.ui.bridge import AgentEventBatch, EventBridge, Subscribe
-from pitui.ui.chat_state import ChatState
 from pitui.ui.keymap import binding
 from pitui.ui.port import SessionPort
-from pitui.ui.pvector import changed_positions
 from pitui.ui.screens.main import MainScreen
 from pitui.ui.theme import ThemeCatalog, fallback_variables, to_textual_theme
+from pitui.ui.view.chat_state import ChatState
+from pitui.ui.view.pvector import changed_positions
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.status_bar import SessionInfo
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     from pitui.ui.commands import Commands
     from pitui.ui.launch import LiveSession
-    from pitui.ui.reducer import AnyEvent
+    from pitui.ui.view.reducer import AnyEvent
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
 
 LOADING_NOTICE = "The session is still loading; press Enter again in a moment."
@@ -136,7 +136,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
     async def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         warnings = self._warnings
         if self.session is not None and self.session.messages:
-            from pitui.ui.replay import state_from_messages
+            from pitui.ui.view.replay import state_from_messages
 
             self.chat = state_from_messages(self.session.messages)
             await self.main.show_state(self.chat, self.chat.items)
@@ -147,7 +147,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         if self.session is None and self.bridge is None and self.startup is None:
             warnings.append(NO_SESSION_NOTICE)
         if warnings:
-            from pitui.ui.ui_events import AddNotice  # lazy: not first-frame
+            from pitui.ui.view.events import AddNotice  # lazy: not first-frame
 
             await self.apply([AddNotice(text, "warning") for text in warnings])
         self.call_after_refresh(self._after_first_frame)
@@ -200,7 +200,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.session = session
         if info is not None:
             self.info = info
-        from pitui.ui.replay import state_from_messages
+        from pitui.ui.view.replay import state_from_messages
 
         await self.rebuild(state_from_messages(session.messages))
         self.bridge = EventBridge(self, session.subscribe)
@@ -230,7 +230,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
     async def apply(self, events: Iterable[AnyEvent]) -> None:
         """Reduce ``events`` and update only the widgets whose items changed."""
         old = self.chat
-        from pitui.ui.reducer import reduce_all  # lazy: its event models are not first-frame
+        from pitui.ui.view.reducer import reduce_all  # lazy: its event models are not first-frame
 
         new = reduce_all(old, events)
         self.chat = new
@@ -241,7 +241,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     async def on_agent_event_batch(self, message: AgentEventBatch) -> None:
         from pitui.core.session_events import SessionChangedEvent
-        from pitui.ui.replay import state_from_messages
+        from pitui.ui.view.replay import state_from_messages
 
         await self.apply(message.events)
         rebuild = any(
@@ -272,14 +272,14 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         gc.unfreeze()
 
     async def on_toggle_requested(self, message: ToggleRequested) -> None:
-        from pitui.ui.ui_events import ToggleItem  # lazy: not first-frame
+        from pitui.ui.view.events import ToggleItem  # lazy: not first-frame
 
         await self.apply([ToggleItem(message.item_id)])
 
     # ------------------------------------------------------------------ intents
 
     async def on_composer_submitted(self, message: Composer.Submitted) -> None:
-        from pitui.ui.ui_events import AddNotice, QueueMessage  # lazy: not first-frame
+        from pitui.ui.view.events import AddNotice, QueueMessage  # lazy: not first-frame
 
         text = message.text.strip()
         session = self.session
@@ -308,7 +308,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """Run session work off the message loop; its errors become notices."""
 
         async def guarded() -> None:
-            from pitui.ui.ui_events import AddNotice  # lazy: not first-frame
+            from pitui.ui.view.events import AddNotice  # lazy: not first-frame
 
             try:
                 await work
@@ -353,12 +353,12 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.commands.open_hotkeys()
 
     async def action_toggle_thinking(self) -> None:
-        from pitui.ui.ui_events import ToggleAllThinking  # lazy: not first-frame
+        from pitui.ui.view.events import ToggleAllThinking  # lazy: not first-frame
 
         await self.apply([ToggleAllThinking()])
 
     async def action_toggle_tools(self) -> None:
-        from pitui.ui.ui_events import ToggleAllTools  # lazy: not first-frame
+        from pitui.ui.view.events import ToggleAllTools  # lazy: not first-frame
 
         await self.apply([ToggleAllTools()])
 
@@ -370,7 +370,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     async def action_dequeue(self) -> None:
         """Alt+Up: take queued messages back into the composer."""
-        from pitui.ui.ui_events import ClearQueue  # lazy: not first-frame
+        from pitui.ui.view.events import ClearQueue  # lazy: not first-frame
 
         if self.session is None:
             return

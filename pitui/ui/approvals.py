@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from pitui.ui.approval_preview import ApprovalPreview, preview_change
 from pitui.ui.screens.approval import ApprovalScreen
-from pitui.ui.ui_events import ApprovalRequested, ApprovalResolved
+from pitui.ui.view.events import ApprovalRequested, ApprovalResolved
 
 if TYPE_CHECKING:
     from pitui.core.permissions import ApprovalRequest, ApprovalResponse

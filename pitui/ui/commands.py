@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from pitui.core.agent_session import AgentSession
     from pitui.ui.app import PituiApp
     from pitui.ui.screens.models import ModelPicker
-    from pitui.ui.state import NoticeLevel
+    from pitui.ui.view.state import NoticeLevel
     from pitui.ui.widgets.suggestions import Suggestion
 
 Handler = Callable[["Commands", str], Awaitable[None]]
@@ -111,7 +111,7 @@ class Commands:
         composer = self.app.main.query_one(Composer)
         composer.completer = self.complete
         if bindings.problems:
-            from pitui.ui.ui_events import AddNotice  # lazy: not first-frame
+            from pitui.ui.view.events import AddNotice  # lazy: not first-frame
 
             await self.app.apply([AddNotice(str(p), "warning") for p in bindings.problems])
 
@@ -209,7 +209,7 @@ class Commands:
 
     async def notice(self, text: str, level: NoticeLevel = "info") -> None:
         """Show a line in the conversation."""
-        from pitui.ui.ui_events import AddNotice
+        from pitui.ui.view.events import AddNotice
 
         await self.app.apply([AddNotice(text, level)])
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pitui import paths
+from pitui.core.usage import UsageTotals
 from pitui.errors import PituiError
-from pitui.ui.chat_state import UsageTotals
 from pitui.ui.widgets.status_bar import SessionInfo
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ class Launcher:
         """Build the session, attach it, show warnings, run the initial prompts."""
         from pitui.core.session_setup import create_agent_session
         from pitui.ui.approvals import ApprovalBroker
-        from pitui.ui.ui_events import AddNotice
+        from pitui.ui.view.events import AddNotice
 
         options = tui_options(self.args, self.cwd)
         options.asker = ApprovalBroker(app, self.cwd).ask
@@ -107,7 +107,7 @@ class Launcher:
 
 
 async def _prompt_in_turn(app: PituiApp, session: AgentSession, prompts: list[str]) -> None:
-    from pitui.ui.ui_events import AddNotice
+    from pitui.ui.view.events import AddNotice
 
     for text in prompts:
         try:

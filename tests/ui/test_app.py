@@ -7,8 +7,8 @@ from textual.widgets import Static
 
 from pitui.ui.app import NO_SESSION_NOTICE, PituiApp
 from pitui.ui.bridge import AgentEventBatch
-from pitui.ui.state import NoticeItem
 from pitui.ui.theme import discover_themes
+from pitui.ui.view.state import NoticeItem
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.messages import AssistantMarkdown, NoticeLine, ThinkingBlock, ToolRef
 from pitui.ui.widgets.tool_card import ToolCard

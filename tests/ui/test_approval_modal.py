@@ -13,7 +13,7 @@ from pitui.core.permissions import ApprovalRequest
 from pitui.ui.app import PituiApp
 from pitui.ui.approval_preview import ApprovalPreview, preview_change
 from pitui.ui.screens.approval import ApprovalScreen, always_label, request_body
-from pitui.ui.ui_events import ApprovalRequested
+from pitui.ui.view.events import ApprovalRequested
 from tests.ui.harness import FeedSource, freeze, make_app, settle, wait_subscribed
 from tests.ui.script import Script
 
@@ -116,10 +116,10 @@ async def test_keys_answer_the_modal() -> None:
 
 
 def test_card_waits_for_approval_then_clears() -> None:
-    from pitui.ui.reducer import reduce_all
-    from pitui.ui.state import ChatState
-    from pitui.ui.ui_events import ApprovalResolved
-    from pitui.ui.ui_reducer import WAITING_FOR_APPROVAL
+    from pitui.ui.view.events import ApprovalResolved
+    from pitui.ui.view.reducer import reduce_all
+    from pitui.ui.view.state import ChatState
+    from pitui.ui.view.ui_handlers import WAITING_FOR_APPROVAL
 
     s = Script().start().user("q").assistant().tool_call("c1", "bash", {"command": "make"})
     s.end("toolUse").tool_start("c1", "bash", {"command": "make"})

@@ -17,8 +17,8 @@ from tests.ui.harness import FeedSource, make_app, settle
 from tests.ui.script import demo_conversation
 
 NOT_FIRST_FRAME = (
-    "pitui.ui.state",  # the item dataclasses (ChatState lives in pitui.ui.chat_state)
-    "pitui.ui.reducer",
+    "pitui.ui.view.state",  # the item dataclasses (ChatState lives in pitui.ui.view.chat_state)
+    "pitui.ui.view.reducer",
     "pitui.ui.palette",
     "pitui.ui.commands",  # PituiApp.commands is built on first use
     "pitui.ui.command_handlers",

@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from pitui.ui.evolve import replace
-from pitui.ui.state import ChatState, ToolCardItem
+from pitui.ui.view.evolve import replace
+from pitui.ui.view.state import ChatState, ToolCardItem
 
 
 def test_replace_matches_dataclasses_replace() -> None:

@@ -11,7 +11,14 @@ from textual.widgets import Static
 from pitui.ui.app import LOADING_NOTICE, PituiApp
 from pitui.ui.launch import LiveSession
 from pitui.ui.screens.approval import ApprovalScreen
-from pitui.ui.state import ApprovalItem, AssistantItem, BashItem, NoticeItem, ToolCardItem, UserItem
+from pitui.ui.view.state import (
+    ApprovalItem,
+    AssistantItem,
+    BashItem,
+    NoticeItem,
+    ToolCardItem,
+    UserItem,
+)
 from pitui.ui.widgets.composer import Composer
 from tests.ui.flows import (
     CONFIG_TS,

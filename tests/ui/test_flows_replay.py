@@ -10,7 +10,7 @@ import pytest
 from pitui import paths
 from pitui.core.session_setup import SessionOptions
 from pitui.modes.print_mode import run_prompts
-from pitui.ui.state import ApprovalItem, AssistantItem, NoticeItem, ToolCardItem, UserItem
+from pitui.ui.view.state import ApprovalItem, AssistantItem, NoticeItem, ToolCardItem, UserItem
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.messages import UserMessage
 from tests.e2e.anthropic_script import anthropic_sse

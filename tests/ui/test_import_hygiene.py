@@ -8,7 +8,7 @@ import sys
 
 def test_reducer_does_not_import_textual() -> None:
     code = (
-        "import sys, pitui.ui.reducer, pitui.ui.state, pitui.ui.ui_events;"
+        "import sys, pitui.ui.view.reducer, pitui.ui.view.state, pitui.ui.view.events;"
         "assert 'textual' not in sys.modules, 'textual imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import Static
 
 from pitui.ui import md_render
-from pitui.ui.state import AssistantItem
+from pitui.ui.view.state import AssistantItem
 from pitui.ui.widgets.assistant_text import AssistantMarkdown
 from tests.ui.harness import FeedSource, make_app
 

@@ -5,20 +5,7 @@ from __future__ import annotations
 from pitui.agent.events import AgentEndEvent, AgentEvent
 from pitui.agent.messages import OpaqueMessage
 from pitui.ai.types import AssistantMessage, TextContent
-from pitui.ui.pvector import PVector, changed_positions
-from pitui.ui.reducer import reduce, reduce_all, state_from_messages
-from pitui.ui.state import (
-    AssistantItem,
-    BashItem,
-    ChatState,
-    CompactionItem,
-    CustomItem,
-    NoticeItem,
-    ThinkingItem,
-    ToolCardItem,
-    UserItem,
-)
-from pitui.ui.ui_events import (
+from pitui.ui.view.events import (
     ApprovalRequested,
     ApprovalResolved,
     BashFinished,
@@ -29,6 +16,19 @@ from pitui.ui.ui_events import (
     ToggleAllThinking,
     ToggleAllTools,
     ToggleItem,
+)
+from pitui.ui.view.pvector import PVector, changed_positions
+from pitui.ui.view.reducer import reduce, reduce_all, state_from_messages
+from pitui.ui.view.state import (
+    AssistantItem,
+    BashItem,
+    ChatState,
+    CompactionItem,
+    CustomItem,
+    NoticeItem,
+    ThinkingItem,
+    ToolCardItem,
+    UserItem,
 )
 from tests.ui.script import Script, demo_conversation, usage
 

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pitui.ai.types import StopReason
-from pitui.ui.reducer import reduce
-from pitui.ui.state import (
+from pitui.ui.view.reducer import reduce
+from pitui.ui.view.state import (
     TOOL_DONE_STATES,
     AssistantItem,
     ChatState,

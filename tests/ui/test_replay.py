@@ -23,9 +23,9 @@ from pitui.ai.types import (
     UserMessage,
 )
 from pitui.core.messages import BashExecutionMessage, CustomMessage
-from pitui.ui.reducer import reduce
-from pitui.ui.replay import state_from_messages
-from pitui.ui.state import ChatState, NoticeItem, ToolCardItem
+from pitui.ui.view.reducer import reduce
+from pitui.ui.view.replay import state_from_messages
+from pitui.ui.view.state import ChatState, NoticeItem, ToolCardItem
 
 TEXTS = st.sampled_from(["", " ", "hi", "## Title\n\nbody", "a\nb"])
 CALL_IDS = st.sampled_from(["c1", "c2", "c3"])  # few ids: repeated and unanswered calls

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pitui.ui.format import format_tokens
-from pitui.ui.sanitize import inert
+from pitui.core.sanitize import inert
+from pitui.ui.view.format import format_tokens
 
 
 def test_osc52_clipboard_write_removed() -> None:

@@ -17,9 +17,9 @@ from pitui.core.session_events import (
     UserBashUpdateEvent,
 )
 from pitui.ui.app import PituiApp
-from pitui.ui.reducer import reduce_all
-from pitui.ui.state import BashItem, ChatState, CompactionItem, NoticeItem
 from pitui.ui.theme import discover_themes
+from pitui.ui.view.reducer import reduce_all
+from pitui.ui.view.state import BashItem, ChatState, CompactionItem, NoticeItem
 from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
 from tests.ui.harness import INFO, settle
 from tests.ui.script import Script

@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from pitui.agent.events import AgentEvent
 from pitui.core.messages import BranchSummaryMessage, CompactionSummaryMessage
 from pitui.ui.app import PituiApp
-from pitui.ui.ui_events import ToggleAllThinking, ToggleAllTools, ToggleItem, UiEvent
+from pitui.ui.view.events import ToggleAllThinking, ToggleAllTools, ToggleItem, UiEvent
 from tests.ui.harness import FeedSource, freeze, make_app, settle, wait_subscribed
 from tests.ui.script import Script, usage
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pitui.ui.state import UsageTotals
+from pitui.ui.view.state import UsageTotals
 from pitui.ui.widgets.status_bar import (
     SessionInfo,
     context_text,

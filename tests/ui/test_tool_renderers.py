@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.content import Content
 
-from pitui.ui.state import ToolCardItem, ToolState
+from pitui.ui.view.state import ToolCardItem, ToolState
 from pitui.ui.widgets.tool_renderers import (
     ToolRenderer,
     register_renderer,

@@ -20,9 +20,9 @@ from textual.widgets import Button, Input, Static
 from textual.widgets.button import ButtonVariant
 
 from pitui.core.permissions import ApprovalRequest, ApprovalResponse, Choice
+from pitui.core.sanitize import inert
 from pitui.ui.approval_preview import ApprovalPreview
-from pitui.ui.sanitize import inert
-from pitui.ui.state import ToolCardItem
+from pitui.ui.view.state import ToolCardItem
 from pitui.ui.widgets.tool_renderers import render_diff, renderer_for
 
 MAX_ARG_CHARS = 4000

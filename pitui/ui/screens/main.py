@@ -19,14 +19,14 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from pitui.ui.chat_state import ChatState
 from pitui.ui.keymap import binding
+from pitui.ui.view.chat_state import ChatState
 from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
 from pitui.ui.widgets.conversation import ConversationView, ItemPane, ToolPane
 from pitui.ui.widgets.status_bar import SessionInfo, StatusBar
 
 if TYPE_CHECKING:
-    from pitui.ui.state import ChatItem
+    from pitui.ui.view.state import ChatItem
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
     from pitui.ui.widgets.tool_card import ToolCard
 

@@ -23,7 +23,7 @@ from textual.widgets.option_list import Option
 from pitui.ai.models import ModelRegistry
 from pitui.ai.types import Model
 from pitui.core.fuzzy import fuzzy_filter
-from pitui.ui.format import format_tokens
+from pitui.ui.view.format import format_tokens
 
 KEY_WIDTH = 44
 """Rows pad ``provider/id`` to the longest shown, up to this many columns."""

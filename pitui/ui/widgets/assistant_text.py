@@ -18,9 +18,9 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from pitui.core.sanitize import inert
 from pitui.ui import md_render
-from pitui.ui.sanitize import inert
-from pitui.ui.state import AssistantItem
+from pitui.ui.view.state import AssistantItem
 
 
 class _LiveTail(Static):
@@ -44,7 +44,7 @@ class _LiveTail(Static):
 
 
 class AssistantMarkdown(Vertical):
-    """Shows one :class:`~pitui.ui.state.AssistantItem` as Markdown."""
+    """Shows one :class:`~pitui.ui.view.state.AssistantItem` as Markdown."""
 
     DEFAULT_CSS = """
     AssistantMarkdown { height: auto; }

@@ -9,7 +9,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 if TYPE_CHECKING:
-    from pitui.ui.state import ChatItem
+    from pitui.ui.view.state import ChatItem
 
 
 class ToggleRequested(Message):

@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static, TextArea
 
-from pitui.ui.sanitize import inert
+from pitui.core.sanitize import inert
 
 if TYPE_CHECKING:
     from pitui.ui.widgets.suggestions import Suggestion, SuggestionList

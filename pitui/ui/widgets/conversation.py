@@ -23,10 +23,10 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from pitui.ui.chat_state import ChatState
+from pitui.ui.view.chat_state import ChatState
 
 if TYPE_CHECKING:
-    from pitui.ui.state import ChatItem
+    from pitui.ui.view.state import ChatItem
     from pitui.ui.widgets.tool_card import ToolCard
 
 WidgetFactory = Callable[[Any], Widget]
@@ -223,7 +223,7 @@ class ConversationView(ItemPane):
 
     def highlight_message(self, message_id: str | None) -> None:
         """Mark the mounted widgets of assistant message ``message_id`` (blocks, tool refs)."""
-        from pitui.ui.state import ToolCardItem  # lazy: the item classes are not first-frame
+        from pitui.ui.view.state import ToolCardItem  # lazy: the item classes are not first-frame
 
         first: Widget | None = None
         for item_id, widget in self._widgets.items():
@@ -245,7 +245,7 @@ class ToolPane(ItemPane):
     """Cards are several lines tall: 20 fill more than any viewport."""
 
     def factories(self) -> Mapping[type, WidgetFactory]:
-        from pitui.ui.state import ToolCardItem
+        from pitui.ui.view.state import ToolCardItem
         from pitui.ui.widgets.tool_card import ToolCard  # lazy: see ConversationView
 
         return {ToolCardItem: ToolCard}

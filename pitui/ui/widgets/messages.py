@@ -6,8 +6,8 @@ from typing import Any
 
 from textual.content import Content
 
-from pitui.ui.sanitize import inert
-from pitui.ui.state import (
+from pitui.core.sanitize import inert
+from pitui.ui.view.state import (
     ApprovalItem,
     AssistantItem,
     BashItem,

@@ -8,8 +8,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from pitui.ui.chat_state import UsageTotals
-from pitui.ui.format import context_percent, format_tokens, shorten_path
+from pitui.core.usage import UsageTotals
+from pitui.ui.view.format import context_percent, format_tokens, shorten_path
 
 CONTEXT_WARNING = 70.0
 CONTEXT_ERROR = 90.0

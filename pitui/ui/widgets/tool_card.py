@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static
 
-from pitui.ui.state import ToolCardItem, ToolState
+from pitui.ui.view.state import ToolCardItem, ToolState
 from pitui.ui.widgets.base import ToggleRequested
 from pitui.ui.widgets.messages import GLYPH_STYLES, GLYPHS
 from pitui.ui.widgets.tool_renderers import renderer_for

@@ -3,7 +3,7 @@
 Headers follow pi (``read path:a-b``, ``$ cmd``, ``edit path:line`` …); collapsed bodies
 show pi's line budgets (read/write 10, bash last 5, ls/find 20, grep 15) and a
 ``... (N more lines, ctrl+o to expand)`` hint. Everything shown passes through
-:func:`~pitui.ui.sanitize.inert`.
+:func:`~pitui.core.sanitize.inert`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 
 from textual.content import Content
 
-from pitui.ui.format import shorten_path
-from pitui.ui.sanitize import inert
-from pitui.ui.state import ToolCardItem
+from pitui.core.sanitize import inert
+from pitui.ui.view.format import shorten_path
+from pitui.ui.view.state import ToolCardItem
 
 EXPAND_KEY = "ctrl+o"
 TITLE = "bold $pi-toolTitle"

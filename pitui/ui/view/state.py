@@ -2,7 +2,7 @@
 
 ChatItems are what the screen shows (cards, fold state, approval prompts). They carry
 UI-only state (``expanded``, ``copied``) that never reaches the model or the session file.
-Everything here is immutable; :mod:`pitui.ui.reducer` builds new states.
+Everything here is immutable; :mod:`pitui.ui.view.reducer` builds new states.
 
 Item ids are stable for the life of an item so widgets can update one item in place:
 
@@ -20,10 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
+from pitui.core.usage import UsageTotals as UsageTotals
+
 # The state itself lives in its own module: the first frame needs an empty ChatState,
 # not the item classes below (each frozen dataclass costs ~0.5 ms to create at import).
-from pitui.ui.chat_state import ChatState as ChatState
-from pitui.ui.chat_state import UsageTotals as UsageTotals
+from pitui.ui.view.chat_state import ChatState as ChatState
 
 ToolState: TypeAlias = Literal["pending", "running", "success", "error", "denied"]
 NoticeLevel: TypeAlias = Literal["info", "warning", "error"]

@@ -17,10 +17,10 @@ from pitui.core.session_events import (
     UserBashStartEvent,
     UserBashUpdateEvent,
 )
-from pitui.ui import items
-from pitui.ui.state import TOOL_DONE_STATES, ChatState, CompactionItem
-from pitui.ui.ui_events import ApprovalResolved, BashOutput, BashStarted
-from pitui.ui.ui_reducer import UI_HANDLERS
+from pitui.ui.view import items
+from pitui.ui.view.events import ApprovalResolved, BashOutput, BashStarted
+from pitui.ui.view.state import TOOL_DONE_STATES, ChatState, CompactionItem
+from pitui.ui.view.ui_handlers import UI_HANDLERS
 
 Handler: TypeAlias = Callable[[ChatState, Any], ChatState]
 WORKING = "Working..."

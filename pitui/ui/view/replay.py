@@ -1,6 +1,6 @@
 """The view of a finished transcript (a resumed session), built in one pass.
 
-The reducer (:mod:`pitui.ui.reducer`) makes a new immutable ChatState for every event:
+The reducer (:mod:`pitui.ui.view.reducer`) makes a new immutable ChatState for every event:
 right for a stream, where one token changes one item and the app diffs the old state
 against the new. Replaying a resumed session through it cost ~35 µs a message: several
 ChatState copies per message, and a copy of the whole id index per added item, which
@@ -25,11 +25,12 @@ from pitui.ai.types import (
     ToolResultMessage,
     UserMessage,
 )
-from pitui.ui import items
-from pitui.ui.chat_state import ChatState, UsageTotals
-from pitui.ui.evolve import replace
-from pitui.ui.pvector import PVector
-from pitui.ui.state import (
+from pitui.core.usage import UsageTotals
+from pitui.ui.view import items
+from pitui.ui.view.chat_state import ChatState
+from pitui.ui.view.evolve import replace
+from pitui.ui.view.pvector import PVector
+from pitui.ui.view.state import (
     TOOL_DONE_STATES,
     AssistantItem,
     ChatItem,
@@ -114,7 +115,7 @@ class _Replay:
                     self._put(ThinkingItem(f"{mid}.{index}", mid, block.thinking, streaming=False))
             elif isinstance(block, ToolCall):
                 self._call(mid, block)
-        self.usage = items.add_usage(self.usage, message)
+        self.usage = self.usage.plus(message)
         self.last_timestamp = message.timestamp
         if message.stop_reason in ("aborted", "error"):
             self._failed(mid, message)

@@ -1,4 +1,4 @@
-"""Reducer handlers for :mod:`pitui.ui.ui_events` (view-only changes)."""
+"""Reducer handlers for :mod:`pitui.ui.view.events` (view-only changes)."""
 
 from __future__ import annotations
 
@@ -6,22 +6,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeAlias
 
-from pitui.ui import items
-from pitui.ui.state import (
-    TOOL_DONE_STATES,
-    ApprovalItem,
-    ApprovalStatus,
-    AssistantItem,
-    BashItem,
-    BranchSummaryItem,
-    ChatState,
-    CompactionItem,
-    CustomItem,
-    ThinkingItem,
-    ToolCardItem,
-    approval_item_id,
-)
-from pitui.ui.ui_events import (
+from pitui.ui.view import items
+from pitui.ui.view.events import (
     AddNotice,
     ApprovalRequested,
     ApprovalResolved,
@@ -34,6 +20,20 @@ from pitui.ui.ui_events import (
     ToggleAllThinking,
     ToggleAllTools,
     ToggleItem,
+)
+from pitui.ui.view.state import (
+    TOOL_DONE_STATES,
+    ApprovalItem,
+    ApprovalStatus,
+    AssistantItem,
+    BashItem,
+    BranchSummaryItem,
+    ChatState,
+    CompactionItem,
+    CustomItem,
+    ThinkingItem,
+    ToolCardItem,
+    approval_item_id,
 )
 
 FOLDABLE = (ThinkingItem, ToolCardItem, BashItem, CustomItem, CompactionItem, BranchSummaryItem)

@@ -1,7 +1,7 @@
 """The pure reducer: ``reduce(state, event) -> state`` for AgentEvents and UiEvents.
 
 It runs once per streamed token, so a delta touches only the one item it changes
-(:class:`~pitui.ui.pvector.PVector` shares everything else) and never scans history.
+(:class:`~pitui.ui.view.pvector.PVector` shares everything else) and never scans history.
 Wording of aborts and errors follows pi's interactive mode.
 """
 
@@ -31,12 +31,13 @@ from pitui.ai.types import (
     UserMessage,
 )
 from pitui.core.session_events import SessionEvent
-from pitui.ui import items
-from pitui.ui.evolve import replace
-from pitui.ui.items import ABORTED_TEXT
-from pitui.ui.replay import state_from_messages as state_from_messages
-from pitui.ui.session_reducer import SESSION_HANDLERS, WORKING
-from pitui.ui.state import (
+from pitui.ui.view import items
+from pitui.ui.view.events import UiEvent
+from pitui.ui.view.evolve import replace
+from pitui.ui.view.items import ABORTED_TEXT
+from pitui.ui.view.replay import state_from_messages as state_from_messages
+from pitui.ui.view.session_handlers import SESSION_HANDLERS, WORKING
+from pitui.ui.view.state import (
     TOOL_DONE_STATES,
     AssistantItem,
     ChatItem,
@@ -48,8 +49,7 @@ from pitui.ui.state import (
     UserItem,
     tool_item_id,
 )
-from pitui.ui.ui_events import UiEvent
-from pitui.ui.ui_reducer import UI_HANDLERS
+from pitui.ui.view.ui_handlers import UI_HANDLERS
 
 AnyEvent: TypeAlias = SessionEvent | UiEvent
 E = TypeVar("E")
@@ -174,7 +174,7 @@ def _on_message_end(state: ChatState, event: MessageEndEvent) -> ChatState:
     state = replace(
         state,
         streaming_id=None,
-        usage=items.add_usage(state.usage, message),
+        usage=state.usage.plus(message),
         last_assistant_timestamp=message.timestamp,
     )
     if message.stop_reason not in ("aborted", "error"):

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from pitui.ui.state import NoticeLevel
+from pitui.ui.view.state import NoticeLevel
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
-"""ChatState and UsageTotals: the view model's container, without the item classes.
+"""ChatState: the view model's container, without the item classes.
 
-Split from :mod:`pitui.ui.state` (which re-exports both) so that drawing the first, empty
+Split from :mod:`pitui.ui.view.state` (which re-exports both) so that drawing the first, empty
 screen does not create the dozen item dataclasses: Python builds each dataclass's methods
 from source at import time, and together they cost several milliseconds of cold start.
 Item classes are looked up only when a state actually holds items.
@@ -12,24 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pitui.ui.pvector import PVector
+from pitui.core.usage import UsageTotals
+from pitui.ui.view.pvector import PVector
 
 if TYPE_CHECKING:
-    from pitui.ui.state import ChatItem, ToolCardItem
-
-
-@dataclass(frozen=True, slots=True)
-class UsageTotals:
-    """Token and cost totals over the assistant messages seen."""
-
-    input: int = 0
-    output: int = 0
-    cache_read: int = 0
-    cache_write: int = 0
-    cost: float = 0.0
-    context_tokens: int | None = 0
-    """Tokens of the last successful reply's context (input + output + cache), for ctx %;
-    None when unknown (after a compaction, until the next reply)."""
+    from pitui.ui.view.state import ChatItem, ToolCardItem
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,13 +50,13 @@ class ChatState:
 
     def tool_card(self, tool_call_id: str) -> ToolCardItem | None:
         """The card of a tool call, by the call's id."""
-        from pitui.ui.state import ToolCardItem, tool_item_id  # a state with items: loaded
+        from pitui.ui.view.state import ToolCardItem, tool_item_id  # a state with items: loaded
 
         item = self.get(tool_item_id(tool_call_id))
         return item if isinstance(item, ToolCardItem) else None
 
     def tool_cards(self) -> list[ToolCardItem]:
         """All tool cards, oldest first."""
-        from pitui.ui.state import ToolCardItem
+        from pitui.ui.view.state import ToolCardItem
 
         return [i for i in self.items if isinstance(i, ToolCardItem)]

@@ -7,8 +7,8 @@ from typing import Any
 
 from pitui.agent.messages import AgentMessage
 from pitui.ai.types import AssistantMessage
-from pitui.ui.evolve import replace
-from pitui.ui.state import (
+from pitui.ui.view.evolve import replace
+from pitui.ui.view.state import (
     BashItem,
     BranchSummaryItem,
     ChatItem,
@@ -17,7 +17,6 @@ from pitui.ui.state import (
     CustomItem,
     NoticeItem,
     NoticeLevel,
-    UsageTotals,
 )
 
 ABORTED_TEXT = "Operation aborted"
@@ -67,22 +66,6 @@ def close_tool(state: ChatState, tool_call_id: str) -> ChatState:
 def error_line(message: AssistantMessage) -> str:
     """The notice under a failed reply (pi's wording)."""
     return f"Error: {message.error_message or 'Unknown error'}"
-
-
-def add_usage(totals: UsageTotals, message: AssistantMessage) -> UsageTotals:
-    """``totals`` plus one reply's usage; a successful reply also sets the context size."""
-    u = message.usage
-    context = totals.context_tokens
-    if message.stop_reason not in ("aborted", "error"):
-        context = u.input + u.output + u.cache_read + u.cache_write
-    return UsageTotals(
-        input=totals.input + u.input,
-        output=totals.output + u.output,
-        cache_read=totals.cache_read + u.cache_read,
-        cache_write=totals.cache_write + u.cache_write,
-        cost=totals.cost + float(u.cost.total),
-        context_tokens=context,
-    )
 
 
 def _block_text(block: Any) -> str | None:

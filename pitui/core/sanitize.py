@@ -1,8 +1,9 @@
 """Make model and tool output inert: text only, never terminal control.
 
-Output shown in the UI may contain escape sequences (a tool ran ``ls --color``, or a model
-was tricked into emitting an OSC 52 clipboard write). Textual would not pass them to the
-terminal verbatim, but we do not rely on that: every sequence is removed before display.
+Output shown in the UI or printed by the CLI may contain escape sequences (a tool ran
+``ls --color``, or a model was tricked into emitting an OSC 52 clipboard write). Textual
+would not pass them to the terminal verbatim, but we do not rely on that: every sequence
+is removed before display.
 """
 
 from __future__ import annotations
