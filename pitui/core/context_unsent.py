@@ -15,6 +15,7 @@ from typing import Any
 from pitui.agent.messages import AgentMessage
 from pitui.core.compaction.tokens import estimate_raw_entry, estimate_tokens
 from pitui.core.messages import BashExecutionMessage, CustomMessage, text_of
+from pitui.core.sanitize import inert
 from pitui.core.session.context import SessionContext
 from pitui.core.session.table import EntryTable
 
@@ -58,8 +59,8 @@ class NotSent:
 
 
 def flat(text: str, width: int = 80) -> str:
-    """``text`` on one line, cut to ``width`` with an ellipsis."""
-    line = " ".join(text.split())
+    """``text`` on one line, inert (no terminal control), cut to ``width`` with an ellipsis."""
+    line = " ".join(inert(text).split())
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
