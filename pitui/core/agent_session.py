@@ -37,11 +37,7 @@ from pitui.core.permissions import PermissionGate
 from pitui.core.retry import is_retryable_error, retry_delay_ms
 from pitui.core.session.entries import MessageEntry
 from pitui.core.session.store import SessionStore
-from pitui.core.session_compaction import (
-    CompactionResult,
-    NavigationCancelled,
-    SessionCompaction,
-)
+from pitui.core.session_compaction import CompactionResult, SessionCompaction
 from pitui.core.session_events import (
     AutoRetryEndEvent,
     AutoRetryStartEvent,
@@ -52,6 +48,7 @@ from pitui.core.session_events import (
     UserBashStartEvent,
     UserBashUpdateEvent,
 )
+from pitui.core.session_navigation import NavigationCancelled, SessionNavigation
 from pitui.core.settings import Settings, update_global_settings
 from pitui.core.usage import UsageTotals
 from pitui.core.user_bash import run_user_bash
@@ -104,7 +101,9 @@ class AgentSession:
         self._runtime = _Runtime()
         agent.subscribe(self._on_agent_event)
         self.compaction = SessionCompaction(self)
-        """Compaction (manual, automatic, overflow recovery) and navigation with summaries."""
+        """Compaction (manual, automatic, overflow recovery)."""
+        self.navigation = SessionNavigation(self)
+        """Tree navigation, with branch summaries."""
 
     # ------------------------------------------------------------------ state
 
@@ -438,13 +437,13 @@ class AgentSession:
         """Move the leaf to ``target`` (optionally summarising the branch left); returns
         text for the composer (a user or custom message target: leaf = its parent).
 
-        The full result (summary entry, …) is :meth:`SessionCompaction.navigate`'s.
+        The full result (summary entry, …) is :meth:`SessionNavigation.navigate`'s.
 
         Raises:
             NavigationError: unknown entry, no model for a summary, summary error.
             NavigationCancelled: the summary was aborted; nothing changed.
         """
-        result = await self.compaction.navigate(
+        result = await self.navigation.navigate(
             target, summarize, custom_instructions, replace_instructions, label
         )
         if result.aborted:

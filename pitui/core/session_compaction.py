@@ -1,29 +1,28 @@
-"""The façade's compaction and tree navigation (the compaction parts of pi's AgentSession).
+"""The façade's compaction (the compaction parts of pi's AgentSession).
 
-:class:`SessionCompaction` is created by :class:`~pitui.core.agent_session.AgentSession`
-(``session.compaction``) and does: manual ``compact`` with pi's error texts, the automatic
-check after each run and before each prompt (threshold and overflow recovery, with
-``auto_compaction_start`` / ``auto_compaction_end`` events), and navigation with branch
-summaries. After either, the agent's messages are rebuilt from the session context.
+:class:`SessionCompaction` does manual ``compact`` with pi's error texts, and the
+automatic check after each run and before each prompt (threshold and overflow recovery,
+with ``auto_compaction_start`` / ``auto_compaction_end`` events). After a compaction the
+agent's messages are rebuilt from the session context. It works through a
+:class:`CompactionHost` (what :class:`~pitui.core.agent_session.AgentSession` offers),
+not the façade itself, so the two modules do not import each other. Navigation with
+branch summaries is :mod:`pitui.core.session_navigation`'s.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal, Protocol
 
-from pitui.agent.agent import AgentError
+from pitui.agent.agent import Agent, AgentError
 from pitui.agent.events import MessageEndEvent, MessageStartEvent
+from pitui.agent.messages import AgentMessage
 from pitui.ai.abort import AbortSignal
+from pitui.ai.models import ModelRegistry
 from pitui.ai.overflow import is_context_overflow
-from pitui.ai.types import AssistantMessage, UserMessage
-from pitui.core.compaction.apply import (
-    NavigationRequest,
-    NavigationResult,
-    compact_store,
-    navigate_store,
-    prepare_for_store,
-)
+from pitui.ai.types import AssistantMessage, Model, UserMessage
+from pitui.core.compaction.apply import compact_store, prepare_for_store
 from pitui.core.compaction.summarize import CompactionCancelled, CompactionError, CompactionResult
 from pitui.core.compaction.tokens import (
     calculate_context_tokens,
@@ -31,18 +30,17 @@ from pitui.core.compaction.tokens import (
     should_compact,
 )
 from pitui.core.messages import iso_to_ms
+from pitui.core.session.store import SessionStore
 from pitui.core.session_events import (
     AutoCompactionEndEvent,
     AutoCompactionStartEvent,
     SessionChangedEvent,
     SessionEvent,
 )
+from pitui.core.settings import Settings
 from pitui.errors import PituiError
 
-if TYPE_CHECKING:
-    from pitui.core.agent_session import AgentSession
-
-__all__ = ["CompactionResult", "NavigationCancelled", "SessionCompaction"]
+__all__ = ["CompactionHost", "CompactionResult", "SessionCompaction"]
 
 OVERFLOW_RECOVERY_FAILED = (
     "Context overflow recovery failed after one compact-and-retry attempt. "
@@ -54,10 +52,33 @@ RETRY_DELAY_S = 0.1
 Reason = Literal["threshold", "overflow"]
 
 
-class NavigationCancelled(PituiError):
-    """The branch summary was aborted; the session is unchanged."""
+class CompactionHost(Protocol):
+    """What compaction needs from the session it works for."""
 
-    title = "Navigation cancelled"
+    store: SessionStore
+    settings: Settings
+    registry: ModelRegistry
+    agent: Agent
+
+    @property
+    def model(self) -> Model | None: ...
+
+    @property
+    def messages(self) -> list[AgentMessage]: ...
+
+    def abort(self) -> None: ...
+
+    async def wait_for_idle(self) -> None: ...
+
+    def rebuild_from_session(self) -> None: ...
+
+    async def emit(self, event: SessionEvent) -> None: ...
+
+    async def continue_(self) -> None: ...
+
+    def subscribe(
+        self, listener: Callable[[SessionEvent], Awaitable[None] | None]
+    ) -> Callable[[], None]: ...
 
 
 def result_json(result: CompactionResult) -> dict[str, Any]:
@@ -71,32 +92,26 @@ def result_json(result: CompactionResult) -> dict[str, Any]:
 
 
 class SessionCompaction:
-    """Compaction and navigation state of one :class:`AgentSession`."""
+    """Compaction state of one session."""
 
-    def __init__(self, session: AgentSession) -> None:
+    def __init__(self, session: CompactionHost) -> None:
         self._session = session
         self._overflow_recovery_attempted = False
         self._last_assistant: AssistantMessage | None = None
         self._manual: AbortSignal | None = None
         self._auto: AbortSignal | None = None
-        self._branch: AbortSignal | None = None
         session.subscribe(self._on_event)
 
     @property
     def is_compacting(self) -> bool:
-        """Whether a compaction or a branch summary is running."""
-        return any(s is not None for s in (self._manual, self._auto, self._branch))
+        """Whether a compaction is running."""
+        return self._manual is not None or self._auto is not None
 
     def abort(self) -> None:
         """Cancel a running compaction (manual or automatic)."""
         for signal in (self._manual, self._auto):
             if signal is not None:
                 signal.abort("compaction cancelled")
-
-    def abort_branch_summary(self) -> None:
-        """Cancel a running branch summary (navigation then changes nothing)."""
-        if self._branch is not None:
-            self._branch.abort("branch summary cancelled")
 
     def _on_event(self, event: SessionEvent) -> None:
         if isinstance(event, MessageStartEvent) and isinstance(event.message, UserMessage):
@@ -270,39 +285,3 @@ class SessionCompaction:
             await session.continue_()
         except AgentError:
             return  # pi ignores a continue that cannot run
-
-    # ------------------------------------------------------------------ navigation
-
-    async def navigate(
-        self,
-        target_id: str,
-        summarize: bool = False,
-        custom_instructions: str | None = None,
-        replace_instructions: bool = False,
-        label: str | None = None,
-    ) -> NavigationResult:
-        """pi's ``navigateTree``: optional branch summary, new leaf, label, new transcript.
-
-        Raises:
-            NavigationError: unknown entry, no model / key for a summary, summary error.
-        """
-        session = self._session
-        store = session.store
-        if target_id == store.get_leaf_id():
-            return NavigationResult(new_leaf_id=target_id)
-        model = session.model
-        api_key = await session.registry.get_api_key(model) if summarize and model else None
-        request = NavigationRequest(
-            target_id, summarize, custom_instructions, replace_instructions, label
-        )
-        signal = self._branch = AbortSignal()
-        try:
-            reserve = session.settings.branch_summary.reserve_tokens
-            result = await navigate_store(store, request, model, api_key, signal, reserve)
-        finally:
-            self._branch = None
-        if result.cancelled:
-            return result
-        session.rebuild_from_session()
-        await session.emit(SessionChangedEvent(kind="navigate"))
-        return result

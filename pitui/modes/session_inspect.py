@@ -21,8 +21,8 @@ from pitui.core.message_text import message_preview
 from pitui.core.session.check import check_bytes, repaired_bytes
 from pitui.core.session.context import UNSET, LeafArg
 from pitui.core.session.store import SessionStore
+from pitui.core.session.tree_view import FILTER_MODES, TreeView, render_rows
 from pitui.errors import SessionError
-from pitui.modes.session_tree_text import render_tree
 
 
 def _open(path: str) -> SessionStore:
@@ -35,13 +35,19 @@ def _require_file(path: str) -> None:
 
 
 def cmd_tree(argv: list[str]) -> int:
-    """``pitui session tree FILE``."""
+    """``pitui session tree FILE [--filter MODE] [--search TEXT] [--ids]``: pi's /tree rows."""
     parser = argparse.ArgumentParser(prog="pitui session tree", description="Show the tree.")
     parser.add_argument("file")
+    parser.add_argument("--filter", choices=FILTER_MODES, default="default", help="pi's filters")
+    parser.add_argument("--search", default="", help="keep rows holding every word")
+    parser.add_argument("--ids", action="store_true", help="start each row with its entry id")
     args = parser.parse_args(argv)
     _require_file(args.file)
     store = _open(args.file)
-    sys.stdout.write(render_tree(store.table, store.labels(), store.get_leaf_id()))
+    view = TreeView(store.table, store.labels(), store.get_leaf_id(), filter_mode=args.filter)
+    if args.search:
+        view.set_query(args.search)
+    sys.stdout.write(render_rows(view, ids=args.ids))
     return 0
 
 

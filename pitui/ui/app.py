@@ -87,11 +87,14 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         themes: ThemeCatalog | None = None,
         theme_name: str = "dark",
         keybindings: Keybindings | None = None,
+        live: LiveSession | None = None,
     ) -> None:
         super().__init__()
-        self.session = session
+        self.live: LiveSession | None = live
+        """The connected AgentSession and its status facts (commands work through it)."""
+        self.session = session if session is not None or live is None else live.session
         self.chat = ChatState()
-        self.info = info or SessionInfo(cwd=os.getcwd())
+        self.info = info or (live.info() if live is not None else SessionInfo(cwd=os.getcwd()))
         self._catalog = themes
         self._theme_name = theme_name
         self._warnings = self._install_themes()
@@ -102,8 +105,6 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.bridge = EventBridge(self, source) if source is not None else None
         self.startup: Callable[[PituiApp], Awaitable[None]] | None = None
         """Run in a worker after the first frame (creates the session, see ``launch``)."""
-        self.live: LiveSession | None = None
-        """The real session's extras (status facts, thinking level), once attached."""
 
     @cached_property
     def commands(self) -> Commands:
@@ -119,7 +120,9 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's palette commands, its theme list replaced by the pi themes' picker."""
-        return self.commands.system_commands(super().get_system_commands(screen))
+        from pitui.ui.palette import system_commands  # the palette is open: loaded
+
+        return system_commands(self, super().get_system_commands(screen))
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return fallback_variables()
@@ -189,17 +192,19 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.update_classes(classes, update=False)
         self._refresh_truecolor_filter(self.ansi_theme)
 
-    async def attach_session(self, session: SessionPort, info: SessionInfo | None = None) -> None:
+    async def attach_session(self, session: SessionPort, live: LiveSession | None = None) -> None:
         """Connect a session after the first frame (sessions load after the UI shows).
 
         Replaces any previous event source, rebuilds the view from the session's
-        transcript and starts listening to its events.
+        transcript and starts listening to its events. ``live``: the full AgentSession
+        behind ``session``, for commands and the status bar.
         """
         if self.bridge is not None:
             self.bridge.stop()
+        self.live = live
         self.session = session
-        if info is not None:
-            self.info = info
+        if live is not None:
+            self.info = live.info()
         from pitui.ui.view.replay import state_from_messages
 
         await self.rebuild(state_from_messages(session.messages))
@@ -342,7 +347,9 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     def action_select_model(self) -> None:
         """Ctrl+L: the model picker."""
-        self.commands.open_model_picker()
+        from pitui.ui.screens.models import open_model_picker  # lazy: not first-frame
+
+        open_model_picker(self.commands)
 
     def action_new_session(self) -> None:
         """Start a new session (``/new``; unbound by default, as in pi)."""
@@ -350,7 +357,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     def action_hotkeys(self) -> None:
         """Show every binding (``/hotkeys``)."""
-        self.commands.open_hotkeys()
+        self.commands.run("/hotkeys")
 
     async def action_toggle_thinking(self) -> None:
         from pitui.ui.view.events import ToggleAllThinking  # lazy: not first-frame

@@ -23,7 +23,9 @@ async def model_command(commands: Commands, arg: str) -> None:
     if model is not None:
         await commands.switch_model(model)
     else:
-        commands.open_model_picker(arg)
+        from pitui.ui.screens.models import open_model_picker
+
+        open_model_picker(commands, arg)
 
 
 def exact_model_match(reference: str, models: list[Model]) -> Model | None:
@@ -162,7 +164,9 @@ async def theme_command(commands: Commands, arg: str) -> None:
     if arg:
         await commands.set_theme(arg)
     else:
-        commands.open_theme_picker()
+        from pitui.ui.palette import open_theme_picker
+
+        open_theme_picker(commands.app)
 
 
 def theme_names(commands: Commands, _arg: str) -> list[str]:
@@ -172,7 +176,10 @@ def theme_names(commands: Commands, _arg: str) -> list[str]:
 
 async def hotkeys_command(commands: Commands, _arg: str) -> None:
     """``/hotkeys``: the list of every binding."""
-    commands.open_hotkeys()
+    from pitui.paths import keybindings_file
+    from pitui.ui.screens.hotkeys import HotkeysScreen
+
+    commands.app.push_screen(HotkeysScreen(commands.keybindings, str(keybindings_file())))
 
 
 async def quit_command(commands: Commands, _arg: str) -> None:

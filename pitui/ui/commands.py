@@ -12,18 +12,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual.app import SystemCommand
 from textual.binding import Binding
-from textual.command import CommandPalette
 
 from pitui.core.fuzzy import fuzzy_filter
 from pitui.core.keybindings import Keybindings, display_key, load_keybindings
 from pitui.errors import PituiError
-from pitui.paths import keybindings_file
 from pitui.ui.keymap import ACTION_TARGETS, key_set, textual_keymap, to_textual_key
 from pitui.ui.widgets.composer import Composer
 
@@ -32,7 +29,6 @@ if TYPE_CHECKING:
     from pitui.ai.types import Model
     from pitui.core.agent_session import AgentSession
     from pitui.ui.app import PituiApp
-    from pitui.ui.screens.models import ModelPicker
     from pitui.ui.view.state import NoticeLevel
     from pitui.ui.widgets.suggestions import Suggestion
 
@@ -192,13 +188,9 @@ class Commands:
 
     @property
     def session(self) -> AgentSession | None:
-        """The connected session when it is the full façade (commands need more than events)."""
-        session = self.app.session
-        if session is None:
-            return None
-        from pitui.core.agent_session import AgentSession
-
-        return session if isinstance(session, AgentSession) else None
+        """The connected session (the app's live session: commands need the whole façade)."""
+        live = self.app.live
+        return live.session if live is not None else None
 
     def require_session(self) -> AgentSession:
         """The session, or a :class:`PituiError` the dispatcher turns into a notice."""
@@ -220,20 +212,10 @@ class Commands:
         self.app.call_later(self.notice, text, level)
 
     def refresh_status(self) -> None:
-        """Copy the session's model, level and name into the status bar."""
-        session = self.session
-        if session is None or getattr(self.app, "live", None) is not None:
-            return  # a live session updates the status bar from its own events
-        model = session.model
-        info = replace(
-            self.app.info,
-            session_name=session.session_name,
-            model_id=model.id if model else None,
-            thinking_level=session.thinking_level if model and model.reasoning else None,
-            context_window=model.context_window if model else 0,
-            demo=model is not None and model.provider == "demo",
-        )
-        self.app.update_info(info)
+        """Redraw the status bar from the session's facts now."""
+        live = self.app.live
+        if live is not None:
+            self.app.update_info(live.info())
 
     async def switch_model(self, model: Model) -> None:
         """Make ``model`` the session's model (a ``model_change`` entry) and say so."""
@@ -288,43 +270,7 @@ class Commands:
         self._last_clear = now
         self.app.main.query_one(Composer).clear()
 
-    # ------------------------------------------------------------------ screens
-
-    def open_model_picker(self, search: str = "") -> None:
-        """Push the model picker; switching happens when it closes with a choice."""
-        session = self.session
-        if session is None:
-            self.app.run_worker(self.notice(NO_SESSION, "warning"))
-            return
-
-        async def chosen(model: Model | None) -> None:
-            if model is not None:
-                await self.guarded(self.switch_model(model))
-
-        from pitui.ui.screens.models import ModelPicker
-
-        picker = ModelPicker(session.registry, session.model, search)
-        self.app.push_screen(picker, chosen)
-        self.app.run_worker(self._detect_ollama(picker), group="ollama", exit_on_error=False)
-
-    async def _detect_ollama(self, picker: ModelPicker) -> None:
-        """Add a local Ollama's models to the open picker (usable now, no key needed)."""
-        if await picker.registry.refresh_ollama() and picker.is_attached:
-            picker.reload()
-
-    def open_theme_picker(self) -> None:
-        """A palette over the discovered pi themes."""
-        from pitui.ui.palette import ThemePickerProvider  # the palette module imports this one
-
-        self.app.push_screen(
-            CommandPalette(providers=[ThemePickerProvider], placeholder="Search themes…")
-        )
-
-    def open_hotkeys(self) -> None:
-        """The list of every binding."""
-        from pitui.ui.screens.hotkeys import HotkeysScreen  # lazy: not first-frame
-
-        self.app.push_screen(HotkeysScreen(self.keybindings, str(keybindings_file())))
+    # ------------------------------------------------------------------ themes
 
     async def set_theme(self, name: str) -> None:
         """Switch theme by pi name, with a notice either way."""
@@ -337,14 +283,6 @@ class Commands:
     def theme_names(self) -> list[str]:
         """The pi themes found at start-up, sorted."""
         return sorted(self.app.themes.themes)
-
-    def system_commands(self, base: Iterable[SystemCommand]) -> Iterable[SystemCommand]:
-        """Textual's system commands with "Theme" opening the pi theme picker instead."""
-        for command in base:
-            if command.title == "Theme":
-                yield SystemCommand("Theme", "Switch theme (/theme)", self.open_theme_picker)
-            else:
-                yield command
 
     async def run_action(self, action_id: str) -> bool:
         """Run the Textual action of a pitui action id; False if it does not apply now."""

@@ -92,8 +92,7 @@ class Launcher:
             app.startup = None  # nothing is loading any more
             return
         live = LiveSession(session, await git_branch(self.cwd))
-        app.live = live
-        await app.attach_session(session, live.info())
+        await app.attach_session(session, live)
         notices = [AddNotice(w, "warning") for w in options.warnings]
         if live.info().demo and not self.args.model:
             notices.append(AddNotice(DEMO_HINT, "warning"))

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.app import App, SystemCommand
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
 
 from pitui.core.keybindings import ACTIONS, display_key
 from pitui.ui.commands import Commands, SlashCommand
@@ -72,6 +74,20 @@ class PituiCommandProvider(Provider):
             score = max(matcher.match(entry.text), matcher.match(entry.help) * 0.5)
             if score > 0:
                 yield Hit(score, matcher.highlight(entry.text), entry.run, entry.text, entry.help)
+
+
+def open_theme_picker(app: App[Any]) -> None:
+    """A palette over the discovered pi themes (``/theme`` without a name)."""
+    app.push_screen(CommandPalette(providers=[ThemePickerProvider], placeholder="Search themes…"))
+
+
+def system_commands(app: App[Any], base: Iterable[SystemCommand]) -> Iterable[SystemCommand]:
+    """Textual's system commands with "Theme" opening the pi theme picker instead."""
+    for command in base:
+        if command.title == "Theme":
+            yield SystemCommand("Theme", "Switch theme (/theme)", lambda: open_theme_picker(app))
+        else:
+            yield command
 
 
 class ThemePickerProvider(Provider):

@@ -100,10 +100,18 @@ def test_tree_marks_active_path_leaf_and_labels(
     code, out, _ = _run(["tree", str(_branched(tmp_path))], capsys)
     assert code == 0
     assert out.splitlines() == [
-        "* a1 user: text a1  [start]",
-        "├─   b2 assistant: first answer",
-        "└─ * c3 assistant: second answer",
-        "   * d4 label a1 = 'start'  ← leaf",
+        "• [start] user: text a1",
+        "├─ • assistant: second answer ←",
+        "└─ assistant: first answer",
+        "(2/3)",
+    ]
+    code, out, _ = _run(["tree", str(_branched(tmp_path)), "--filter", "all", "--ids"], capsys)
+    assert out.splitlines() == [
+        "a1       • [start] user: text a1",
+        "c3       ├⊟ • assistant: second answer",
+        "d4       │     • [label: start] ←",
+        "b2       └─ assistant: first answer",
+        "(3/4) [all]",
     ]
 
 

@@ -15,10 +15,10 @@ from pitui.core.keybindings import Keybindings
 from pitui.core.session.entries import ModelChangeEntry, ThinkingLevelChangeEntry
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.ui.app import PituiApp
+from pitui.ui.launch import LiveSession
 from pitui.ui.theme import discover_themes
 from pitui.ui.view.state import NoticeItem
 from pitui.ui.widgets.composer import Composer
-from pitui.ui.widgets.status_bar import SessionInfo
 
 FAKE = Model(
     id="fake-1",
@@ -58,15 +58,8 @@ async def make_session(tmp: Path) -> AgentSession:
 
 def make_app(session: AgentSession, keybindings: Keybindings | None = None) -> PituiApp:
     """The app attached to ``session`` (keybindings from the file unless given)."""
-    model = session.model
-    info = SessionInfo(
-        cwd=str(session.cwd),
-        model_id=model.id if model else None,
-        thinking_level=session.thinking_level,
-        context_window=model.context_window if model else 0,
-        demo=True,
-    )
-    return PituiApp(session=session, info=info, themes=discover_themes([]), keybindings=keybindings)
+    live = LiveSession(session)
+    return PituiApp(live=live, themes=discover_themes([]), keybindings=keybindings)
 
 
 async def settle(pilot: Pilot[None]) -> None:

@@ -1,0 +1,574 @@
+"""pi's ``/tree`` as a headless model: row order, connectors, filters, search, folds.
+
+One source for ``pitui session tree`` and the TUI's Branches pane (PI_SPEC §9.7):
+- depth first, the child holding the current leaf first, the others by timestamp;
+- 3-column indentation; ``├─``/``└─`` only where an entry has several visible children;
+  ``│`` gutters; ``⊟`` on a foldable row, ``⊞`` on a folded one;
+- filters (``default``, ``no-tools``, ``user-only``, ``labeled-only``, ``all``); in each,
+  assistant messages without text are hidden unless they are the leaf or stopped for
+  another reason than ``stop``/``toolUse``; a search keeps rows holding every token;
+- descendants of folded rows are hidden; hidden entries' children attach to their
+  nearest visible ancestor.
+
+The active path (root → leaf) is always the first chain of rows, so the common live
+change — an entry appended under the leaf, which becomes the new leaf — is applied to a
+few rows (:meth:`TreeView.sync`), never by rebuilding the tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+from pitui.core.session.table import EntryTable
+from pitui.core.session.tree import child_positions
+from pitui.core.session.tree_rows import RowText, has_text, row_text, search_text, tool_calls_of
+
+FilterMode: TypeAlias = Literal["default", "no-tools", "user-only", "labeled-only", "all"]
+FILTER_MODES: tuple[FilterMode, ...] = ("default", "no-tools", "user-only", "labeled-only", "all")
+FILTER_TAGS: Mapping[FilterMode, str] = {
+    "default": "",
+    "no-tools": " [no-tools]",
+    "user-only": " [user]",
+    "labeled-only": " [labeled]",
+    "all": " [all]",
+}
+# Bookkeeping entries the default filters hide (pi 0.73 counts the session name among them).
+_SETTINGS_TYPES = frozenset(
+    {"label", "custom", "model_change", "thinking_level_change", "session_info"}
+)
+Gutters: TypeAlias = tuple[tuple[int, bool], ...]
+"""(indent level, draw ``│``) for each branch point above a row."""
+
+
+@dataclass(slots=True)
+class _Shape:
+    """Where a visible row sits: pi's indent, connector and gutters."""
+
+    indent: int
+    connector: bool
+    last: bool
+    gutters: Gutters
+    virtual: bool
+    """A root under pi's virtual root (several roots): no connector is drawn."""
+
+
+@dataclass(frozen=True, slots=True)
+class TreeRow:
+    """One row as pi draws it, without the 2-column cursor."""
+
+    entry_id: str
+    prefix: str
+    """Gutters and connector (the fold glyph sits in the connector)."""
+    fold_marker: str
+    """``⊞ `` for a folded row that has no connector to show it in."""
+    on_path: bool
+    is_leaf: bool
+    label: str | None
+    text: RowText
+    broken: bool = False
+    """A root whose parent is missing from the file (or was cut to break a cycle)."""
+
+    def line(self) -> str:
+        """The row as plain text (pi's order: prefix, fold, path marker, label, text)."""
+        path = "• " if self.on_path else ""
+        label = f"[{self.label}] " if self.label else ""
+        broken = "⚠ broken link: " if self.broken else ""
+        leaf = " ←" if self.is_leaf else ""
+        return f"{self.prefix}{self.fold_marker}{path}{broken}{label}{self.text.plain}{leaf}"
+
+
+@dataclass(slots=True)
+class TreeChange:
+    """What :meth:`TreeView.sync` changed, in visible row indices (after the change)."""
+
+    reset: bool = False
+    """Everything may have moved: redraw all."""
+    inserted: list[int] = field(default_factory=list)
+    removed: list[int] = field(default_factory=list)
+    """Indices before the change."""
+    updated: list[int] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.reset or self.inserted or self.removed or self.updated)
+
+
+class TreeView:
+    """The rows of one session's tree under a filter, a search and fold state."""
+
+    def __init__(
+        self,
+        table: EntryTable,
+        labels: Mapping[str, str],
+        leaf_id: str | None,
+        *,
+        filter_mode: FilterMode = "default",
+    ) -> None:
+        self.table = table
+        self.labels = dict(labels)
+        self.leaf_id = leaf_id
+        self.filter_mode: FilterMode = filter_mode
+        self.query = ""
+        self.folded: set[str] = set()
+        self.visible: list[int] = []
+        """Positions of the visible entries, in row order."""
+        self._seen = 0
+        self._roots: list[int] = []
+        self._children: list[list[int]] = []
+        self._active: set[int] = set()
+        self._active_rows = 0
+        """How many rows are on the active path: they are always the first rows."""
+        self._shape: dict[int, _Shape] = {}
+        self._vparent: dict[int, int] = {}
+        self._vchildren: dict[int, list[int]] = {}
+        self._multiple_roots = False
+        self._row_of: dict[int, int] | None = None
+        self._assistant: dict[int, tuple[bool, Any]] = {}
+        self._calls: dict[str, tuple[str, Mapping[str, Any]]] = {}
+        self._calls_seen = 0
+        self._search: dict[int, str] = {}
+        self._rows: dict[int, TreeRow] = {}
+        self._broken: set[int] = set()
+        self.rebuild()
+
+    # ------------------------------------------------------------------ building
+
+    def rebuild(self) -> None:
+        """Recompute every row (after a leaf move, a filter, search or fold change)."""
+        table = self.table
+        self._seen = len(table)
+        self._roots, self._children = child_positions(table)
+        self._broken = {r for r in self._roots if table.raw(r).get("parentId") is not None}
+        leaf = table.index.get(self.leaf_id) if self.leaf_id is not None else None
+        path = table.path_positions(leaf) if leaf is not None else []
+        self._active = set(path)
+        self._rows.clear()
+        self._apply(self._flatten())
+
+    def _flatten(self) -> list[int]:
+        """Depth-first order, the child on the active path first."""
+        active = self._active
+        roots = sorted(self._roots, key=lambda r: r not in active)  # stable: file order
+        order: list[int] = []
+        stack = roots[::-1]
+        children = self._children
+        while stack:
+            position = stack.pop()
+            order.append(position)
+            kids = children[position]
+            if len(kids) > 1:
+                kids = [k for k in kids if k in active] + [k for k in kids if k not in active]
+            stack.extend(reversed(kids))
+        return order
+
+    def _apply(self, order: list[int]) -> None:
+        query = self.query.lower().split()
+        visible = [p for p in order if self._passes(p, query)]
+        if self.folded:
+            visible = self._without_folded(order, visible)
+        self.visible = visible
+        self._row_of = None
+        self._active_rows = sum(1 for p in visible if p in self._active)
+        self._structure()
+
+    def _passes(self, position: int, tokens: list[str]) -> bool:
+        table = self.table
+        kind = table.types[position]
+        role = table.roles[position]
+        if role == "assistant" and table.ids[position] != self.leaf_id:
+            text, stop = self._assistant_info(position)
+            if not text and (not stop or stop in ("stop", "toolUse")):
+                return False
+        mode = self.filter_mode
+        if mode == "user-only":
+            ok = kind == "message" and role == "user"
+        elif mode == "labeled-only":
+            ok = table.ids[position] in self.labels
+        elif mode == "all":
+            ok = True
+        else:
+            ok = kind not in _SETTINGS_TYPES and not (mode == "no-tools" and role == "toolResult")
+        return ok and (not tokens or all(t in self._search_text(position) for t in tokens))
+
+    def _without_folded(self, order: list[int], visible: list[int]) -> list[int]:
+        folded = {self.table.index[i] for i in self.folded if i in self.table.index}
+        hidden: set[int] = set()
+        parent_of = self.table.parent_position
+        for position in order:
+            parent = parent_of(position)
+            if parent is not None and (parent in folded or parent in hidden):
+                hidden.add(position)
+        return [p for p in visible if p not in hidden]
+
+    def _structure(self) -> None:
+        """pi's recalculateVisualStructure over the visible rows."""
+        parent_of = self.table.parent_position
+        shown = set(self.visible)
+        nearest: dict[int, int] = {}  # position → nearest visible ancestor-or-self (-1: none)
+
+        def visible_ancestor(position: int) -> int:
+            chain: list[int] = []
+            current: int | None = parent_of(position)
+            while current is not None and current not in shown and current not in nearest:
+                chain.append(current)
+                current = parent_of(current)
+                if len(chain) > len(self.table):  # a cycle the loader did not cut
+                    current = None
+            found = -1 if current is None else current if current in shown else nearest[current]
+            for c in chain:
+                nearest[c] = found
+            return found
+
+        vparent: dict[int, int] = {}
+        vchildren: dict[int, list[int]] = {-1: []}
+        for position in self.visible:
+            anc = visible_ancestor(position)
+            vparent[position] = anc
+            vchildren.setdefault(anc, []).append(position)
+        self._vparent, self._vchildren = vparent, vchildren
+        self._shape = {}
+        roots = vchildren[-1]
+        multiple = self._multiple_roots = len(roots) > 1
+        stack = [
+            (r, _Shape(1 if multiple else 0, multiple, i == len(roots) - 1, (), multiple))
+            for i, r in reversed(list(enumerate(roots)))
+        ]
+        while stack:
+            position, shape = stack.pop()
+            self._shape[position] = shape
+            kids = vchildren.get(position, [])
+            for i in range(len(kids) - 1, -1, -1):
+                stack.append((kids[i], self._child_shape(shape, len(kids), i == len(kids) - 1)))
+
+    def _child_shape(self, parent: _Shape, siblings: int, last: bool) -> _Shape:
+        branching = siblings > 1
+        # A branch point shifts its children right, and so does the first row after one
+        # (``parent.connector``: the parent's own parent branched); chains stay flat.
+        shift = branching or (parent.connector and parent.indent > 0)
+        indent = parent.indent + 1 if shift else parent.indent
+        gutters = parent.gutters
+        if parent.connector and not parent.virtual:
+            shown = max(0, parent.indent - 1) if self._multiple_roots else parent.indent
+            gutters = (*gutters, (max(0, shown - 1), not parent.last))
+        return _Shape(indent, branching, last, gutters, False)
+
+    # ------------------------------------------------------------------ entry facts
+
+    def _assistant_info(self, position: int) -> tuple[bool, Any]:
+        info = self._assistant.get(position)
+        if info is None:
+            message = self.table.raw(position).get("message")
+            message = message if isinstance(message, dict) else {}
+            info = (has_text(message.get("content")), message.get("stopReason"))
+            self._assistant[position] = info
+        return info
+
+    def _search_text(self, position: int) -> str:
+        text = self._search.get(position)
+        if text is None:
+            label = self.labels.get(self.table.ids[position])
+            text = self._search[position] = search_text(self.table.raw(position), label)
+        return text
+
+    def _tool_calls(self) -> Mapping[str, tuple[str, Mapping[str, Any]]]:
+        table = self.table
+        for position in range(self._calls_seen, len(table)):
+            if table.roles[position] == "assistant":
+                message = table.raw(position).get("message")
+                for call_id, name, args in tool_calls_of(
+                    message if isinstance(message, dict) else {}
+                ):
+                    self._calls[call_id] = (name, args)
+        self._calls_seen = len(table)
+        return self._calls
+
+    # ------------------------------------------------------------------ rows
+
+    def __len__(self) -> int:
+        return len(self.visible)
+
+    def row(self, index: int) -> TreeRow:
+        """The row at ``index`` (cached until that row changes)."""
+        position = self.visible[index]
+        cached = self._rows.get(position)
+        if cached is None:
+            cached = self._rows[position] = self._make_row(position)
+        return cached
+
+    def rows(self) -> list[TreeRow]:
+        return [self.row(i) for i in range(len(self.visible))]
+
+    def _make_row(self, position: int) -> TreeRow:
+        entry_id = self.table.ids[position]
+        shape = self._shape[position]
+        folded = entry_id in self.folded
+        connector = shape.connector and not shape.virtual
+        shown = max(0, shape.indent - 1) if self._multiple_roots else shape.indent
+        cells: list[str] = []
+        gutters: dict[int, bool] = {}
+        for level, show in shape.gutters:
+            gutters.setdefault(level, show)  # pi takes the first gutter at a level
+        for level in range(shown):
+            if level in gutters:
+                cells.append("│  " if gutters[level] else "   ")
+            elif connector and level == shown - 1:
+                glyph = "⊞" if folded else "⊟" if self.is_foldable(position) else "─"
+                cells.append(("└" if shape.last else "├") + glyph + " ")
+            else:
+                cells.append("   ")
+        calls = self._tool_calls() if self.table.roles[position] == "toolResult" else {}
+        return TreeRow(
+            entry_id=entry_id,
+            prefix="".join(cells),
+            fold_marker="⊞ " if folded and not connector else "",
+            on_path=position in self._active,
+            is_leaf=position == self._leaf_row_position(),
+            label=self.labels.get(entry_id),
+            text=row_text(self.table.raw(position), calls),
+            broken=position in self._broken,
+        )
+
+    def _leaf_row_position(self) -> int:
+        """The row that shows the leaf's ``←``: the leaf, or its nearest visible ancestor
+        (the last row of the active path, which always comes first)."""
+        return self.visible[self._active_rows - 1] if self._active_rows else -1
+
+    def leaf_row(self) -> int | None:
+        """The row showing the leaf's arrow (the initial selection, as pi's)."""
+        return self._active_rows - 1 if self._active_rows else None
+
+    def index_of(self, entry_id: str | None) -> int | None:
+        """The row of an entry, if it is visible."""
+        if self._row_of is None:
+            self._row_of = {p: i for i, p in enumerate(self.visible)}
+        position = self.table.index.get(entry_id) if entry_id is not None else None
+        return None if position is None else self._row_of.get(position)
+
+    def nearest_row(self, entry_id: str | None) -> int:
+        """The row of ``entry_id`` or of its nearest visible ancestor; else the last row."""
+        position = self.table.index.get(entry_id) if entry_id is not None else None
+        seen = 0
+        while position is not None and seen <= len(self.table):
+            index = self.index_of(self.table.ids[position])
+            if index is not None:
+                return index
+            position = self.table.parent_position(position)
+            seen += 1
+        return max(0, len(self.visible) - 1)
+
+    def footer(self, selected: int) -> str:
+        """pi's ``(i/n)`` line with the filter tag."""
+        count = len(self.visible)
+        return f"({min(selected + 1, count)}/{count}){FILTER_TAGS[self.filter_mode]}"
+
+    # ------------------------------------------------------------------ folds and jumps
+
+    def is_foldable(self, position: int) -> bool:
+        """A row with visible children that is a root or starts a branch segment."""
+        if not self._vchildren.get(position):
+            return False
+        parent = self._vparent.get(position, -1)
+        return parent < 0 or len(self._vchildren.get(parent, [])) > 1
+
+    def fold_or_up(self, index: int) -> int:
+        """pi's fold key: fold the row if it can fold, else jump to the previous segment
+        start. Returns the row to select."""
+        position = self.visible[index]
+        entry_id = self.table.ids[position]
+        if self.is_foldable(position) and entry_id not in self.folded:
+            self.folded.add(entry_id)
+            self._reapply()
+            return self.nearest_row(entry_id)
+        return self._segment_start(index, up=True)
+
+    def unfold_or_down(self, index: int) -> int:
+        """pi's unfold key: unfold a folded row, else jump to the next segment start."""
+        entry_id = self.table.ids[self.visible[index]]
+        if entry_id in self.folded:
+            self.folded.discard(entry_id)
+            self._reapply()
+            return self.nearest_row(entry_id)
+        return self._segment_start(index, up=False)
+
+    def _segment_start(self, index: int, *, up: bool) -> int:
+        current = self.visible[index]
+        if not up:
+            while True:
+                kids = self._vchildren.get(current, [])
+                if not kids:
+                    return self._index(current)
+                if len(kids) > 1:
+                    return self._index(kids[0])
+                current = kids[0]
+        while True:
+            parent = self._vparent.get(current, -1)
+            if parent < 0:
+                return self._index(current)
+            if len(self._vchildren.get(parent, [])) > 1 and self._index(current) < index:
+                return self._index(current)
+            current = parent
+
+    def _index(self, position: int) -> int:
+        found = self.index_of(self.table.ids[position])
+        return found if found is not None else 0
+
+    # ------------------------------------------------------------------ filter and search
+
+    def set_filter(self, mode: FilterMode) -> None:
+        """Show rows of another filter (folds are reset, as in pi)."""
+        self.filter_mode = mode
+        self.folded.clear()
+        self._reapply()
+
+    def toggle_filter(self, mode: FilterMode) -> None:
+        """pi's Ctrl+T/U/L/A: that filter, or back to ``default`` if it is on."""
+        self.set_filter("default" if self.filter_mode == mode else mode)
+
+    def cycle_filter(self, step: int = 1) -> None:
+        """pi's Ctrl+O (forwards) / Shift+Ctrl+O (backwards)."""
+        here = FILTER_MODES.index(self.filter_mode)
+        self.set_filter(FILTER_MODES[(here + step) % len(FILTER_MODES)])
+
+    def set_query(self, query: str) -> None:
+        """Search (all tokens, case-insensitive); folds are reset."""
+        self.query = query
+        self.folded.clear()
+        self._reapply()
+
+    def _reapply(self) -> None:
+        self._rows.clear()
+        self._apply(self._flatten())
+
+    # ------------------------------------------------------------------ live changes
+
+    def sync(self, labels: Mapping[str, str], leaf_id: str | None) -> TreeChange:
+        """Catch up with the table: new entries, a moved leaf, changed labels.
+
+        Entries appended under the leaf (each becoming the new leaf) touch a few rows;
+        anything else rebuilds.
+        """
+        change = TreeChange()
+        new_labels = dict(labels)
+        relabelled = {
+            k
+            for k in self.labels.keys() | new_labels.keys()
+            if self.labels.get(k) != new_labels.get(k)
+        }
+        self.labels = new_labels
+        for key in relabelled:
+            position = self.table.index.get(key)
+            if position is not None:
+                self._search.pop(position, None)
+        if relabelled and (self.filter_mode == "labeled-only" or self.query):
+            self.leaf_id = leaf_id
+            self.rebuild()
+            return TreeChange(reset=True)
+        while self._seen < len(self.table):
+            position = self._seen
+            new_leaf = leaf_id if position == len(self.table) - 1 else self.table.ids[position]
+            if not self._append_under_leaf(position, new_leaf, change):
+                self.leaf_id = leaf_id
+                self.rebuild()
+                return TreeChange(reset=True)
+        if leaf_id != self.leaf_id:
+            self.leaf_id = leaf_id
+            self.rebuild()
+            return TreeChange(reset=True)
+        for key in relabelled:
+            index = self.index_of(key)
+            if index is not None:
+                self._rows.pop(self.visible[index], None)
+                change.updated.append(index)
+        return change
+
+    def _append_under_leaf(self, position: int, new_leaf: str | None, change: TreeChange) -> bool:
+        """Add the entry at ``position`` if it hangs under the leaf and becomes the leaf."""
+        table = self.table
+        parent = table.parent_position(position)
+        old = table.index.get(self.leaf_id) if self.leaf_id is not None else None
+        if (
+            parent is None
+            or parent != old
+            or self._children[parent]
+            or self.folded
+            or new_leaf != table.ids[position]
+        ):
+            return False
+        self._seen += 1
+        self._children.append([])
+        self._children[parent].append(position)
+        self._active.add(position)
+        self.leaf_id = new_leaf
+        query = self.query.lower().split()
+        old_shown = parent in self._shape
+        old_stays = old_shown and self._passes(parent, query)
+        new_shown = self._passes(position, query)
+        if old_shown and not old_stays:
+            return self._replace_old_leaf(parent, position, new_shown, change)
+        anchor = parent if old_shown else self._vparent_of_hidden(parent)
+        if new_shown and (anchor < 0 or self._vchildren.get(anchor)):
+            return False  # a new root, or the anchor branches now: connectors change
+        if new_shown:
+            self._insert_child(anchor, position, change)
+        elif old_shown:
+            self._touch(parent, change)
+        return True
+
+    def _vparent_of_hidden(self, position: int) -> int:
+        current = self.table.parent_position(position)
+        while current is not None and current not in self._shape:
+            current = self.table.parent_position(current)
+        return -1 if current is None else current
+
+    def _replace_old_leaf(
+        self, old: int, position: int, new_shown: bool, change: TreeChange
+    ) -> bool:
+        """The old leaf (a text-less reply) hides now; the new entry takes its place."""
+        if not new_shown:
+            return False
+        anchor = self._vparent[old]
+        index = self._active_rows - 1
+        siblings = self._vchildren[anchor]
+        siblings[siblings.index(old)] = position
+        self._vparent[position] = anchor
+        del self._vparent[old]
+        self._shape[position] = self._shape.pop(old)
+        self._vchildren.pop(old, None)
+        self._rows.pop(old, None)
+        self.visible[index] = position
+        self._row_of = None
+        change.updated.append(index)
+        return True
+
+    def _insert_child(self, anchor: int, position: int, change: TreeChange) -> None:
+        self._vchildren.setdefault(anchor, []).append(position)
+        self._vparent[position] = anchor
+        self._shape[position] = self._child_shape(self._shape[anchor], 1, True)
+        index = self._active_rows
+        self.visible.insert(index, position)
+        self._active_rows += 1
+        self._row_of = None
+        change.inserted.append(index)
+        # The anchor is the row above (the last of the active path): its fold mark and,
+        # if it was the leaf, its arrow change.
+        self._rows.pop(anchor, None)
+        change.updated.append(index - 1)
+
+    def _touch(self, position: int, change: TreeChange) -> None:
+        self._rows.pop(position, None)
+        index = self.index_of(self.table.ids[position])
+        if index is not None:
+            change.updated.append(index)
+
+
+def render_rows(view: TreeView, *, footer: bool = True, ids: bool = False) -> str:
+    """The rows as text, one per line, as ``pitui session tree`` prints them
+    (``ids``: each row starts with its entry id)."""
+    lines = [view.row(i).line() for i in range(len(view))]
+    if ids:
+        lines = [f"{view.row(i).entry_id:<8} {line}" for i, line in enumerate(lines)]
+    if footer:
+        lines.append(view.footer(view.nearest_row(view.leaf_id)))
+    return "".join(line + "\n" for line in lines)
