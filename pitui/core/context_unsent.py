@@ -8,9 +8,9 @@ state). Entries are read raw, so a 100k-entry path costs no validation.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from pitui.agent.messages import AgentMessage
 from pitui.core.compaction.tokens import estimate_raw_entry, estimate_tokens
@@ -18,6 +18,7 @@ from pitui.core.messages import BashExecutionMessage, CustomMessage, text_of
 from pitui.core.sanitize import inert
 from pitui.core.session.context import SessionContext
 from pitui.core.session.table import EntryTable
+from pitui.core.session.tree_rows import row_text, tool_calls_of
 
 BASH_EXCLUDED = "!! command: shown to you, kept from the model"
 CUSTOM_EXCLUDED = "custom message with excludeFromContext: kept from the model"
@@ -33,6 +34,7 @@ _ENTRY_REASONS = {
     "message": "not in the agent's transcript (a failed reply taken out for a retry)",
 }
 _UNKNOWN_ENTRY = "entry type the context does not use"
+ToolCallRef: TypeAlias = tuple[str, Mapping[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,36 +99,13 @@ def not_sent_messages(
     ]
 
 
-def _raw_text(raw: dict[str, Any]) -> str:
+def _remember_calls(
+    raw: Mapping[str, Any], calls: dict[str, tuple[str, Mapping[str, Any]]]
+) -> None:
     message = raw.get("message")
     if isinstance(message, dict):
-        if message.get("role") == "bashExecution":
-            return f"$ {message.get('command', '')}"
-        return _content_text(message.get("content"))
-    if "summary" in raw:
-        return str(raw.get("summary") or "")
-    if "content" in raw:
-        return _content_text(raw.get("content"))
-    for key in ("modelId", "thinkingLevel", "label", "name", "customType"):
-        if key in raw:
-            return str(raw.get(key) or "")
-    return ""
-
-
-def _content_text(content: object) -> str:
-    if isinstance(content, str):
-        return content
-    parts = []
-    for block in content if isinstance(content, list) else []:
-        if isinstance(block, dict):
-            kind = block.get("type")
-            if kind == "text":
-                parts.append(str(block.get("text", "")))
-            elif kind == "thinking":
-                parts.append(str(block.get("thinking", "")))
-            elif kind == "toolCall":
-                parts.append(f"→ {block.get('name')}")
-    return " ".join(parts)
+        for call_id, name, args in tool_calls_of(message):
+            calls[call_id] = (name, args)
 
 
 def _entry_reason(kind: str, context: SessionContext, summarised: bool) -> str:
@@ -146,12 +125,15 @@ def not_sent_entries(
     if leaf is None:
         return []
     summarised = set(context.summarised_ids)
+    calls: dict[str, ToolCallRef] = {}
     found: list[NotSent] = []
     for position in table.path_positions(leaf):
         entry_id = table.ids[position]
         if entry_id in in_transcript:
             continue
         raw = table.raw(position)
+        if table.roles[position] == "assistant":
+            _remember_calls(raw, calls)
         kind = table.types[position]
         role = table.roles[position]
         found.append(
@@ -160,7 +142,7 @@ def not_sent_entries(
                 kind=role if kind == "message" and role else kind,
                 reason=_entry_reason(kind, context, entry_id in summarised),
                 tokens=estimate_raw_entry(raw),
-                preview=flat(_raw_text(raw)),
+                preview=flat(row_text(raw, calls).plain),
             )
         )
     return found
