@@ -55,6 +55,7 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo("commandPalette", "Open the command palette", ("ctrl+p",)),
     ActionInfo("toggleToolPane", "Show or hide the tool pane", ("f2",)),
     ActionInfo("hotkeys", "Show all keyboard shortcuts", ()),
+    ActionInfo("contextInspector", "Show what the model sees (context inspector)", ()),
     ActionInfo("quit", "Quit pitui", ("ctrl+q",)),
 )
 """Every action pitui binds, in the order ``/hotkeys`` lists them."""

@@ -190,6 +190,7 @@ async def quit_command(commands: Commands, _arg: str) -> None:
 def builtin_commands() -> list[SlashCommand]:
     """The commands every pitui has, in the order completion lists them."""
     from pitui.ui.commands import SlashCommand
+    from pitui.ui.context_command import context_command
 
     return [
         SlashCommand("model", "Select model (opens selector UI)", model_command, "[search]"),
@@ -200,6 +201,7 @@ def builtin_commands() -> list[SlashCommand]:
         SlashCommand("name", "Set session display name", name_command, "[name]"),
         SlashCommand("session", "Show session info and stats", session_command),
         SlashCommand("copy", "Copy last agent message to clipboard", copy_command),
+        SlashCommand("context", "Show what the model sees on the next request", context_command),
         SlashCommand("theme", "Switch theme", theme_command, "[name]", theme_names),
         SlashCommand("hotkeys", "Show all keyboard shortcuts", hotkeys_command),
         SlashCommand("quit", "Quit pitui", quit_command),

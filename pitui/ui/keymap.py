@@ -36,6 +36,7 @@ ACTION_TARGETS: dict[str, tuple[str, str]] = {
     "newSession": ("app", "new_session"),
     "commandPalette": ("app", "command_palette"),
     "hotkeys": ("app", "hotkeys"),
+    "contextInspector": ("app", "context_inspector"),
     "quit": ("app", "quit"),
     "toggleToolPane": ("main", "toggle_tool_pane"),
 }
