@@ -12,10 +12,14 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeAlias
 
-PartKind: TypeAlias = Literal["title", "path", "plain_path", "accent", "warning", "output", "muted"]
+PartKind: TypeAlias = Literal[
+    "title", "path", "plain_path", "accent", "warning", "output", "muted", "space"
+]
 TitlePart: TypeAlias = tuple[str, PartKind]
 """A run of the title and its role: ``path`` is a file path in the accent colour,
-``plain_path`` one in the output colour (a display may shorten both)."""
+``plain_path`` one in the output colour (a display may shorten both); ``space`` is the
+unstyled gap after the tool's name."""
+_GAP: TitlePart = (" ", "space")
 
 _ARGS_WIDTH = 60
 
@@ -38,11 +42,11 @@ def _generic(name: str, args: Mapping[str, Any]) -> list[TitlePart]:
     shown = json.dumps(dict(args), ensure_ascii=False) if args else ""
     if len(shown) > _ARGS_WIDTH:
         shown = shown[: _ARGS_WIDTH - 3] + "..."
-    return [(name, "title"), (" ", "output"), (shown, "muted")]
+    return [(name, "title"), _GAP, (shown, "muted")]
 
 
 def _read(args: Mapping[str, Any], details: Any, succeeded: bool) -> list[TitlePart]:
-    parts: list[TitlePart] = [("read", "title"), (" ", "output"), _path(args)]
+    parts: list[TitlePart] = [("read", "title"), _GAP, _path(args)]
     offset, limit = args.get("offset"), args.get("limit")
     if isinstance(offset, int) or isinstance(limit, int):
         start = offset if isinstance(offset, int) else 1
@@ -52,11 +56,11 @@ def _read(args: Mapping[str, Any], details: Any, succeeded: bool) -> list[TitleP
 
 
 def _write(args: Mapping[str, Any], details: Any, succeeded: bool) -> list[TitlePart]:
-    return [("write", "title"), (" ", "output"), _path(args)]
+    return [("write", "title"), _GAP, _path(args)]
 
 
 def _edit(args: Mapping[str, Any], details: Any, succeeded: bool) -> list[TitlePart]:
-    parts: list[TitlePart] = [("edit", "title"), (" ", "output"), _path(args)]
+    parts: list[TitlePart] = [("edit", "title"), _GAP, _path(args)]
     line = details.get("firstChangedLine") if isinstance(details, dict) else None
     if isinstance(line, int) and succeeded:
         parts.append((f":{line}", "warning"))
@@ -79,14 +83,14 @@ def _search(name: str, slashes: bool) -> Callable[[Mapping[str, Any], Any, bool]
         pattern = arg_text(args, "pattern") or ""
         shown = f"/{pattern}/" if slashes else pattern
         path = arg_text(args, "path") or "."
-        return [(name, "title"), (" ", "output"), (shown, "accent"), (" in ", "output"),
+        return [(name, "title"), _GAP, (shown, "accent"), (" in ", "output"),
                 (path, "plain_path")]  # fmt: skip
 
     return title
 
 
 def _ls(args: Mapping[str, Any], details: Any, succeeded: bool) -> list[TitlePart]:
-    return [("ls", "title"), (" ", "output"), (arg_text(args, "path") or ".", "path")]
+    return [("ls", "title"), _GAP, (arg_text(args, "path") or ".", "path")]
 
 
 _TITLES: dict[str, Callable[[Mapping[str, Any], Any, bool], list[TitlePart]]] = {

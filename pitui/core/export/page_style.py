@@ -52,6 +52,7 @@ details>summary{cursor:pointer;color:var(--pi-muted)}
 .t-path,.t-accent{color:var(--pi-accent)}
 .t-warning{color:var(--pi-warning)}
 .t-output,.t-plain_path{color:var(--pi-toolOutput)}
+.t-space{white-space:pre}
 .t-muted{color:var(--pi-muted)}
 .args pre{color:var(--pi-muted)}
 pre{margin:4px 0;white-space:pre-wrap;overflow-wrap:anywhere}

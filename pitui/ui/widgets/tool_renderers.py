@@ -37,7 +37,9 @@ _PART_STYLES = {
 }
 
 
-def _title_part(text: str, kind: PartKind) -> tuple[str, str]:
+def _title_part(text: str, kind: PartKind) -> tuple[str, str] | str:
+    if kind == "space":
+        return text
     shown = shorten_path(text) if kind in ("path", "plain_path") else text
     return inert(shown), _PART_STYLES[kind]
 
