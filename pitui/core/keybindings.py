@@ -56,6 +56,8 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo("toggleToolPane", "Show or hide the tool pane", ("f2",)),
     ActionInfo("hotkeys", "Show all keyboard shortcuts", ()),
     ActionInfo("contextInspector", "Show what the model sees (context inspector)", ()),
+    ActionInfo("focusConversation", "Select items in the conversation", ("ctrl+up",)),
+    ActionInfo("searchConversation", "Find in the conversation", ("ctrl+f",)),
     ActionInfo("quit", "Quit pitui", ("ctrl+q",)),
 )
 """Every action pitui binds, in the order ``/hotkeys`` lists them."""

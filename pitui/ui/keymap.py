@@ -39,6 +39,8 @@ ACTION_TARGETS: dict[str, tuple[str, str]] = {
     "contextInspector": ("app", "context_inspector"),
     "quit": ("app", "quit"),
     "toggleToolPane": ("main", "toggle_tool_pane"),
+    "focusConversation": ("main", "focus_conversation"),
+    "searchConversation": ("main", "open_search"),
 }
 """Action id → (``app`` or ``main`` screen, Textual action) for every Textual binding."""
 

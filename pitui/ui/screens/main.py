@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -28,6 +29,7 @@ from pitui.ui.widgets.status_bar import SessionInfo, StatusBar
 if TYPE_CHECKING:
     from pitui.ui.view.state import ChatItem
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
+    from pitui.ui.widgets.search_bar import SearchBar
     from pitui.ui.widgets.tool_card import ToolCard
 
 NARROW_BELOW = 100
@@ -45,6 +47,8 @@ class MainScreen(Screen[None]):
         binding("toggleToolPane"),
         # On the screen, not the app: the screen's own shift+tab (focus back) would win.
         binding("cycleThinkingLevel"),
+        binding("focusConversation"),
+        binding("searchConversation"),
     ]
 
     def __init__(self, info: SessionInfo | None = None, state: ChatState | None = None) -> None:
@@ -138,3 +142,61 @@ class MainScreen(Screen[None]):
     def action_toggle_tool_pane(self) -> None:
         """Show or hide the tool pane (narrow: swap it in for the conversation)."""
         self.toggle_class("-show-tools")
+
+    # ------------------------------------------------------------------ keyboard
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing that no pane took goes to the composer: nothing typed is lost, whichever
+        pane has the focus. (The one place keys are handed over; panes keep only their own
+        keys, such as the conversation's ``c`` / ``C`` / ``t``.)"""
+        composer = self.query_one(Composer)
+        if not event.is_printable or event.character is None or self.focused is composer:
+            return
+        event.stop()
+        event.prevent_default()
+        composer.focus()
+        composer.insert(event.character)
+
+    def action_focus_conversation(self) -> None:
+        """Select items in the conversation (narrow, with the tools shown: swap back)."""
+        if self.has_class("-narrow"):
+            self.remove_class("-show-tools")
+        self.conversation.focus()
+
+    def on_conversation_view_leave(self, message: ConversationView.Leave) -> None:
+        self.query_one(Composer).focus()
+
+    async def on_conversation_view_tool_jump(self, message: ConversationView.ToolJump) -> None:
+        """``t``: the tool card of the selected item, shown and picked in the tool pane."""
+        self.set_class(self.has_class("-narrow"), "-show-tools")
+        card = await self.tools.show_card(message.item_id)
+        if card is not None:
+            self.conversation.highlight_message(card.item.message_id)
+            self.tools.focus()
+
+    def on_composer_submitted(self, message: Composer.Submitted) -> None:
+        """A message was sent: a conversation scrolled away to an old item comes back."""
+        if self.conversation.detached:
+            self.run_worker(self.conversation.follow_bottom(), exit_on_error=False)
+
+    # ------------------------------------------------------------------ search
+
+    async def search_bar(self) -> SearchBar:
+        """The find bar (mounted the first time it is opened: not first-frame)."""
+        from pitui.ui.widgets.search_bar import SearchBar
+
+        found = self.query(SearchBar)
+        if found:
+            return found.first()
+        bar = SearchBar(self.conversation, id="search")
+        await self.query_one("#conversation-box").mount(bar)
+        return bar
+
+    async def action_open_search(self) -> None:
+        """Ctrl+F: find in the conversation (narrow, with the tools shown: swap back)."""
+        if self.has_class("-narrow"):
+            self.remove_class("-show-tools")
+        (await self.search_bar()).open()
+
+    def on_search_bar_closed(self, message: SearchBar.Closed) -> None:
+        self.query_one(Composer).focus()

@@ -21,6 +21,7 @@ from textual.widgets import Static
 from pitui.core.sanitize import inert
 from pitui.ui import md_render
 from pitui.ui.view.state import AssistantItem
+from pitui.ui.widgets.search_marks import SearchMarks, highlight
 
 
 class _LiveTail(Static):
@@ -30,6 +31,8 @@ class _LiveTail(Static):
         super().__init__(classes="md-part")
         self._source = ""
         self._drawn: tuple[str, Content] | None = None
+        self.marks: tuple[SearchMarks | None, int] = (None, 0)
+        """Search highlights and how many matches the frozen parts above hold."""
 
     def show(self, source: str) -> None:
         """Draw ``source`` on the next frame."""
@@ -40,7 +43,8 @@ class _LiveTail(Static):
     def render(self) -> Content:
         if self._drawn is None or self._drawn[0] != self._source:
             self._drawn = (self._source, md_render.render(self._source))
-        return self._drawn[1]
+        marks, skip = self.marks
+        return highlight(self._drawn[1], marks, skip)[0] if marks else self._drawn[1]
 
 
 class AssistantMarkdown(Vertical):
@@ -62,6 +66,8 @@ class AssistantMarkdown(Vertical):
         self._shown = inert(item.text)
         self._frozen = 0  # characters of _shown drawn by frozen parts
         self._parts: list[Static] = []
+        self._part_contents: list[Content] = []
+        self._marks: SearchMarks | None = None
         self._live = _LiveTail()
         self._blanks_checked = 0  # blank lines in the tail when freezing last failed
 
@@ -89,6 +95,21 @@ class AssistantMarkdown(Vertical):
             while self.streaming and self._freeze_ready():
                 await self.mount(self._freeze(), before=self._live)
             self._draw_live()
+
+    def set_search(self, marks: SearchMarks | None) -> None:
+        """Highlight the search's matches across the parts (None: none)."""
+        if marks != self._marks:
+            self._marks = marks
+            self._draw_marks()
+
+    def _draw_marks(self) -> None:
+        skip = 0
+        for part, content in zip(self._parts, self._part_contents, strict=True):
+            shown, count = highlight(content, self._marks, skip)
+            part.update(shown)
+            skip += count
+        self._live.marks = (self._marks, skip)
+        self._live.refresh(layout=True)
 
     @property
     def shown_text(self) -> str:
@@ -127,14 +148,19 @@ class AssistantMarkdown(Vertical):
     def _freeze(self) -> Static:
         tail = self._tail()
         cut = self._cut(tail)
-        part = Static(md_render.render(tail[:cut]), classes="md-part")
+        content = md_render.render(tail[:cut])
+        part = Static(content, classes="md-part")
         part.set_class(bool(self._parts), "-cont")
         self._parts.append(part)
+        self._part_contents.append(content)
+        if self._marks is not None:
+            self.call_after_refresh(self._draw_marks)
         self._frozen += cut
         return part
 
     async def _reset(self) -> None:
         parts, self._parts = self._parts, []
+        self._part_contents = []
         self._frozen = 0
         self._blanks_checked = 0
         if parts:
