@@ -40,11 +40,19 @@ class _LiveTail(Static):
             self._source = source
             self.refresh(layout=True)
 
-    def render(self) -> Content:
+    def _content(self) -> Content:
         if self._drawn is None or self._drawn[0] != self._source:
             self._drawn = (self._source, md_render.render(self._source))
+        return self._drawn[1]
+
+    def render(self) -> Content:
         marks, skip = self.marks
-        return highlight(self._drawn[1], marks, skip)[0] if marks else self._drawn[1]
+        content = self._content()
+        return highlight(content, marks, skip)[0] if marks else content
+
+    def highlighted(self, marks: SearchMarks | None) -> bool:
+        """Whether ``marks`` match anything in the tail."""
+        return marks is not None and marks.pattern.search(self._content().plain) is not None
 
 
 class AssistantMarkdown(Vertical):
@@ -106,10 +114,17 @@ class AssistantMarkdown(Vertical):
         skip = 0
         for part, content in zip(self._parts, self._part_contents, strict=True):
             shown, count = highlight(content, self._marks, skip)
-            part.update(shown)
+            if count or part.has_class("-marked"):
+                part.update(shown, layout=False)  # styles only: no new layout
+            part.set_class(bool(count), "-marked")
             skip += count
-        self._live.marks = (self._marks, skip)
-        self._live.refresh(layout=True)
+        live = self._live
+        previous = live.marks
+        live.marks = (self._marks, skip)
+        if live.highlighted(self._marks) or (
+            previous[0] is not None and live.highlighted(previous[0])
+        ):
+            live.refresh()
 
     @property
     def shown_text(self) -> str:

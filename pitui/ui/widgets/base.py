@@ -55,7 +55,9 @@ class ItemStatic(Static):
         self.item_id = item.id
         self.item: ChatItem = item
         self._marks: SearchMarks | None = None
-        self.update(self.render_item(item))
+        self._content = self.render_item(item)
+        self._highlighted = 0  # matches highlighted in what is shown
+        self.update(self._content)
 
     def classes_for(self, item: ChatItem) -> str:
         """CSS classes that depend on the item's state."""
@@ -70,16 +72,21 @@ class ItemStatic(Static):
         """Re-render for a new version of the item."""
         self.item = item
         self.set_classes(f"{self.classes_for(item)} {pane_marks(self)}")
-        self._draw()
+        self._content = self.render_item(item)
+        shown, self._highlighted = highlight(self._content, self._marks)
+        self.update(shown)
 
     def set_search(self, marks: SearchMarks | None) -> None:
-        """Highlight the search's matches (None: none)."""
-        if marks != self._marks:
-            self._marks = marks
-            self._draw()
-
-    def _draw(self) -> None:
-        self.update(highlight(self.render_item(self.item), self._marks)[0])
+        """Highlight the search's matches (None: none). Only the styles change, so the
+        pane is not laid out again; an item without matches before or after is left as is
+        (a keystroke re-marks every mounted item)."""
+        if marks == self._marks:
+            return
+        self._marks = marks
+        shown, count = highlight(self._content, marks)
+        if count or self._highlighted:
+            self.update(shown, layout=False)
+        self._highlighted = count
 
     def on_click(self) -> None:
         if self.FOLDABLE:

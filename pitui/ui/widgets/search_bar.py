@@ -40,7 +40,7 @@ class SearchBar(Horizontal):
     SearchBar > #search-input {
         width: 1fr; height: 1; border: none; padding: 0; background: $pi-selectedBg;
     }
-    SearchBar > #search-count { width: auto; padding: 0 1; color: $pi-muted; }
+    SearchBar > #search-count { width: 14; padding: 0 1; color: $pi-muted; text-align: right; }
     SearchBar > #search-count.-none { color: $pi-warning; }
     """
 
@@ -121,7 +121,7 @@ class SearchBar(Horizontal):
 
     def _show_count(self, text: str) -> None:
         count = self.query_one("#search-count", Static)
-        count.update(text)
+        count.update(text, layout=False)  # a fixed width: no layout per keystroke
         count.set_class(text == "no matches", "-none")
 
     async def on_key(self, event: events.Key) -> None:
