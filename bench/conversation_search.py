@@ -95,7 +95,7 @@ async def in_app(state: Any) -> dict[str, float]:
         await bar.step(1)  # wraps to the oldest match: not mounted
         await _next_frame(app)
         oldest = _ms(t)
-    shown = "  ".join(f"{QUERY[:i + 1]!r} {ms:.0f}" for i, ms in enumerate(typed))
+    shown = "  ".join(f"{QUERY[: i + 1]!r} {ms:.0f}" for i, ms in enumerate(typed))
     print(f"in the app, per keystroke (ms): {shown}")
     return {
         "keystroke to frame (median)": statistics.median(typed),

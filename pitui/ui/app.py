@@ -102,7 +102,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """Theme problems, shown once the screen is up."""
         self._keybindings = keybindings
         """keybindings.json's bindings (None: read the file after the first frame)."""
-        source = event_source or (session.subscribe if session is not None else None)
+        source = event_source or (self.session.subscribe if self.session is not None else None)
         self.bridge = EventBridge(self, source) if source is not None else None
         self.startup: Callable[[PituiApp], Awaitable[None]] | None = None
         """Run in a worker after the first frame (creates the session, see ``launch``)."""

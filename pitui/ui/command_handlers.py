@@ -191,6 +191,7 @@ def builtin_commands() -> list[SlashCommand]:
     """The commands every pitui has, in the order completion lists them."""
     from pitui.ui.commands import SlashCommand
     from pitui.ui.context_command import context_command
+    from pitui.ui.transfer_commands import export_command, import_command
 
     return [
         SlashCommand("model", "Select model (opens selector UI)", model_command, "[search]"),
@@ -202,6 +203,12 @@ def builtin_commands() -> list[SlashCommand]:
         SlashCommand("session", "Show session info and stats", session_command),
         SlashCommand("copy", "Copy last agent message to clipboard", copy_command),
         SlashCommand("context", "Show what the model sees on the next request", context_command),
+        SlashCommand(
+            "export", "Export the session to HTML (.md, .jsonl)", export_command, "[path]"
+        ),
+        SlashCommand(
+            "import", "Import a session file and continue in it", import_command, "<file>"
+        ),
         SlashCommand("theme", "Switch theme", theme_command, "[name]", theme_names),
         SlashCommand("hotkeys", "Show all keyboard shortcuts", hotkeys_command),
         SlashCommand("quit", "Quit pitui", quit_command),

@@ -1,7 +1,8 @@
 """Bring a session file (pi's or pitui's) into the sessions store (``/import``, as pi 1.6).
 
-The file is copied byte for byte, so it keeps its id, its cwd and whatever pi wrote;
-an older format is migrated when the copy is opened, never in the copy on disk. The copy
+The file is copied byte for byte, so it keeps its id, its cwd and whatever pi wrote (the
+original is never touched; opening the copy for writing migrates an older format, as any
+resume does). The copy
 keeps the file's name (``name-1.jsonl``, ``name-2.jsonl`` … when taken); a file already in
 the store is not copied again. A file that does not parse is refused with the reasons.
 """
