@@ -208,8 +208,11 @@ def _branch(w: _Writer) -> None:
     w.entry("branch_summary", fromId=back, summary=_text(w.rng, 80))
 
 
-def generate(target: Path, entries: int = 100_000, seed: int = 1, mode: str = "auto") -> Path:
-    """Write a valid v3 session of about ``entries`` entries to ``target``."""
+def generate(
+    target: Path, entries: int = 100_000, seed: int = 1, mode: str = "auto", branches: int = 9
+) -> Path:
+    """Write a valid v3 session of about ``entries`` entries to ``target``, with
+    ``branches`` branch points (the leaf goes back and a branch summary starts anew)."""
     rng = random.Random(seed)
     w = _Writer(rng)
     header = {
@@ -222,7 +225,7 @@ def generate(target: Path, entries: int = 100_000, seed: int = 1, mode: str = "a
     w.entry("model_change", provider="anthropic", modelId="claude-sonnet-4-5")
     w.entry("thinking_level_change", thinkingLevel="medium")
     fixed = {entries * k // 4 for k in (1, 2, 3)} if mode == "few" else set()
-    branches = {entries * k // 10 + 7 for k in range(1, 10)}
+    due_at = {entries * k // (branches + 1) + 7 for k in range(1, branches + 1)}
     while w.counter < entries:
         _turn(w)
         if mode == "auto" and sum(t for _, t in w.since) > 150_000:
@@ -230,8 +233,8 @@ def generate(target: Path, entries: int = 100_000, seed: int = 1, mode: str = "a
         for due in [c for c in fixed if c <= w.counter]:
             fixed.discard(due)
             _compact(w, 20_000)
-        for due in [b for b in branches if b <= w.counter]:
-            branches.discard(due)
+        for due in [b for b in due_at if b <= w.counter]:
+            due_at.discard(due)
             _branch(w)
     lines = [json.dumps(header, separators=(",", ":")), *w.lines]
     target.write_text("\n".join(lines) + "\n", encoding="utf-8")

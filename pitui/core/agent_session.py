@@ -35,7 +35,6 @@ from pitui.core.compaction.branch import plan_navigation
 from pitui.core.messages import BashExecutionMessage, text_of
 from pitui.core.permissions import PermissionGate
 from pitui.core.retry import is_retryable_error, retry_delay_ms
-from pitui.core.session.entries import MessageEntry
 from pitui.core.session.store import SessionStore
 from pitui.core.session_compaction import CompactionResult, SessionCompaction
 from pitui.core.session_events import (
@@ -50,7 +49,7 @@ from pitui.core.session_events import (
 )
 from pitui.core.session_navigation import NavigationCancelled, SessionNavigation
 from pitui.core.settings import Settings, update_global_settings
-from pitui.core.usage import UsageTotals
+from pitui.core.usage import FileUsage, UsageTotals
 from pitui.core.user_bash import run_user_bash
 
 _log = logging.getLogger(__name__)
@@ -99,6 +98,7 @@ class AgentSession:
         self.cwd = cwd
         self._listeners: list[SessionListener] = []
         self._runtime = _Runtime()
+        self._file_usage = FileUsage()
         agent.subscribe(self._on_agent_event)
         self.compaction = SessionCompaction(self)
         """Compaction (manual, automatic, overflow recovery)."""
@@ -139,11 +139,7 @@ class AgentSession:
 
     def usage_totals(self) -> UsageTotals:
         """Tokens and cost summed over all assistant entries in the file (pi's footer)."""
-        totals = UsageTotals()
-        for entry in self.store.get_entries():
-            if isinstance(entry, MessageEntry) and isinstance(entry.message, AssistantMessage):
-                totals = totals.plus(entry.message)
-        return totals
+        return self._file_usage.of(self.store.table)
 
     def last_assistant_text(self) -> str | None:
         """The text of the latest assistant message, trimmed (``/copy``)."""
@@ -450,6 +446,17 @@ class AgentSession:
             raise NavigationCancelled("Navigation cancelled")
         return result.editor_text
 
+    async def switch_branch(self, entry_id: str) -> None:
+        """Put the leaf at ``entry_id`` as it is (no summary, nothing written): switching
+        to a sibling branch's newest entry.
+
+        Raises:
+            SessionError: unknown entry.
+        """
+        self.store.branch(entry_id)
+        self.rebuild_from_session()
+        await self._changed("navigate")
+
     async def fork(self, entry_id: str) -> str | None:
         """Continue in a new session file holding the path before ``entry_id``.
 
@@ -470,6 +477,21 @@ class AgentSession:
         self.rebuild_from_session()
         await self._changed("fork")
         return editor_text
+
+    async def clone(self) -> None:
+        """Continue in a new session file holding the current path as it is (pi's ``/clone``).
+
+        Raises:
+            AgentError: the session has no entries yet.
+        """
+        leaf = self.store.get_leaf_id()
+        if leaf is None:
+            raise AgentError("Nothing to clone yet")
+        old = self.store
+        self.store = await old.fork(leaf)
+        await old.close()
+        self.rebuild_from_session()
+        await self._changed("fork")
 
     async def new_session(self) -> None:
         """Start an empty session in a new file (model and thinking level carried over)."""

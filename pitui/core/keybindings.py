@@ -54,6 +54,10 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo("newSession", "Start a new session", ()),
     ActionInfo("commandPalette", "Open the command palette", ("ctrl+p",)),
     ActionInfo("toggleToolPane", "Show or hide the tool pane", ("f2",)),
+    ActionInfo("tree", "Show and focus the branch tree", ("ctrl+b",)),
+    ActionInfo("fork", "Fork from an earlier message", ()),
+    ActionInfo("previousBranch", "Switch a message to its previous sibling branch", ("alt+left",)),
+    ActionInfo("nextBranch", "Switch a message to its next sibling branch", ("alt+right",)),
     ActionInfo("hotkeys", "Show all keyboard shortcuts", ()),
     ActionInfo("contextInspector", "Show what the model sees (context inspector)", ()),
     ActionInfo("focusConversation", "Select items in the conversation", ("ctrl+up",)),
@@ -67,8 +71,7 @@ ACTION_IDS: frozenset[str] = frozenset(a.id for a in ACTIONS)
 PI_ONLY_ACTIONS: frozenset[str] = frozenset(
     {
         # pi app actions pitui does not have (yet)
-        "suspend", "toggleSessionNamedFilter", "externalEditor", "pasteImage", "tree", "fork",
-        "resume",
+        "suspend", "toggleSessionNamedFilter", "externalEditor", "pasteImage", "resume",
         # pi editor actions
         "cursorUp", "cursorDown", "cursorLeft", "cursorRight", "cursorWordLeft",
         "cursorWordRight", "cursorLineStart", "cursorLineEnd", "jumpForward", "jumpBackward",

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pitui.ai.types import AssistantMessage
+    from pitui.core.session.table import EntryTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,3 +38,47 @@ class UsageTotals:
             cost=self.cost + float(u.cost.total),
             context_tokens=context,
         )
+
+
+def _number(value: Any) -> float:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
+
+
+def _plus_json(totals: UsageTotals, usage: Mapping[str, Any]) -> UsageTotals:
+    cost = usage.get("cost")
+    return UsageTotals(
+        input=totals.input + int(_number(usage.get("input"))),
+        output=totals.output + int(_number(usage.get("output"))),
+        cache_read=totals.cache_read + int(_number(usage.get("cacheRead"))),
+        cache_write=totals.cache_write + int(_number(usage.get("cacheWrite"))),
+        cost=totals.cost + (_number(cost.get("total")) if isinstance(cost, Mapping) else 0.0),
+        context_tokens=totals.context_tokens,
+    )
+
+
+class FileUsage:
+    """pi's footer totals: every assistant entry of a session file, all branches.
+
+    Read from the entries' JSON (no validation) and kept up to date incrementally:
+    entries are only ever appended, so each call reads just the new ones.
+    """
+
+    def __init__(self) -> None:
+        self._table: EntryTable | None = None
+        self._seen = 0
+        self._totals = UsageTotals()
+
+    def of(self, table: EntryTable) -> UsageTotals:
+        """The totals over ``table`` (another table than last time starts again)."""
+        if table is not self._table:
+            self._table, self._seen, self._totals = table, 0, UsageTotals()
+        totals = self._totals
+        for position in range(self._seen, len(table)):
+            if table.roles[position] != "assistant":
+                continue
+            message = table.raw(position).get("message")
+            usage = message.get("usage") if isinstance(message, Mapping) else None
+            if isinstance(usage, Mapping):
+                totals = _plus_json(totals, usage)
+        self._seen, self._totals = len(table), totals
+        return totals

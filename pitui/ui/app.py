@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from functools import cached_property
@@ -24,17 +25,21 @@ from pitui.ui.screens.main import MainScreen
 from pitui.ui.theme import ThemeCatalog, fallback_variables, to_textual_theme
 from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.pvector import changed_positions
+from pitui.ui.widgets.branch_tree import BranchTree
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.status_bar import SessionInfo
 
 if TYPE_CHECKING:
     from textual.command import Provider
 
+    from pitui.ui.branches import Branches
     from pitui.ui.commands import Commands
     from pitui.ui.launch import LiveSession
     from pitui.ui.view.reducer import AnyEvent
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
 
+DOUBLE_ESCAPE_SECONDS = 0.5
+"""A second Esc within this time on an empty composer runs pi's doubleEscapeAction."""
 LOADING_NOTICE = "The session is still loading; press Enter again in a moment."
 NO_SESSION_NOTICE = "No agent session is connected in this build yet: the UI runs without a model."
 # Session changes after which the transcript itself is different: rebuild the view.
@@ -75,6 +80,9 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         binding("newSession"),
         binding("hotkeys"),
         binding("contextInspector"),
+        binding("fork"),
+        binding("previousBranch"),
+        binding("nextBranch"),
         binding("commandPalette", priority=True),
         binding("quit", priority=True),
     ]
@@ -104,6 +112,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """keybindings.json's bindings (None: read the file after the first frame)."""
         source = event_source or (self.session.subscribe if self.session is not None else None)
         self.bridge = EventBridge(self, source) if source is not None else None
+        self._last_escape = -1.0
         self.startup: Callable[[PituiApp], Awaitable[None]] | None = None
         """Run in a worker after the first frame (creates the session, see ``launch``)."""
 
@@ -115,6 +124,13 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         from pitui.ui.commands import Commands
 
         return Commands(self)
+
+    @cached_property
+    def branches(self) -> Branches:
+        """The branch tree's controller (keeps the pane live, navigates, forks)."""
+        from pitui.ui.branches import Branches
+
+        return Branches(self)
 
     def get_default_screen(self) -> Screen[None]:
         return MainScreen(self.info, self.chat)
@@ -146,6 +162,8 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             await self.main.show_state(self.chat, self.chat.items)
             self.main.show_status(self.info, self.chat)
         # else: the screen drew the status bar from the same info and state when it mounted.
+        if self.live is not None:
+            self.branches.sync()
         if self.bridge is not None:
             self.bridge.start()
         if self.session is None and self.bridge is None and self.startup is None:
@@ -257,6 +275,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             await self.rebuild(state_from_messages(self.session.messages))
         if self.live is not None and self.live.changes_info(message.events):
             self.update_info(self.live.info())
+            self.branches.sync()
 
     async def rebuild(self, state: ChatState) -> None:
         """Replace the whole view (after /new, resume, navigation, compaction)."""
@@ -271,6 +290,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             self.chat = state
             await self.main.show_state(state, state.items)
             self.main.show_status(self.info, state)
+            self.branches.sync(rebuilt=True)
         # A resumed transcript is hundreds of thousands of long-lived objects: promote them
         # to the oldest generation unwalked, so young collections never re-walk them. Not a
         # lasting freeze: that would leak every widget a later rebuild throws away.
@@ -375,10 +395,47 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         await self.apply([ToggleAllTools()])
 
     async def action_interrupt(self) -> None:
-        """Esc: put the queued texts back into the composer and abort (pi's order)."""
-        if self.session is not None and (self.chat.busy or self.chat.bash_id is not None):
+        """Esc: cancel a branch summary or a compaction; else put the queued texts back
+        into the composer and abort (pi's order); on an idle, empty composer, twice in a
+        row: pi's ``doubleEscapeAction`` (focus the branch tree)."""
+        session = self.live.session if self.live is not None else None
+        if session is not None and session.navigation.is_summarizing:
+            session.navigation.abort()
+        elif session is not None and session.compaction.is_compacting:
+            session.abort_compaction()
+        elif self.session is not None and (self.chat.busy or self.chat.bash_id is not None):
             await self.action_dequeue()
             self.session.abort()
+        elif session is not None and not self.main.query_one(Composer).text:
+            self._double_escape(session.settings.double_escape_action)
+
+    def _double_escape(self, action: str) -> None:
+        now = time.monotonic()
+        if now - self._last_escape >= DOUBLE_ESCAPE_SECONDS:
+            self._last_escape = now
+            return
+        self._last_escape = -1.0
+        if action == "tree":
+            self.main.focus_branches()
+        elif action == "fork":
+            self.branches.open_fork_picker()
+
+    def action_switch_branch(self, step: int) -> None:
+        """Alt+← / Alt+→: a user message's previous / next sibling branch."""
+        self.branches.switch_sibling(step)
+
+    def action_fork(self) -> None:
+        """The fork picker (``/fork``; unbound by default, as in pi)."""
+        self.branches.open_fork_picker()
+
+    def on_branch_tree_navigate(self, message: BranchTree.Navigate) -> None:
+        self.branches.navigate(message.entry_id)
+
+    def on_branch_tree_edit_label(self, message: BranchTree.EditLabel) -> None:
+        self.branches.edit_label(message.entry_id, message.label)
+
+    def on_branch_tree_fork(self, message: BranchTree.Fork) -> None:
+        self._run(self.branches.fork(message.entry_id))
 
     async def action_dequeue(self) -> None:
         """Alt+Up: take queued messages back into the composer."""

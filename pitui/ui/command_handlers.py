@@ -192,6 +192,7 @@ def builtin_commands() -> list[SlashCommand]:
     from pitui.ui.commands import SlashCommand
     from pitui.ui.context_command import context_command
     from pitui.ui.transfer_commands import export_command, import_command
+    from pitui.ui.tree_commands import clone_command, fork_command, tree_command
 
     return [
         SlashCommand("model", "Select model (opens selector UI)", model_command, "[search]"),
@@ -201,6 +202,11 @@ def builtin_commands() -> list[SlashCommand]:
         SlashCommand("new", "Start a new session", new_command),
         SlashCommand("name", "Set session display name", name_command, "[name]"),
         SlashCommand("session", "Show session info and stats", session_command),
+        SlashCommand("tree", "Navigate the session tree (switch branches)", tree_command),
+        SlashCommand("fork", "Create a new fork from a previous message", fork_command),
+        SlashCommand(
+            "clone", "Duplicate the current session at the current position", clone_command
+        ),
         SlashCommand("copy", "Copy last agent message to clipboard", copy_command),
         SlashCommand("context", "Show what the model sees on the next request", context_command),
         SlashCommand(

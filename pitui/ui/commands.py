@@ -259,6 +259,8 @@ class Commands:
         """Whether Ctrl+C / Ctrl+D act as pi's clear / exit now (else the key goes on)."""
         if self.app.screen is not self.app.main:
             return False
+        if self.app.main.branches.rows.has_focus:
+            return False  # the tree's own Ctrl+C / Ctrl+D (back, default filter)
         return action != "exit_if_empty" or not self.app.main.query_one(Composer).text
 
     def clear_editor(self) -> None:

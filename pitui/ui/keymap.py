@@ -41,6 +41,10 @@ ACTION_TARGETS: dict[str, tuple[str, str]] = {
     "toggleToolPane": ("main", "toggle_tool_pane"),
     "focusConversation": ("main", "focus_conversation"),
     "searchConversation": ("main", "open_search"),
+    "tree": ("main", "toggle_branches"),
+    "fork": ("app", "fork"),
+    "previousBranch": ("app", "switch_branch(-1)"),
+    "nextBranch": ("app", "switch_branch(1)"),
 }
 """Action id → (``app`` or ``main`` screen, Textual action) for every Textual binding."""
 

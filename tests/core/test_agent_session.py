@@ -225,3 +225,20 @@ async def test_print_mode_denies_writes_outside_the_project(tmp_path: Path) -> N
     results = [m for m in session.messages if isinstance(m, ToolResultMessage)]
     assert results[0].is_error is True
     await session.close()
+
+
+async def test_clone_copies_the_current_path_into_a_new_file(tmp_path: Path) -> None:
+    session, _ = await _session(tmp_path)
+    await session.prompt("first question")
+    await session.store.set_label(session.store.get_entries()[0].id, "start")
+    old_file = session.session_file
+    old_bytes = old_file.read_bytes() if old_file else b""
+    before = [m.to_json_dict() for m in session.messages]
+    await session.clone()
+    assert session.session_file is not None and session.session_file != old_file
+    assert [m.to_json_dict() for m in session.messages] == before
+    header = session.session_file.read_text().splitlines()[0]
+    assert str(old_file) in header  # parentSession
+    assert old_file is not None and old_file.read_bytes() == old_bytes
+    assert "start" in session.store.labels().values()
+    await session.close()

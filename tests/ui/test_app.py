@@ -106,8 +106,11 @@ async def test_narrow_layout_collapses_tool_pane() -> None:
         await pilot.press("f2")
         await pilot.resize_terminal(120, 36)
         await pilot.pause()
-        assert app.screen.has_class("-wide")
-        assert tools.region.width > 30 and conversation.region.width > 60
+        assert app.screen.has_class("-widest")  # three panes side by side
+        branches = app.query_one("#branches")
+        assert tools.region.width > 28 and branches.region.width > 28
+        assert conversation.region.width > 50
+        assert branches.region.x > tools.region.x > conversation.region.x
         for widget in (app.query_one("#composer"), app.query_one("#status")):
             assert widget.region.right <= 120
 

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING
 
 from pitui.core.session.entries import LabelEntry
 from pitui.core.session.ids import iso_now, new_entry_id
-from pitui.core.session.table import Raw
+from pitui.core.session.table import EntryTable, Raw
+from pitui.core.session.tree_rows import content_text
 from pitui.core.session.writer import dumps_line
 from pitui.errors import SessionError
 
@@ -67,3 +68,18 @@ async def fork_store(source: SessionStore, entry_id: str) -> SessionStore:
 
 def _path_has_assistant(store: SessionStore) -> bool:
     return "assistant" in store.table.roles
+
+
+def fork_points(table: EntryTable) -> list[tuple[str, str]]:
+    """``(entry id, text)`` of every user message with text, all branches, newest first
+    (what ``/fork`` offers, PI_SPEC §5.10)."""
+    points: list[tuple[str, str]] = []
+    for position in range(len(table) - 1, -1, -1):
+        if table.roles[position] != "user":
+            continue
+        message = table.raw(position).get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        text = content_text(content, limit=1_000_000).strip()
+        if text:
+            points.append((table.ids[position], text))
+    return points

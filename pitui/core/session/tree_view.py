@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, NamedTuple, TypeAlias
 
 from pitui.core.session.table import EntryTable
 from pitui.core.session.tree import child_positions
@@ -42,8 +42,7 @@ Gutters: TypeAlias = tuple[tuple[int, bool], ...]
 """(indent level, draw ``│``) for each branch point above a row."""
 
 
-@dataclass(slots=True)
-class _Shape:
+class _Shape(NamedTuple):
     """Where a visible row sits: pi's indent, connector and gutters."""
 
     indent: int
@@ -117,6 +116,12 @@ class TreeView:
         self._seen = 0
         self._roots: list[int] = []
         self._children: list[list[int]] = []
+        self._order: list[int] | None = None
+        """Every entry in row order (cached until the tree or the leaf changes)."""
+        self._base: list[int] | None = None
+        """The rows the filter keeps, before search and folds (cached likewise)."""
+        self._matched: tuple[str, list[int]] | None = None
+        """The last query and the rows of :attr:`_base` it matched."""
         self._active: set[int] = set()
         self._active_rows = 0
         """How many rows are on the active path: they are always the first rows."""
@@ -136,7 +141,7 @@ class TreeView:
     # ------------------------------------------------------------------ building
 
     def rebuild(self) -> None:
-        """Recompute every row (after a leaf move, a filter, search or fold change)."""
+        """Recompute every row (after a leaf move or a structural change)."""
         table = self.table
         self._seen = len(table)
         self._roots, self._children = child_positions(table)
@@ -144,11 +149,13 @@ class TreeView:
         leaf = table.index.get(self.leaf_id) if self.leaf_id is not None else None
         path = table.path_positions(leaf) if leaf is not None else []
         self._active = set(path)
-        self._rows.clear()
-        self._apply(self._flatten())
+        self._order = self._base = self._matched = None
+        self._reapply()
 
-    def _flatten(self) -> list[int]:
+    def _ordered(self) -> list[int]:
         """Depth-first order, the child on the active path first."""
+        if self._order is not None:
+            return self._order
         active = self._active
         roots = sorted(self._roots, key=lambda r: r not in active)  # stable: file order
         order: list[int] = []
@@ -161,16 +168,32 @@ class TreeView:
             if len(kids) > 1:
                 kids = [k for k in kids if k in active] + [k for k in kids if k not in active]
             stack.extend(reversed(kids))
+        self._order = order
         return order
 
-    def _apply(self, order: list[int]) -> None:
-        query = self.query.lower().split()
-        visible = [p for p in order if self._passes(p, query)]
+    def _apply(self) -> None:
+        if self._base is None:
+            self._base = [p for p in self._ordered() if self._passes(p, [])]
+        query = self.query.lower()
+        tokens = query.split()
+        visible = self._base
+        if tokens:
+            # Typing on extends the query: only the rows that matched can match again.
+            narrowing = self._matched is not None and query.startswith(self._matched[0])
+            candidates = self._matched[1] if narrowing and self._matched else visible
+            texts = self._search
+            search = self._search_text
+            visible = [
+                p for p in candidates if all(t in (texts.get(p) or search(p)) for t in tokens)
+            ]
+            self._matched = (query, visible)
+        else:
+            self._matched = None
         if self.folded:
-            visible = self._without_folded(order, visible)
-        self.visible = visible
+            visible = self._without_folded(self._ordered(), visible)
+        self.visible = list(visible)
         self._row_of = None
-        self._active_rows = sum(1 for p in visible if p in self._active)
+        self._active_rows = sum(1 for p in self.visible if p in self._active)
         self._structure()
 
     def _passes(self, position: int, tokens: list[str]) -> bool:
@@ -203,44 +226,53 @@ class TreeView:
         return [p for p in visible if p not in hidden]
 
     def _structure(self) -> None:
-        """pi's recalculateVisualStructure over the visible rows."""
-        parent_of = self.table.parent_position
-        shown = set(self.visible)
-        nearest: dict[int, int] = {}  # position → nearest visible ancestor-or-self (-1: none)
-
-        def visible_ancestor(position: int) -> int:
-            chain: list[int] = []
-            current: int | None = parent_of(position)
-            while current is not None and current not in shown and current not in nearest:
-                chain.append(current)
-                current = parent_of(current)
-                if len(chain) > len(self.table):  # a cycle the loader did not cut
-                    current = None
-            found = -1 if current is None else current if current in shown else nearest[current]
-            for c in chain:
-                nearest[c] = found
-            return found
-
+        """pi's recalculateVisualStructure over the visible rows: each row hangs under its
+        nearest visible ancestor (one pass in row order, where parents come first)."""
+        ppos = self.table.parent_positions()
+        shown = bytearray(len(ppos))
+        for position in self.visible:
+            shown[position] = 1
+        nearest = [-1] * len(ppos)  # nearest visible ancestor-or-self
         vparent: dict[int, int] = {}
         vchildren: dict[int, list[int]] = {-1: []}
-        for position in self.visible:
-            anc = visible_ancestor(position)
-            vparent[position] = anc
-            vchildren.setdefault(anc, []).append(position)
+        for position in self._ordered():
+            parent = ppos[position]
+            above = nearest[parent] if parent >= 0 else -1
+            if shown[position]:
+                vparent[position] = above
+                kids = vchildren.get(above)
+                if kids is None:
+                    vchildren[above] = [position]
+                else:
+                    kids.append(position)
+                nearest[position] = position
+            else:
+                nearest[position] = above
         self._vparent, self._vchildren = vparent, vchildren
-        self._shape = {}
-        roots = vchildren[-1]
-        multiple = self._multiple_roots = len(roots) > 1
-        stack = [
-            (r, _Shape(1 if multiple else 0, multiple, i == len(roots) - 1, (), multiple))
-            for i, r in reversed(list(enumerate(roots)))
-        ]
-        while stack:
-            position, shape = stack.pop()
-            self._shape[position] = shape
-            kids = vchildren.get(position, [])
-            for i in range(len(kids) - 1, -1, -1):
-                stack.append((kids[i], self._child_shape(shape, len(kids), i == len(kids) - 1)))
+        self._multiple_roots = len(vchildren[-1]) > 1
+        self._shape = {}  # filled as rows are drawn (see _shape_of)
+
+    def _shape_of(self, position: int) -> _Shape:
+        """A visible row's shape, from its visible ancestors' (computed once, when first
+        needed: only drawn rows and their ancestors pay for it)."""
+        shapes = self._shape
+        chain: list[int] = []
+        current = position
+        while current not in shapes:
+            chain.append(current)
+            current = self._vparent[current]
+            if current < 0:
+                break
+        for row in reversed(chain):
+            parent = self._vparent[row]
+            if parent < 0:
+                roots = self._vchildren[-1]
+                many = self._multiple_roots
+                shapes[row] = _Shape(1 if many else 0, many, roots[-1] == row, (), many)
+            else:
+                kids = self._vchildren[parent]
+                shapes[row] = self._child_shape(shapes[parent], len(kids), kids[-1] == row)
+        return shapes[position]
 
     def _child_shape(self, parent: _Shape, siblings: int, last: bool) -> _Shape:
         branching = siblings > 1
@@ -272,6 +304,13 @@ class TreeView:
             text = self._search[position] = search_text(self.table.raw(position), label)
         return text
 
+    def warm_search(self) -> None:
+        """Read every entry's search text now (e.g. in a thread, before the first search
+        keystroke, which would otherwise parse the whole file)."""
+        for position in range(len(self.table)):
+            if position not in self._search:
+                self._search_text(position)
+
     def _tool_calls(self) -> Mapping[str, tuple[str, Mapping[str, Any]]]:
         table = self.table
         for position in range(self._calls_seen, len(table)):
@@ -302,7 +341,7 @@ class TreeView:
 
     def _make_row(self, position: int) -> TreeRow:
         entry_id = self.table.ids[position]
-        shape = self._shape[position]
+        shape = self._shape_of(position)
         folded = entry_id in self.folded
         connector = shape.connector and not shape.virtual
         shown = max(0, shape.indent - 1) if self._multiple_roots else shape.indent
@@ -420,6 +459,7 @@ class TreeView:
         """Show rows of another filter (folds are reset, as in pi)."""
         self.filter_mode = mode
         self.folded.clear()
+        self._base = self._matched = None
         self._reapply()
 
     def toggle_filter(self, mode: FilterMode) -> None:
@@ -439,7 +479,45 @@ class TreeView:
 
     def _reapply(self) -> None:
         self._rows.clear()
-        self._apply(self._flatten())
+        self._apply()
+
+    # ------------------------------------------------------------------ sibling branches
+
+    def branch_switches(self) -> list[tuple[str, int, int]]:
+        """``(entry id, position among its siblings from 1, sibling count)`` for each user
+        message of the active path, root first (a count above 1: the conversation shows
+        ``‹ 2/3 ›`` there)."""
+        leaf = self.table.index.get(self.leaf_id) if self.leaf_id is not None else None
+        if leaf is None:
+            return []
+        switches = []
+        for position in self.table.path_positions(leaf):
+            if self.table.roles[position] != "user":
+                continue
+            kids = self._siblings(position)
+            switches.append((self.table.ids[position], kids.index(position) + 1, len(kids)))
+        return switches
+
+    def _siblings(self, position: int) -> list[int]:
+        parent = self.table.parent_position(position)
+        return self._roots if parent is None else self._children[parent]
+
+    def sibling_leaf(self, entry_id: str, step: int) -> str | None:
+        """The newest entry under the sibling ``step`` places from ``entry_id`` (wrapping):
+        where switching to that branch puts the leaf. None without siblings."""
+        position = self.table.index.get(entry_id)
+        if position is None:
+            return None
+        kids = self._siblings(position)
+        if len(kids) < 2:
+            return None
+        sibling = kids[(kids.index(position) + step) % len(kids)]
+        newest, stack = sibling, [sibling]
+        while stack:  # the newest entry of a subtree is one of its leaves
+            current = stack.pop()
+            newest = max(newest, current)
+            stack.extend(self._children[current])
+        return self.table.ids[newest]
 
     # ------------------------------------------------------------------ live changes
 
@@ -500,9 +578,10 @@ class TreeView:
         self._children.append([])
         self._children[parent].append(position)
         self._active.add(position)
+        self._order = self._base = self._matched = None
         self.leaf_id = new_leaf
         query = self.query.lower().split()
-        old_shown = parent in self._shape
+        old_shown = parent in self._vparent
         old_stays = old_shown and self._passes(parent, query)
         new_shown = self._passes(position, query)
         if old_shown and not old_stays:
@@ -518,7 +597,7 @@ class TreeView:
 
     def _vparent_of_hidden(self, position: int) -> int:
         current = self.table.parent_position(position)
-        while current is not None and current not in self._shape:
+        while current is not None and current not in self._vparent:
             current = self.table.parent_position(current)
         return -1 if current is None else current
 
@@ -534,7 +613,8 @@ class TreeView:
         siblings[siblings.index(old)] = position
         self._vparent[position] = anchor
         del self._vparent[old]
-        self._shape[position] = self._shape.pop(old)
+        self._shape[position] = self._shape_of(old)
+        del self._shape[old]
         self._vchildren.pop(old, None)
         self._rows.pop(old, None)
         self.visible[index] = position
@@ -545,7 +625,7 @@ class TreeView:
     def _insert_child(self, anchor: int, position: int, change: TreeChange) -> None:
         self._vchildren.setdefault(anchor, []).append(position)
         self._vparent[position] = anchor
-        self._shape[position] = self._child_shape(self._shape[anchor], 1, True)
+        self._shape[position] = self._child_shape(self._shape_of(anchor), 1, True)
         index = self._active_rows
         self.visible.insert(index, position)
         self._active_rows += 1

@@ -17,8 +17,23 @@ FIXED_ROWS: tuple[tuple[str, str], ...] = (
     ("/", "Slash commands"),
     ("!", "Run bash command"),
     ("!!", "Run bash command (excluded from context)"),
+    ("Esc Esc", "Empty editor: focus the branch tree (doubleEscapeAction)"),
 )
 """Keys that are not bindings but belong on the list (as pi's ``/hotkeys`` has them)."""
+
+TREE_ROWS: tuple[tuple[str, str], ...] = (
+    ("↑ / ↓", "Branches: move (wraps around)"),
+    ("PgUp / PgDn, Home / End", "Branches: page, first, last"),
+    ("← / →", "Branches: fold or previous branch point / unfold or next"),
+    ("Enter", "Branches: go to the selected entry (optionally summarizing the branch left)"),
+    ("Shift+L", "Branches: edit the label (empty clears)"),
+    ("Shift+F", "Branches: fork a new session at the selected entry"),
+    ("Ctrl+D / T / U / L / A", "Branches: filter default / no tools / user / labeled / all"),
+    ("Ctrl+O, Shift+Ctrl+O", "Branches: next / previous filter"),
+    ("typing, Backspace", "Branches: search (every word, any case)"),
+    ("Esc", "Branches: clear the search, else back to the editor"),
+)
+"""The Branches pane's own keys (typing searches there, so they are fixed)."""
 
 
 def hotkey_rows(bindings: Keybindings) -> list[tuple[str, str, str]]:
@@ -28,7 +43,7 @@ def hotkey_rows(bindings: Keybindings) -> list[tuple[str, str, str]]:
         keys = bindings.keys_for(action.id)
         shown = " / ".join(display_key(k) for k in keys) if keys else "(unbound)"
         rows.append((shown, action.description, action.id))
-    rows += [(key, description, "") for key, description in FIXED_ROWS]
+    rows += [(key, description, "") for key, description in (*FIXED_ROWS, *TREE_ROWS)]
     return rows
 
 

@@ -1,10 +1,12 @@
-"""The main screen: conversation, tool cards, queue, composer, status bar.
+"""The main screen: conversation, tool cards, branch tree, queue, composer, status bar.
 
 Its stylesheet ``main.tcss`` sits beside this module (loaded by the app, since the
 default screen is created before screen stylesheets are read).
 
-Wide terminals (≥ 100 columns) show the tool pane beside the conversation; narrow ones
-collapse it into a toggle (F2) that swaps it in for the conversation.
+Terminals of 120 columns or more show Conversation, Tools and Branches side by side;
+from 100 columns the tool pane sits beside the conversation and Ctrl+B adds Branches;
+narrower ones swap the tool pane (F2) or the branch tree (Ctrl+B) in for the
+conversation.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Static
 
 from pitui.ui.keymap import binding
 from pitui.ui.view.chat_state import ChatState
+from pitui.ui.widgets.branch_tree import PANE_HINTS, BranchesPane, BranchTree
 from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
 from pitui.ui.widgets.conversation import ConversationView, ItemPane, ToolPane
 from pitui.ui.widgets.status_bar import SessionInfo, StatusBar
@@ -33,39 +37,49 @@ if TYPE_CHECKING:
     from pitui.ui.widgets.tool_card import ToolCard
 
 NARROW_BELOW = 100
-HINTS = "^O expand  ^T thinking  F2 tools"
+THREE_PANES_FROM = 120
+HINTS = "^O expand  ^T thinking  ^B branches  F2 tools"
 
 
 class MainScreen(Screen[None]):
     """Lays out the panes and routes state changes to the widgets that show them."""
 
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]  # noqa: RUF012
+    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
+        (0, "-narrow"),
+        (NARROW_BELOW, "-wide"),
+        (THREE_PANES_FROM, "-widest"),
+    ]
     AUTO_FOCUS = "#composer"
     """Focus the composer straight away: Textual's default (the first focusable widget, the
     conversation pane) would move focus, and restyle both widgets, twice before frame 1."""
     BINDINGS: ClassVar[list[BindingType]] = [
         binding("toggleToolPane"),
+        binding("tree", priority=True),  # before the next key of a burst reaches the composer
         # On the screen, not the app: the screen's own shift+tab (focus back) would win.
         binding("cycleThinkingLevel"),
-        binding("focusConversation"),
-        binding("searchConversation"),
+        # Priority, as the tree's: the focus moves before the next key of a burst.
+        binding("focusConversation", priority=True),
+        binding("searchConversation", priority=True),
     ]
 
     def __init__(self, info: SessionInfo | None = None, state: ChatState | None = None) -> None:
         super().__init__()
         self._initial = (info, state or ChatState()) if info is not None else None
+        self._status: tuple[SessionInfo, ChatState] | None = None
 
     def compose(self) -> ComposeResult:
         # The breakpoint class now, not at the first Resize: it would restyle every widget
         # again just before the first frame (~10 ms).
-        wide = self.app.size.width >= NARROW_BELOW
-        self.set_class(wide, "-wide", update=False)
-        self.set_class(not wide, "-narrow", update=False)
+        width = self.app.size.width
+        self.set_class(width < NARROW_BELOW, "-narrow", update=False)
+        self.set_class(NARROW_BELOW <= width < THREE_PANES_FROM, "-wide", update=False)
+        self.set_class(width >= THREE_PANES_FROM, "-widest", update=False)
         with Horizontal(id="panes"):
             with Vertical(id="conversation-box"):
                 yield ConversationView(id="conversation")
                 yield Static("new output ↓", id="new-output")
             yield ToolPane(id="tools")
+            yield BranchesPane(id="branches")
         yield ActivityLine(id="activity")
         yield QueueView(id="queue")
         # The SuggestionList goes here, mounted after the first frame (add_suggestion_list).
@@ -116,9 +130,16 @@ class MainScreen(Screen[None]):
         if previous is None or state.activity != previous.activity:
             self.query_one("#activity", ActivityLine).show(state.activity)
 
+    @property
+    def branches(self) -> BranchesPane:
+        """The branch-tree pane."""
+        return self.query_one("#branches", BranchesPane)
+
     def show_status(self, info: SessionInfo, state: ChatState) -> None:
-        """Redraw the status bar."""
-        self.query_one(StatusBar).show(info, state.usage, HINTS)
+        """Redraw the status bar (the keys shown follow the focused pane)."""
+        self._status = (info, state)
+        hints = PANE_HINTS if isinstance(self.focused, BranchTree) else HINTS
+        self.query_one(StatusBar).show(info, state.usage, hints)
         level = (info.thinking_level or "off") if info.model_id else None
         self.query_one(Composer).show_thinking_level(level)
 
@@ -143,6 +164,46 @@ class MainScreen(Screen[None]):
         """Show or hide the tool pane (narrow: swap it in for the conversation)."""
         self.toggle_class("-show-tools")
 
+    def action_toggle_branches(self) -> None:
+        """Ctrl+B: show and focus the branch tree; again (from the tree): back to the
+        composer, hiding the tree where it is not always shown."""
+        tree = self.branches.rows
+        if tree.has_focus:
+            self.leave_branches()
+        else:
+            self.focus_branches()
+
+    def focus_branches(self) -> None:
+        """Show the branch tree (where it is toggled) and focus it."""
+        self.remove_class("-show-tools")
+        self.add_class("-show-branches")
+        self.focus_now(self.branches.rows)
+
+    def leave_branches(self) -> None:
+        """Back to the composer; the tree hides again unless three panes fit."""
+        self.remove_class("-show-branches")
+        self.focus_now(self.query_one(Composer))
+
+    def focus_now(self, widget: Widget) -> None:
+        """Focus ``widget`` before the next key is handled. ``Widget.focus`` defers the
+        change, so keys typed in the same burst would still reach the old widget."""
+        self.set_focus(widget)
+
+    def on_branch_tree_leave(self, message: BranchTree.Leave) -> None:
+        message.stop()
+        self.leave_branches()
+
+    def on_descendant_focus(self, event: object) -> None:
+        if self._status is not None:
+            self.show_status(*self._status)
+
+    def on_descendant_blur(self, event: object) -> None:
+        self.call_after_refresh(self._refresh_hints)
+
+    def _refresh_hints(self) -> None:
+        if self._status is not None:
+            self.show_status(*self._status)
+
     # ------------------------------------------------------------------ keyboard
 
     def on_key(self, event: events.Key) -> None:
@@ -154,25 +215,32 @@ class MainScreen(Screen[None]):
             return
         event.stop()
         event.prevent_default()
-        composer.focus()
+        self.focus_now(composer)
         composer.insert(event.character)
 
-    def action_focus_conversation(self) -> None:
-        """Select items in the conversation (narrow, with the tools shown: swap back)."""
+    def _show_conversation(self) -> None:
+        """Narrow: swap the conversation back in for the tools or the tree."""
         if self.has_class("-narrow"):
-            self.remove_class("-show-tools")
-        self.conversation.focus()
+            self.remove_class("-show-tools", "-show-branches")
+
+    def action_focus_conversation(self) -> None:
+        """Select items in the conversation (its key, or Tab from the composer)."""
+        self._show_conversation()
+        self.focus_now(self.conversation)
 
     def on_conversation_view_leave(self, message: ConversationView.Leave) -> None:
-        self.query_one(Composer).focus()
+        self.focus_now(self.query_one(Composer))
 
     async def on_conversation_view_tool_jump(self, message: ConversationView.ToolJump) -> None:
         """``t``: the tool card of the selected item, shown and picked in the tool pane."""
-        self.set_class(self.has_class("-narrow"), "-show-tools")
+        narrow = self.has_class("-narrow")
+        self.set_class(narrow, "-show-tools")  # wide, the class hides the pane
+        if narrow:
+            self.remove_class("-show-branches")
         card = await self.tools.show_card(message.item_id)
         if card is not None:
             self.conversation.highlight_message(card.item.message_id)
-            self.tools.focus()
+            self.focus_now(self.tools)
 
     def on_composer_submitted(self, message: Composer.Submitted) -> None:
         """A message was sent: a conversation scrolled away to an old item comes back."""
@@ -193,10 +261,9 @@ class MainScreen(Screen[None]):
         return bar
 
     async def action_open_search(self) -> None:
-        """Ctrl+F: find in the conversation (narrow, with the tools shown: swap back)."""
-        if self.has_class("-narrow"):
-            self.remove_class("-show-tools")
+        """Ctrl+F: find in the conversation (narrow: swapped back in)."""
+        self._show_conversation()
         (await self.search_bar()).open()
 
     def on_search_bar_closed(self, message: SearchBar.Closed) -> None:
-        self.query_one(Composer).focus()
+        self.focus_now(self.query_one(Composer))

@@ -102,6 +102,31 @@ class BashFinished:
     full_output_path: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ProgressStarted:
+    """A long operation started (its card shows the elapsed time and how to cancel)."""
+
+    operation: str
+    title: str
+    started: float
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressEnded:
+    """The operation ended: its card shows ``outcome`` instead."""
+
+    operation: str
+    outcome: str
+    level: NoticeLevel = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class ShowBranchSwitches:
+    """Which user messages have sibling branches: item id → ``(i, n)``; others none."""
+
+    switches: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+
 UiEvent: TypeAlias = (
     ToggleItem
     | ToggleAllThinking
@@ -115,4 +140,7 @@ UiEvent: TypeAlias = (
     | BashStarted
     | BashOutput
     | BashFinished
+    | ProgressStarted
+    | ProgressEnded
+    | ShowBranchSwitches
 )

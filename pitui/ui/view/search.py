@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.selection import item_text
-from pitui.ui.view.state import ApprovalItem, ChatItem, NoticeItem
+from pitui.ui.view.state import ApprovalItem, ChatItem, NoticeItem, ProgressItem
 
 SEPARATOR = "\x00"
 """Between items in the corpus: never in a query (queries are typed text)."""
-_NOT_MESSAGES = (NoticeItem, ApprovalItem)
+_NOT_MESSAGES = (NoticeItem, ApprovalItem, ProgressItem)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from pitui.ui.view.state import (
     CompactionItem,
     CustomItem,
     NoticeItem,
+    ProgressItem,
     ThinkingItem,
     ToolCardItem,
     UserItem,
@@ -72,6 +73,7 @@ _KIND_NAMES: dict[type, str] = {
     BranchSummaryItem: "branch summary",
     NoticeItem: "notice",
     ApprovalItem: "approval request",
+    ProgressItem: "progress line",
 }
 
 
@@ -88,7 +90,11 @@ def item_text(item: ChatItem) -> str:
         return item.text
     if isinstance(item, CompactionItem | BranchSummaryItem):
         return item.summary
-    return tool_title_text(item.tool_name, item.args)
+    if isinstance(item, ApprovalItem):
+        return tool_title_text(item.tool_name, item.args)
+    if isinstance(item, ProgressItem):
+        return f"{item.title}\n{item.outcome}" if item.outcome else item.title
+    return ""
 
 
 def copy_of(item: ChatItem) -> Copied:

@@ -11,7 +11,8 @@ Item ids are stable for the life of an item so widgets can update one item in pl
 - ``m<seq>.end`` the abort / error line under an assistant message;
 - ``tool:<toolCallId>`` the card of one tool call;
 - ``approval:<toolCallId>`` the approval prompt of one call;
-- ``n<seq>`` a notice.
+- ``n<seq>`` a notice;
+- ``progress:<op>`` the card of a long operation (a branch summary, a compaction).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class UserItem:
     id: str
     text: str
     images: int = 0
+    branch: tuple[int, int] | None = None
+    """``(i, n)``: this message is the i-th of n sibling branches (``‹ i/n ›``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +148,20 @@ class NoticeItem:
     level: NoticeLevel = "info"
 
 
+@dataclass(frozen=True, slots=True)
+class ProgressItem:
+    """A long operation the user waits for (elapsed time, Esc cancels), then its outcome."""
+
+    id: str
+    title: str
+    """What runs, e.g. ``Summarizing branch``."""
+    started: float
+    """``time.monotonic()`` when it started: the widget shows the time since."""
+    outcome: str | None = None
+    """None while running; then what came of it (``Branch summary cancelled`` …)."""
+    level: NoticeLevel = "info"
+
+
 ChatItem: TypeAlias = (
     UserItem
     | AssistantItem
@@ -156,6 +173,7 @@ ChatItem: TypeAlias = (
     | BranchSummaryItem
     | ApprovalItem
     | NoticeItem
+    | ProgressItem
 )
 
 
@@ -167,3 +185,8 @@ def tool_item_id(tool_call_id: str) -> str:
 def approval_item_id(tool_call_id: str) -> str:
     """The item id of a tool call's approval prompt."""
     return f"approval:{tool_call_id}"
+
+
+def progress_item_id(operation: str) -> str:
+    """The item id of a long operation's card."""
+    return f"progress:{operation}"

@@ -16,7 +16,10 @@ from pitui.ui.view.events import (
     BashStarted,
     ClearQueue,
     MarkCopied,
+    ProgressEnded,
+    ProgressStarted,
     QueueMessage,
+    ShowBranchSwitches,
     ToggleAllThinking,
     ToggleAllTools,
     ToggleItem,
@@ -31,9 +34,12 @@ from pitui.ui.view.state import (
     ChatState,
     CompactionItem,
     CustomItem,
+    ProgressItem,
     ThinkingItem,
     ToolCardItem,
+    UserItem,
     approval_item_id,
+    progress_item_id,
 )
 
 FOLDABLE = (ThinkingItem, ToolCardItem, BashItem, CustomItem, CompactionItem, BranchSummaryItem)
@@ -143,6 +149,25 @@ def _bash_finished(state: ChatState, event: BashFinished) -> ChatState:
     return replace(items.put(state, done), bash_id=None)
 
 
+def _progress_started(state: ChatState, event: ProgressStarted) -> ChatState:
+    item = ProgressItem(progress_item_id(event.operation), event.title, event.started)
+    return items.put(state, item)
+
+
+def _progress_ended(state: ChatState, event: ProgressEnded) -> ChatState:
+    item = state.get(progress_item_id(event.operation))
+    if not isinstance(item, ProgressItem):
+        return items.notice(state, event.outcome, event.level)
+    return items.put(state, replace(item, outcome=event.outcome, level=event.level))
+
+
+def _branch_switches(state: ChatState, event: ShowBranchSwitches) -> ChatState:
+    for item in list(state.items):
+        if isinstance(item, UserItem) and item.branch != event.switches.get(item.id):
+            state = items.put(state, replace(item, branch=event.switches.get(item.id)))
+    return state
+
+
 UI_HANDLERS: dict[type, Handler] = {
     ToggleItem: _toggle,
     ToggleAllThinking: _toggle_thinking,
@@ -156,4 +181,7 @@ UI_HANDLERS: dict[type, Handler] = {
     BashStarted: _bash_started,
     BashOutput: _bash_output,
     BashFinished: _bash_finished,
+    ProgressStarted: _progress_started,
+    ProgressEnded: _progress_ended,
+    ShowBranchSwitches: _branch_switches,
 }

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from textual.content import Content
+from textual.timer import Timer
 
 from pitui.core.sanitize import inert
 from pitui.ui.view.state import (
@@ -16,6 +18,7 @@ from pitui.ui.view.state import (
     CompactionItem,
     CustomItem,
     NoticeItem,
+    ProgressItem,
     ThinkingItem,
     ToolCardItem,
     UserItem,
@@ -40,7 +43,12 @@ class UserMessage(ItemStatic):
 
     def render_item(self, item: UserItem) -> Content:
         suffix = f"\n[{item.images} image{'s' if item.images != 1 else ''}]" if item.images else ""
-        return Content(inert(item.text) + suffix)
+        text = Content(inert(item.text) + suffix)
+        if item.branch is None:
+            return text
+        index, count = item.branch
+        switch = Content.styled(f"‹ {index}/{count} ›  alt+←/→ switch branch", "$pi-muted")
+        return Content.assemble(text, "\n", switch)
 
 
 class ThinkingBlock(ItemStatic):
@@ -175,6 +183,40 @@ class NoticeLine(ItemStatic):
         return Content(inert(item.text))
 
 
+class ProgressCard(ItemStatic):
+    """A long operation: its title and elapsed time while it runs, then its outcome."""
+
+    TICK_SECONDS = 0.1
+
+    def __init__(self, item: ProgressItem) -> None:
+        super().__init__(item)
+        self._timer: Timer | None = None
+
+    def on_mount(self) -> None:
+        if isinstance(self.item, ProgressItem) and self.item.outcome is None:
+            self._timer = self.set_interval(self.TICK_SECONDS, self._tick)
+
+    def _tick(self) -> None:
+        if isinstance(self.item, ProgressItem) and self.item.outcome is None:
+            self.update(self.render_item(self.item))
+        elif self._timer is not None:
+            self._timer.stop()
+
+    def classes_for(self, item: ChatItem) -> str:
+        assert isinstance(item, ProgressItem)
+        return "-running" if item.outcome is None else f"-{item.level}"
+
+    def render_item(self, item: ProgressItem) -> Content:
+        if item.outcome is not None:
+            return Content(inert(item.outcome))
+        elapsed = max(0.0, time.monotonic() - item.started)
+        return Content.assemble(
+            (f"◌ {inert(item.title)}… ", "$pi-accent"),
+            (f"{elapsed:.1f}s", "$pi-text"),
+            ("  (Esc to cancel)", "$pi-muted"),
+        )
+
+
 CONVERSATION_WIDGETS: dict[type, Any] = {
     UserItem: UserMessage,
     AssistantItem: AssistantMarkdown,
@@ -186,5 +228,6 @@ CONVERSATION_WIDGETS: dict[type, Any] = {
     BranchSummaryItem: SummaryCard,
     ApprovalItem: ApprovalCard,
     NoticeItem: NoticeLine,
+    ProgressItem: ProgressCard,
 }
 """Which widget shows an item in the conversation, by item type."""

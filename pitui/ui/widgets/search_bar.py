@@ -76,7 +76,7 @@ class SearchBar(Horizontal):
         """Show the bar and take the keys; a query left from before is searched again."""
         self.display = True
         field = self.query_one(Input)
-        field.focus()
+        self.screen.set_focus(field)  # now, not deferred: the next key of a burst is typed here
         field.select_all()
         if self.query_text:
             self.call_later(self.search, self.query_text)

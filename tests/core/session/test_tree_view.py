@@ -272,3 +272,27 @@ def test_live_sync_always_equals_a_fresh_view(
         fresh.set_query(query)
         assert lines(view) == lines(fresh)
         assert view.leaf_row() == fresh.leaf_row()
+
+
+def test_branch_switches_and_sibling_leaves() -> None:
+    b = branchy()
+    view = TreeView(b.table, b.labels, "a5")
+    # siblings in time order
+    assert view.branch_switches() == [("u1", 1, 1), ("u3", 2, 2), ("u4", 1, 2)]
+    assert view.sibling_leaf("u3", 1) == "a3"  # the newest entry of u2's branch
+    assert view.sibling_leaf("u4", -1) == "u5"
+    assert view.sibling_leaf("a4", 1) is None
+    view.sync(b.labels, "a3")
+    assert view.branch_switches() == [("u1", 1, 1), ("u2", 1, 2)]
+
+
+def test_typing_on_narrows_to_what_a_fresh_search_finds() -> None:
+    b = branchy()
+    typed = TreeView(b.table, b.labels, "a5")
+    for end in range(1, len("user ide") + 1):
+        typed.set_query("user ide"[:end])
+        fresh = TreeView(b.table, b.labels, "a5")
+        fresh.set_query("user ide"[:end])
+        assert lines(typed) == lines(fresh)
+    typed.set_query("hello")  # not an extension: searches everything again
+    assert lines(typed) == ["• assistant: hello"]

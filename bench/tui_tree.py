@@ -1,0 +1,172 @@
+"""Benchmark: the Branches pane on a generated 10,000-entry session with 50 branch points.
+
+Headless (``App.run_test`` at 120×36, where the pane is always shown). Prints:
+
+- first frame with the pane filled: from creating the app (``pitui --session FILE``) to the
+  first frame whose Branches pane holds the session's rows (target < 600 ms);
+- one appended entry while the pane is shown: the pane's sync (model + widget) per entry,
+  median, and the rows rendered anew for it, on this session and on one ten times
+  smaller (the count must not grow with the session; target < 2 ms median);
+- navigate + re-render: moving the leaf to another branch (no summary) until the frame
+  that shows the new conversation and tree (target < 300 ms);
+- one search keystroke in the pane: filtering every row, p99 over a typed word, once the
+  search texts have been read aside (they are, in a thread, when the pane is filled; the
+  bench prints how much of that was left to wait for) (target < 30 ms).
+
+Run: ``python bench/tui_tree.py [--entries 10000] [--branches 50] [--runs 3]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from gen_session import generate  # noqa: E402
+from tui_resume import SIZE, _next_frame, _until  # noqa: E402
+
+TARGETS = {"first": 600.0, "append": 2.0, "navigate": 300.0, "search": 30.0}
+
+
+def _session_file(directory: Path, entries: int, branches: int) -> Path:
+    target = directory / f"tree-{entries}.jsonl"
+    return generate(target, entries=entries, seed=3, branches=branches)
+
+
+async def first_frame(session_file: Path, cwd: Path) -> float:
+    """ms from creating the app to a frame with the Branches pane filled."""
+    from pitui.cli import build_parser
+    from pitui.ui.launch import create_app
+
+    t0 = time.perf_counter()
+    app = create_app(build_parser().parse_args(["--session", str(session_file)]), cwd)
+    async with app.run_test(size=SIZE):
+        rows = app.main.branches.rows
+        await _until(lambda: rows.state is not None and len(rows.state) > 0)
+        await _next_frame(app)
+        elapsed = (time.perf_counter() - t0) * 1000
+        if app.live is not None:
+            await app.live.close()
+    return elapsed
+
+
+async def _attached(session_file: Path, cwd: Path) -> tuple[Any, Any]:
+    from pitui.core.session_setup import SessionOptions, create_agent_session
+    from pitui.ui.app import PituiApp
+    from pitui.ui.launch import LiveSession
+    from pitui.ui.theme import discover_themes
+
+    options = SessionOptions(cwd=cwd, session_file=session_file, model="demo/demo")
+    session = await create_agent_session(options)
+    return session, PituiApp(live=LiveSession(session), themes=discover_themes([]))
+
+
+async def live_changes(session_file: Path, cwd: Path, appends: int = 60) -> dict[str, float]:
+    """Per appended entry: the pane's sync time and the rows rendered anew; then a
+    navigation to another branch and search keystrokes."""
+    from pitui.ai.types import TextContent, UserMessage
+    from pitui.core.session.tree import leaf_positions
+
+    session, app = await _attached(session_file, cwd)
+    out: dict[str, float] = {}
+    async with app.run_test(size=SIZE):
+        await _next_frame(app)
+        rows = app.main.branches.rows
+        sync_ms: list[float] = []
+        rendered: list[int] = []
+        for k in range(appends):
+            message = UserMessage(content=[TextContent(text=f"appended {k}")])
+            await session.store.append_message(message)
+            before = rows.rendered_rows
+            t = time.perf_counter()
+            app.branches.sync()
+            sync_ms.append((time.perf_counter() - t) * 1000)
+            await _next_frame(app)
+            rendered.append(rows.rendered_rows - before)
+        out["append sync ms (median)"] = statistics.median(sync_ms[5:])
+        out["rows rendered per append (max)"] = float(max(rendered[5:]))
+        out["navigate ms"] = await _navigate(app, session, leaf_positions)
+        t = time.perf_counter()
+        await app.workers.wait_for_complete()  # the search texts, read aside after showing
+        out["search warm-up left ms"] = (time.perf_counter() - t) * 1000
+        out["search keystroke p99 ms"] = _search(app)
+    await session.close()
+    return out
+
+
+async def _navigate(app: Any, session: Any, leaf_positions: Any) -> float:
+    """Move the leaf to the oldest other branch's end; until the new view is drawn."""
+    from pitui.ui.view.replay import state_from_messages
+
+    table = session.store.table
+    leaf = session.store.get_leaf_id()
+    target = next(table.ids[p] for p in leaf_positions(table) if table.ids[p] != leaf)
+    t = time.perf_counter()
+    await session.navigate(target)
+    await app.rebuild(state_from_messages(session.messages))
+    await _next_frame(app)
+    return (time.perf_counter() - t) * 1000
+
+
+def _search(app: Any) -> float:
+    state = app.main.branches.rows.state
+    times = []
+    for char in "assistant reads":
+        t = time.perf_counter()
+        state.type(char)
+        app.main.branches.rows._rows_changed()
+        times.append((time.perf_counter() - t) * 1000)
+    state.clear_query()
+    times.sort()
+    return times[min(len(times) - 1, int(len(times) * 0.99))]
+
+
+async def main_async(entries: int, branches: int, runs: int) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        os.environ["PITUI_HOME"] = str(home / "home")
+        os.environ["PITUI_DEMO_PACE_MS"] = "0"
+        cwd = home / "project"
+        cwd.mkdir()
+        big = _session_file(home, entries, branches)
+        small = _session_file(home, max(100, entries // 10), max(1, branches // 10))
+        print(f"session: {entries} entries, {branches} branch points, {SIZE[0]}x{SIZE[1]}")
+        firsts = [await first_frame(big, cwd) for _ in range(runs)]
+        first = statistics.median(firsts)
+        print(f"first frame with the pane filled: {first:.0f} ms (median of {runs}; "
+              f"target < {TARGETS['first']:.0f} ms)")  # fmt: skip
+        small_live = await live_changes(small, cwd)
+        big_live = await live_changes(big, cwd)
+        for key in big_live:
+            print(f"{key}: {big_live[key]:.2f} (a {entries // 10}-entry session: "
+                  f"{small_live[key]:.2f})")  # fmt: skip
+        print(f"targets: append < {TARGETS['append']} ms, navigate < {TARGETS['navigate']:.0f} "
+              f"ms, search p99 < {TARGETS['search']:.0f} ms")  # fmt: skip
+    met = (
+        first < TARGETS["first"]
+        and big_live["append sync ms (median)"] < TARGETS["append"]
+        and big_live["navigate ms"] < TARGETS["navigate"]
+        and big_live["search keystroke p99 ms"] < TARGETS["search"]
+    )
+    return 0 if met else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--entries", type=int, default=10_000)
+    parser.add_argument("--branches", type=int, default=50)
+    parser.add_argument("--runs", type=int, default=3)
+    options = parser.parse_args()
+    return asyncio.run(main_async(options.entries, options.branches, options.runs))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

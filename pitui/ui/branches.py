@@ -1,0 +1,243 @@
+"""What the Branches pane does: keep it live, navigate, label, fork and clone.
+
+The pane posts intents (:class:`~pitui.ui.widgets.branch_tree.BranchTree` messages) and
+the ``/tree``, ``/fork`` and ``/clone`` commands call in here; the work itself is the
+AgentSession's (``navigate``, ``set_label``, ``fork``, ``clone``). After a switch the
+session emits ``session_changed``; the app rebuilds the conversation and :meth:`sync`
+gives the pane the new file's tree.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING
+
+from pitui.errors import PituiError
+from pitui.ui.view.events import AddNotice, ProgressEnded, ProgressStarted, ShowBranchSwitches
+from pitui.ui.view.state import UserItem
+from pitui.ui.view.tree_pane import TreePaneState
+from pitui.ui.widgets.composer import Composer
+
+if TYPE_CHECKING:
+    from pitui.core.agent_session import AgentSession
+    from pitui.core.session.store import SessionStore
+    from pitui.ui.app import PituiApp
+    from pitui.ui.screens.navigate import SummaryChoice
+
+ALREADY_HERE = "Already at this point"
+SUMMARY_OPERATION = "branch-summary"
+
+
+class Branches:
+    """The app's controller for the branch tree."""
+
+    def __init__(self, app: PituiApp) -> None:
+        self.app = app
+        self._store: SessionStore | None = None
+        self._path_users: dict[str, tuple[str, int, int]] = {}
+        """Conversation user item id → (entry id, i, n) on the current path."""
+
+    @property
+    def session(self) -> AgentSession | None:
+        live = self.app.live
+        return live.session if live is not None else None
+
+    # ------------------------------------------------------------------ live rows
+
+    def sync(self, *, rebuilt: bool = False) -> None:
+        """Bring the pane up to date with the session file (a few rows, or a new tree
+        after a switch of file). ``rebuilt``: the conversation was rebuilt, so its
+        sibling-branch marks are drawn again."""
+        rows = self.app.main.branches.rows
+        session = self.session
+        if session is None:
+            if rows.state is not None:
+                rows.show(None)
+            return
+        store = session.store
+        if store is not self._store or rows.state is None:
+            self._store = store
+            mode = session.settings.tree_filter_mode
+            state = TreePaneState(store.table, store.labels(), store.get_leaf_id(), mode)
+            rows.show(state)
+            # The first search keystroke would read every entry: read them now, aside.
+            self.app.run_worker(state.view.warm_search, thread=True, group="tree-search")
+        else:
+            change = rows.state.sync(store.labels(), store.get_leaf_id())
+            rows.apply(change)
+            if not change.reset and not rebuilt:
+                return  # entries added under the leaf leave the path's siblings as they were
+        self._show_switches(rows.state)
+
+    def _show_switches(self, state: TreePaneState | None) -> None:
+        """Mark the conversation's user messages that have sibling branches. They are
+        the path's user messages in context, so they pair up from the end."""
+        session = self.session
+        if state is None or session is None:
+            return
+        # A user message shown but not ended yet has no entry: leave it out.
+        in_context = sum(1 for m in session.messages if getattr(m, "role", None) == "user")
+        users = [i.id for i in self.app.chat.items if isinstance(i, UserItem)][:in_context]
+        path = state.view.branch_switches()
+        self._path_users = dict(zip(reversed(users), reversed(path), strict=False))
+        switches = {item: (i, n) for item, (_, i, n) in self._path_users.items() if n > 1}
+        if switches or any(isinstance(i, UserItem) and i.branch for i in self.app.chat.items):
+            self.app.run_worker(self.app.apply([ShowBranchSwitches(switches)]), group="branches")
+
+    def switch_sibling(self, step: int, item_id: str | None = None) -> None:
+        """Alt+← / Alt+→: the previous / next sibling branch of a user message (the given
+        item, else the latest with siblings), at its newest entry, without a summary."""
+        rows = self.app.main.branches.rows
+        session = self.session
+        if rows.state is None or session is None:
+            return
+        candidates = [(item, entry) for item, (entry, _, n) in self._path_users.items() if n > 1]
+        chosen = next((e for i, e in candidates if i == item_id), None)
+        if chosen is None and candidates:
+            chosen = candidates[0][1]  # pairs were made from the end: the latest first
+        target = rows.state.view.sibling_leaf(chosen, step) if chosen else None
+        if target is None:
+            self.app.run_worker(self.app.apply([AddNotice("No other branch here")]))
+            return
+        self.app.run_worker(self._guarded(session.switch_branch(target)), exit_on_error=False)
+
+    # ------------------------------------------------------------------ navigate
+
+    def navigate(self, entry_id: str) -> None:
+        """Enter on a row: pi's flow (already here / chooser / summary / new leaf)."""
+        session = self.session
+        if session is None:
+            return
+        if entry_id == session.store.get_leaf_id():
+            self.app.run_worker(self.app.apply([AddNotice(ALREADY_HERE)]))
+            return
+        if session.settings.branch_summary.skip_prompt:
+            self._start(entry_id, "none", None)
+            return
+        from pitui.ui.screens.navigate import SummaryChooser
+
+        def chosen(choice: SummaryChoice | None) -> None:
+            if choice == "custom":
+                self._ask_prompt(entry_id)
+            elif choice is not None:
+                self._start(entry_id, choice, None)
+            else:
+                self.reopen(entry_id)
+
+        self.app.push_screen(SummaryChooser(self._row_text(entry_id)), chosen)
+
+    def _ask_prompt(self, entry_id: str) -> None:
+        from pitui.ui.screens.navigate import CustomPromptScreen
+
+        def entered(text: str | None) -> None:
+            if text is None:
+                self.reopen(entry_id)
+            else:
+                self._start(entry_id, "custom", text)
+
+        self.app.push_screen(CustomPromptScreen(), entered)
+
+    def _row_text(self, entry_id: str) -> str:
+        state = self.app.main.branches.rows.state
+        index = state.view.index_of(entry_id) if state is not None else None
+        return state.view.row(index).text.plain if state is not None and index is not None else ""
+
+    def _start(self, entry_id: str, choice: SummaryChoice, prompt: str | None) -> None:
+        # Esc must reach the app (it cancels the summary), not the tree.
+        self.app.main.focus_now(self.app.main.query_one(Composer))
+        self.app.run_worker(
+            self._navigate(entry_id, choice, prompt), group="navigate", exit_on_error=False
+        )
+
+    async def _navigate(self, entry_id: str, choice: SummaryChoice, prompt: str | None) -> None:
+        from pitui.core.session_navigation import NavigationCancelled
+
+        session = self.session
+        if session is None:
+            return
+        summarize = choice != "none"
+        if summarize:
+            started = ProgressStarted(SUMMARY_OPERATION, "Summarizing branch", time.monotonic())
+            await self.app.apply([started])
+        try:
+            text = await session.navigate(entry_id, summarize=summarize, custom_instructions=prompt)
+        except NavigationCancelled:
+            await self.app.apply(
+                [ProgressEnded(SUMMARY_OPERATION, "Branch summary cancelled", "warning")]
+            )
+            self.reopen(entry_id)
+            return
+        except PituiError as exc:
+            await self.app.apply([ProgressEnded(SUMMARY_OPERATION, f"Error: {exc}", "error")])
+            return
+        self.put_in_composer(text)
+
+    def reopen(self, entry_id: str) -> None:
+        """Back to the tree with ``entry_id`` selected (pi reopens the tree there)."""
+        rows = self.app.main.branches.rows
+        if rows.state is not None:
+            rows.state.select_entry(entry_id)
+            rows.show(rows.state)
+        self.app.main.focus_branches()
+
+    def put_in_composer(self, text: str | None) -> None:
+        """A user message's text goes to the composer, only if it is empty (as pi)."""
+        composer = self.app.main.query_one(Composer)
+        if text and not composer.text:
+            composer.load_text(text)
+        self.app.main.leave_branches()
+
+    # ------------------------------------------------------------------ label, fork, clone
+
+    def edit_label(self, entry_id: str, label: str | None) -> None:
+        """Shift+L: a label editor; empty clears."""
+        from pitui.ui.screens.label import LabelEditor
+
+        async def save(text: str) -> None:
+            session = self.session
+            if session is not None:
+                await session.set_label(entry_id, text or None)
+
+        def done(text: str | None) -> None:
+            if text is not None:
+                self.app.run_worker(self._guarded(save(text)), exit_on_error=False)
+            self.app.main.focus_branches()
+
+        self.app.push_screen(LabelEditor(self._row_text(entry_id), label), done)
+
+    def open_fork_picker(self) -> None:
+        """``/fork``: every user message of the file, newest first."""
+        session = self.session
+        if session is None:
+            return
+        from pitui.core.session.fork import fork_points
+        from pitui.ui.screens.fork import ForkPicker
+
+        def chosen(entry_id: str | None) -> None:
+            if entry_id is not None:
+                self.app.run_worker(self._guarded(self.fork(entry_id)), exit_on_error=False)
+
+        self.app.push_screen(ForkPicker(fork_points(session.store.table)), chosen)
+
+    async def fork(self, entry_id: str) -> None:
+        """A new session file up to ``entry_id``; a user message's text goes to the
+        composer (editing and sending it continues the fork)."""
+        session = self.session
+        if session is None:
+            return
+        text = await session.fork(entry_id)
+        self.put_in_composer(text)
+        self.app.commands.notice_after_events(f"Forked to a new session: {session.session_file}")
+
+    async def clone(self) -> None:
+        """``/clone``: a new session file holding the current path as it is."""
+        session = self.session
+        if session is None:
+            return
+        await session.clone()
+        self.app.commands.notice_after_events(f"Cloned to a new session: {session.session_file}")
+
+    def _guarded(self, work: Awaitable[None]) -> Awaitable[None]:
+        """Errors of ``work`` become notices."""
+        return self.app.commands.guarded(work)

@@ -1,0 +1,72 @@
+"""Drive pitui in a real terminal: tmux runs it, keys go in with send-keys, the screen
+comes back with capture-pane."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+HAS_TMUX = shutil.which("tmux") is not None
+needs_tmux = pytest.mark.skipif(not HAS_TMUX, reason="tmux is not installed")
+
+
+class Terminal:
+    """One tmux session running ``python -m pitui`` in ``cwd`` with its own pitui home."""
+
+    def __init__(self, cwd: Path, home: Path, width: int = 120, height: int = 36) -> None:
+        self.name = f"pitui-e2e-{uuid.uuid4().hex[:8]}"
+        env = {"PITUI_HOME": str(home), "PITUI_DEMO_PACE_MS": "0", "TERM": "xterm-256color"}
+        exports = " ".join(f"{k}={v}" for k, v in env.items())
+        command = f"cd {cwd} && env {exports} {sys.executable} -m pitui"
+        subprocess.run(
+            [
+                "tmux",
+                "new-session",
+                "-d",
+                "-s",
+                self.name,
+                "-x",
+                f"{width}",
+                "-y",
+                f"{height}",
+                command,
+            ],
+            check=True,
+            env={**os.environ, "TMUX": ""},
+        )
+
+    def keys(self, *keys: str) -> None:
+        """Send keys in one burst (tmux key names: ``Enter``, ``C-b``, ``Up`` …)."""
+        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+
+    def type(self, text: str) -> None:
+        """Type ``text`` literally, in one burst."""
+        subprocess.run(["tmux", "send-keys", "-t", self.name, "-l", text], check=True)
+
+    def screen(self) -> str:
+        result = subprocess.run(
+            ["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True
+        )
+        return result.stdout
+
+    def wait_for(self, found: Callable[[str], bool], what: str, timeout: float = 20) -> str:
+        """Poll the screen until ``found`` holds (bounded), else fail showing the screen."""
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if found(screen):
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"timed out waiting for {what}; the screen:\n{screen}")
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.name], check=False)

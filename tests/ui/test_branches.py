@@ -1,0 +1,318 @@
+"""The Branches pane on a real session: live rows, navigation (with and without a summary,
+cancelled), labels, fork, clone and sibling switching."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from pitui import paths
+from pitui.ai.types import UserMessage
+from pitui.core.agent_session import AgentSession
+from pitui.core.session.entries import BranchSummaryEntry, LabelEntry, MessageEntry
+from pitui.core.session_setup import SessionOptions, create_agent_session
+from pitui.ui.app import PituiApp
+from pitui.ui.screens.fork import ForkPicker
+from pitui.ui.screens.label import LabelEditor
+from pitui.ui.screens.navigate import SummaryChooser
+from pitui.ui.view.state import ProgressItem, UserItem
+from pitui.ui.widgets.branch_tree import BranchTree
+from pitui.ui.widgets.composer import Composer
+from tests.replay_server import ReplayServer, Reply
+from tests.ui.command_support import make_app, make_session, notices, settle, submit, wait_until
+
+
+@pytest.fixture(autouse=True)
+def _fast_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
+
+
+def tree(app: PituiApp) -> BranchTree:
+    return app.main.branches.rows
+
+
+def row_lines(app: PituiApp) -> list[str]:
+    state = tree(app).state
+    assert state is not None
+    return [state.view.row(i).line() for i in range(len(state))]
+
+
+def user_entries(session: AgentSession) -> list[MessageEntry]:
+    return [
+        e
+        for e in session.store.get_entries()
+        if isinstance(e, MessageEntry) and isinstance(e.message, UserMessage)
+    ]
+
+
+async def two_prompts(pilot: Pilot[None]) -> None:
+    await submit(pilot, "first prompt")
+    await submit(pilot, "second prompt")
+
+
+async def select(pilot: Pilot[None], entry_id: str) -> None:
+    """Focus the tree with Ctrl+B and move the selection to ``entry_id`` with the keys."""
+    await pilot.press("ctrl+b")
+    app = pilot.app
+    assert isinstance(app, PituiApp)
+    state = tree(app).state
+    assert state is not None
+    target = state.view.index_of(entry_id)
+    assert target is not None
+    while state.selected != target:
+        await pilot.press("up")
+    await settle(pilot)
+
+
+async def test_rows_follow_the_session_live_without_rebuilding(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await two_prompts(pilot)
+        lines = row_lines(app)
+        assert lines[0] == "• user: first prompt"
+        assert lines[-1].startswith("• assistant: ") and lines[-1].endswith("←")
+        state = tree(app).state
+        await submit(pilot, "third prompt")
+        assert tree(app).state is state  # the same rows, extended
+        assert "• user: third prompt" in row_lines(app)
+        footer = app.main.branches.query_one("#branches-footer", Static)
+        assert str(footer.content).endswith("(6/6)")
+
+
+async def test_navigate_without_summary_puts_the_text_in_the_composer(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await two_prompts(pilot)
+        second = user_entries(session)[1]
+        await select(pilot, second.id)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SummaryChooser), "the chooser")
+        await pilot.press("enter")  # No summary
+        await wait_until(pilot, lambda: session.store.get_leaf_id() == second.parent_id, "leaf")
+        await settle(pilot)
+        composer = app.query_one(Composer)
+        assert composer.text == "second prompt" and composer.has_focus
+        assert [m.role for m in session.messages] == ["user", "assistant"]
+        # editing and sending it makes a new branch
+        composer.load_text("changed prompt")
+        await pilot.press("enter")
+        await settle(pilot)
+        lines = row_lines(app)
+        assert "├⊟ • user: changed prompt" in lines and "└⊟ user: second prompt" in lines
+        changed = next(i for i in app.chat.items if isinstance(i, UserItem) and i.branch)
+        assert changed.text == "changed prompt" and changed.branch == (2, 2)
+
+
+async def test_enter_on_the_leaf_is_already_here(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await submit(pilot, "only prompt")
+        await pilot.press("ctrl+b", "enter")
+        await settle(pilot)
+        assert notices(app)[-1] == "Already at this point"
+        assert not isinstance(app.screen, SummaryChooser)
+
+
+async def test_navigate_with_a_summary_writes_a_branch_summary(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await two_prompts(pilot)
+        first_reply = session.store.get_entries()[-3]
+        await select(pilot, first_reply.id)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SummaryChooser), "the chooser")
+        await pilot.press("down", "enter")  # Summarize
+        await wait_until(
+            pilot,
+            lambda: isinstance(session.store.get_leaf_entry(), BranchSummaryEntry),
+            "the summary",
+        )
+        await settle(pilot)
+        summary = session.store.get_leaf_entry()
+        assert isinstance(summary, BranchSummaryEntry) and summary.parent_id == first_reply.id
+        assert [m.role for m in session.messages] == ["user", "assistant", "branchSummary"]
+        assert any("• [branch summary]:" in line for line in row_lines(app))
+        assert app.query_one(Composer).text == ""  # an assistant target: no editor text
+
+
+async def test_cancelling_the_summary_writes_nothing(
+    tmp_path: Path, replay_server: ReplayServer
+) -> None:
+    paths.models_file().parent.mkdir(parents=True, exist_ok=True)
+    provider = {
+        "baseUrl": replay_server.url,
+        "api": "anthropic-messages",
+        "apiKey": "sk-fake-key-123456",
+        "models": [{"id": "claude-fake"}],
+    }
+    paths.models_file().write_text(json.dumps({"providers": {"fake": provider}}))
+    replay_server.add(
+        Reply.sse_file("anthropic_text.sse"),
+        Reply.sse_file("anthropic_text.sse"),
+        Reply.sse_file("anthropic_text.sse", chunk_size=20, delay_s=0.5),
+    )
+    options = SessionOptions(cwd=tmp_path, model="fake/claude-fake", session_dir=tmp_path / "s")
+    session = await create_agent_session(options)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await two_prompts(pilot)
+        assert session.session_file is not None
+        before = session.session_file.read_bytes()
+        leaf = session.store.get_leaf_id()
+        await select(pilot, user_entries(session)[1].id)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SummaryChooser), "the chooser")
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: session.navigation.is_summarizing, "the summary")
+        card = next(i for i in app.chat.items if isinstance(i, ProgressItem))
+        assert card.title == "Summarizing branch" and card.outcome is None
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not session.navigation.is_summarizing, "the cancel")
+        await settle(pilot)
+        assert session.session_file.read_bytes() == before
+        assert session.store.get_leaf_id() == leaf
+        card = next(i for i in app.chat.items if isinstance(i, ProgressItem))
+        assert card.outcome == "Branch summary cancelled"
+        assert tree(app).has_focus  # back in the tree, at that node
+        state = tree(app).state
+        assert state is not None and state.selected_id == user_entries(session)[1].id
+
+
+async def test_label_set_and_clear(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await two_prompts(pilot)
+        first = user_entries(session)[0]
+        await select(pilot, first.id)
+        await pilot.press("L")
+        await wait_until(pilot, lambda: isinstance(app.screen, LabelEditor), "the editor")
+        await pilot.press(*"start", "enter")
+        await wait_until(pilot, lambda: session.store.get_label(first.id) == "start", "label")
+        await settle(pilot)
+        assert row_lines(app)[0] == "• [start] user: first prompt"
+        assert isinstance(session.store.get_leaf_entry(), LabelEntry)
+        await pilot.press("L")
+        await wait_until(pilot, lambda: isinstance(app.screen, LabelEditor), "the editor")
+        await pilot.press("ctrl+a", "ctrl+k", "enter")  # empty clears
+        await wait_until(pilot, lambda: session.store.get_label(first.id) is None, "cleared")
+        await settle(pilot)
+        assert row_lines(app)[0] == "• user: first prompt"
+
+
+async def test_fork_from_the_pane_and_from_the_picker(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await two_prompts(pilot)
+        old_file = session.session_file
+        assert old_file is not None
+        old_bytes = old_file.read_bytes()
+        second = user_entries(session)[1]
+        await select(pilot, second.id)
+        await pilot.press("F")
+        await wait_until(pilot, lambda: session.session_file != old_file, "the fork")
+        await settle(pilot)
+        new_file = session.session_file
+        assert new_file is not None and new_file.exists()
+        header = json.loads(new_file.read_text().splitlines()[0])
+        assert header["parentSession"] == str(old_file)
+        assert old_file.read_bytes() == old_bytes
+        assert app.query_one(Composer).text == "second prompt"
+        assert [m.role for m in session.messages] == ["user", "assistant"]
+        assert row_lines(app)[-1].endswith("←") and len(row_lines(app)) == 2
+        # /fork lists the user messages newest first
+        app.query_one(Composer).load_text("")
+        await submit(pilot, "/fork")
+        await wait_until(pilot, lambda: isinstance(app.screen, ForkPicker), "the picker")
+        picker = app.screen
+        assert isinstance(picker, ForkPicker)
+        assert [text for _, text in picker.points] == ["first prompt"]
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: session.session_file != new_file, "the second fork")
+        await settle(pilot)
+        assert app.query_one(Composer).text == "first prompt"
+
+
+async def test_clone_keeps_the_path_in_a_new_file(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await two_prompts(pilot)
+        old_file = session.session_file
+        before = [m.to_json_dict() for m in session.messages]
+        await submit(pilot, "/clone")
+        await wait_until(pilot, lambda: session.session_file != old_file, "the clone")
+        await settle(pilot)
+        assert [m.to_json_dict() for m in session.messages] == before
+        assert any("Cloned to a new session" in n for n in notices(app))
+        assert len([i for i in app.chat.items if isinstance(i, UserItem)]) == 2
+
+
+async def test_alt_arrows_switch_to_the_sibling_branch(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await two_prompts(pilot)
+        second = user_entries(session)[1]
+        old_leaf = session.store.get_leaf_id()
+        await session.navigate(second.id)
+        await submit(pilot, "changed prompt")
+        await pilot.press("alt+left")
+        await wait_until(pilot, lambda: session.store.get_leaf_id() == old_leaf, "the switch")
+        await settle(pilot)
+        texts = [i.text for i in app.chat.items if isinstance(i, UserItem)]
+        assert texts == ["first prompt", "second prompt"]
+        marked = [i.branch for i in app.chat.items if isinstance(i, UserItem)]
+        assert marked == [None, (1, 2)]
+        await pilot.press("alt+right")
+        await wait_until(pilot, lambda: session.store.get_leaf_id() != old_leaf, "back")
+
+
+async def test_narrow_ctrl_b_swaps_the_tree_in_and_esc_returns(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await submit(pilot, "hello")
+        assert not app.main.branches.display or app.main.branches.region.width == 0
+        await pilot.press("ctrl+b")
+        await settle(pilot)
+        assert app.main.branches.region.width == 80 and tree(app).has_focus
+        await pilot.press(*"hel")  # typing searches
+        state = tree(app).state
+        assert state is not None and state.query == "hel"
+        await pilot.press("escape")  # clears the search
+        assert state.query == ""
+        await pilot.press("escape")  # back to the composer, tree hidden
+        await settle(pilot)
+        assert app.query_one(Composer).has_focus
+        assert app.main.branches.region.width == 0
+
+
+async def test_double_escape_on_an_empty_composer_focuses_the_tree(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await submit(pilot, "hello")
+        await pilot.press("escape", "escape")
+        await settle(pilot)
+        assert tree(app).has_focus
