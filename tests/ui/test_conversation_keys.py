@@ -139,3 +139,26 @@ async def test_navigation_reaches_unmounted_items(tmp_path: Path) -> None:
         await settle(pilot)
         assert _selected(app) == app.chat.items[-1].id
         assert conversation.widget_for(app.chat.items[-1].id) is not None
+
+
+async def test_a_burst_typed_in_the_conversation_reaches_the_composer_whole(
+    tmp_path: Path,
+) -> None:
+    """Keys arriving together (as from a fast typist or a paste-like burst): the ones
+    queued in the conversation before the focus moved, ``c`` and ``t`` included, are typed."""
+    from textual import events
+
+    app = make_app(await session_on(tmp_path))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+up")
+        await settle(pilot)
+        clipboard = app.clipboard
+        for character in "cut that":
+            key = "space" if character == " " else character
+            app.post_message(events.Key(key, character))
+        await settle(pilot)
+        composer = app.main.query_one(Composer)
+        # the first c is the conversation's own key (copy); the rest is typing
+        assert composer.text == "ut that"
+        assert app.clipboard != clipboard

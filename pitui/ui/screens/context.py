@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.style import Style
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -29,16 +31,19 @@ from pitui.ui.view.context_rows import (
 if TYPE_CHECKING:
     from pitui.ui.commands import Commands
 
-_ROW_STYLES = {
-    "heading": "bold $pi-accent",
-    "note": "italic $pi-warning",
-    "unsent": "$pi-muted",
+_ROW_STYLES = {  # row kind → (style, theme token of its colour)
+    "heading": ("bold", "pi-accent"),
+    "note": ("italic", "pi-warning"),
+    "unsent": ("", "pi-muted"),
 }
+CONTENT_WIDTH = 200
+"""Cells are cut to this (the table scrolls sideways; Enter shows an item whole)."""
 
 
-def _cell(text: str, style: str | None) -> Content:
-    content = Content(inert(text))
-    return content.stylize(style) if style else content
+def _cell(text: str, style: Style | None) -> Text:
+    # Rich text, which the table measures for its column widths.
+    shown = inert(text)
+    return Text(shown[:CONTENT_WIDTH], style=style or "", no_wrap=True, end="")
 
 
 class ContextScreen(ModalScreen[None]):
@@ -61,11 +66,19 @@ class ContextScreen(ModalScreen[None]):
             yield DataTable(id="context-table", cursor_type="row", zebra_stripes=False)
             yield Static("Enter show as sent  ·  Esc close", id="context-hint")
 
+    def _styles(self) -> dict[str, Style]:
+        colours = self.app.get_css_variables()
+        return {
+            kind: Style.parse(f"{style} {colours.get(token, '')}".strip())
+            for kind, (style, token) in _ROW_STYLES.items()
+        }
+
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns(*COLUMNS)
+        styles = self._styles()
         for row in self.rows:
-            style = _ROW_STYLES.get(row.kind)
+            style = styles.get(row.kind)
             table.add_row(*(_cell(cell, style) for cell in row.cells), key=row.key)
         table.focus()
         if len(self.rows) > 1:

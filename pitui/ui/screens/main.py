@@ -210,13 +210,22 @@ class MainScreen(Screen[None]):
         """Typing that no pane took goes to the composer: nothing typed is lost, whichever
         pane has the focus. (The one place keys are handed over; panes keep only their own
         keys, such as the conversation's ``c`` / ``C`` / ``t``.)"""
-        composer = self.query_one(Composer)
-        if not event.is_printable or event.character is None or self.focused is composer:
+        # Not "unless the composer has the focus": with keys in a burst, the next ones were
+        # already sent to the pane before the focus moved; they arrive here after it did.
+        # (The composer's own typing never bubbles here: the editor consumes it.)
+        if not event.is_printable or event.character is None:
             return
         event.stop()
         event.prevent_default()
+        self.hand_over_typing(event.character)
+
+    def hand_over_typing(self, character: str) -> None:
+        """Focus the composer now and type ``character`` there. Panes that keep some
+        printable keys call this for the others themselves: bubbling is queued, and the
+        rest of a burst would reach the pane before the focus moved."""
+        composer = self.query_one(Composer)
         self.focus_now(composer)
-        composer.insert(event.character)
+        composer.insert(character)
 
     def _show_conversation(self) -> None:
         """Narrow: swap the conversation back in for the tools or the tree."""
@@ -261,9 +270,11 @@ class MainScreen(Screen[None]):
         return bar
 
     async def action_open_search(self) -> None:
-        """Ctrl+F: find in the conversation (narrow: swapped back in)."""
+        """Ctrl+F: find in the conversation (narrow: swapped back in), upwards from the
+        selected item when the conversation has the focus, else from the end."""
+        from_item = self.conversation.selected if self.focused is self.conversation else None
         self._show_conversation()
-        (await self.search_bar()).open()
+        (await self.search_bar()).open(from_item)
 
     def on_search_bar_closed(self, message: SearchBar.Closed) -> None:
         self.focus_now(self.query_one(Composer))

@@ -23,6 +23,20 @@ DISPLAY_NOTE = (
     "Only excludeFromContext keeps it from the model."
 )
 COLUMNS = ("#", "Role", "From", "Entry", "Tokens", "Share", "Content")
+# Short names where the report's are long, so the content column keeps room at 80 columns.
+_SHORT = {
+    "bashExecution": "bash",
+    "branchSummary": "branch",
+    "compactionSummary": "compaction",
+    "thinking_level_change": "thinking",
+    "model_change": "model",
+    "session_info": "name",
+    "branch_summary": "branch",
+}
+
+
+def _short(kind: str) -> str:
+    return _SHORT.get(kind, kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +127,7 @@ def inspector_rows(report: ContextReport) -> list[InspectorRow]:
                 preview,
                 number=str(number),
                 role=sent.message.role,
-                source=source or "",
+                source=_short(source or ""),
                 entry=sent.entry_id or "",
                 tokens=format_tokens(sent.tokens),
                 share=_share(report, sent.tokens),
@@ -135,7 +149,7 @@ def _not_sent_rows(report: ContextReport) -> list[InspectorRow]:
                 f"unsent:{index}",
                 "unsent",
                 text,
-                role=item.kind,
+                role=_short(item.kind),
                 entry=item.entry_id or "",
                 tokens=format_tokens(item.tokens),
             )

@@ -441,17 +441,24 @@ class ConversationView(ItemPane):
         self.post_message(self.Leave())
 
     async def on_key(self, event: events.Key) -> None:
-        """``c``, ``C`` and ``t`` on the selected item; any other key goes on (typing
-        bubbles to the screen, which gives it to the composer)."""
+        """``c``, ``C`` and ``t`` on the selected item; other typing is handed to the
+        composer at once (see :meth:`MainScreen.hand_over_typing`)."""
+        if not event.is_printable or event.character is None:
+            return
         action = {"c": self._copy_item, "C": self._copy_code, "t": self._jump_to_tool}.get(
-            event.character or ""
+            event.character
         )
         item = self.state.get(self.selected or "")
-        if action is None or item is None:
-            return
         event.stop()
         event.prevent_default()
-        action(item)
+        # Keys of a burst are queued here before the first one moves the focus away: once
+        # it has moved, even c / C / t are typing.
+        if action is not None and item is not None and self._showing_selection:
+            action(item)
+            return
+        hand_over = getattr(self.screen, "hand_over_typing", None)
+        if hand_over is not None:
+            hand_over(event.character)
 
     def _copy_item(self, item: ChatItem) -> None:
         from pitui.ui.view.selection import copy_of

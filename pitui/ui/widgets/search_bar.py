@@ -51,6 +51,8 @@ class SearchBar(Horizontal):
         super().__init__(id=id)
         self.conversation = conversation
         self.match: Match | None = None
+        self.search_from: str | None = None
+        """The item a new query searches upwards from (None: the end)."""
         self._index: SearchIndex | None = None
 
     def compose(self) -> ComposeResult:
@@ -72,8 +74,10 @@ class SearchBar(Horizontal):
             self._index = SearchIndex()
         return self._index
 
-    def open(self) -> None:
-        """Show the bar and take the keys; a query left from before is searched again."""
+    def open(self, anchor: str | None = None) -> None:
+        """Show the bar and take the keys; a query left from before is searched again,
+        upwards from ``anchor`` (an item id; None: the end)."""
+        self.search_from = anchor
         self.display = True
         field = self.query_one(Input)
         self.screen.set_focus(field)  # now, not deferred: the next key of a burst is typed here
@@ -93,14 +97,14 @@ class SearchBar(Horizontal):
         await self.search(event.value)
 
     async def search(self, query: str) -> None:
-        """Search for ``query`` from the selected item (or the end) upwards."""
+        """Search for ``query`` upwards from the anchor (or the end)."""
         if not query:
             self.match = None
             self._show_count("")
             await self.conversation.show_search(None, None)
             return
         state = self.conversation.state
-        self.match = self.index.last_before(state, query, self.conversation.selected)
+        self.match = self.index.last_before(state, query, self.search_from)
         await self._show(query)
 
     async def step(self, delta: int) -> None:
