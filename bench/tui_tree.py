@@ -30,8 +30,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gen_session import generate  # noqa: E402
-from tui_resume import SIZE, _next_frame, _until  # noqa: E402
+from gen_session import generate
+from tui_resume import SIZE, _next_frame, _until
 
 TARGETS = {"first": 600.0, "append": 2.0, "navigate": 300.0, "search": 30.0}
 

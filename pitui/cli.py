@@ -51,7 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--tools", metavar="LIST", help="comma-separated tool names to enable")
     parser.add_argument(
-        "--approve", choices=["all", "edits", "none"], help="permission policy for mutating tools"
+        "--approve",
+        choices=["ask", "workspace", "edits", "all", "none"],
+        help="permission policy (default: workspace in print mode, else approval.mode)",
     )
     parser.add_argument("--system-prompt", metavar="TEXT", help="replace the system prompt")
     parser.add_argument(

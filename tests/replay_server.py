@@ -157,3 +157,20 @@ class ReplayServer:
                     self.close_connection = True
 
         return Handler
+
+
+def write_fake_anthropic_models(base_url: str, model: str = "claude-fake") -> None:
+    """A ``models.json`` in the pitui home with provider ``fake`` (Anthropic Messages API)
+    at ``base_url``: select it with ``fake/<model>``."""
+    import json
+
+    from pitui import paths
+
+    provider = {
+        "baseUrl": base_url,
+        "api": "anthropic-messages",
+        "apiKey": "sk-fake-key-123456",
+        "models": [{"id": model}],
+    }
+    paths.models_file().parent.mkdir(parents=True, exist_ok=True)
+    paths.models_file().write_text(json.dumps({"providers": {"fake": provider}}))

@@ -15,6 +15,7 @@ from pitui.agent.config import (
     ConvertToLlm,
     GetApiKey,
     QueueMode,
+    ToolResultFilter,
     TransformContext,
 )
 from pitui.agent.events import (
@@ -87,6 +88,7 @@ class Agent:
         tool_execution: ExecutionMode = "parallel",
         before_tool_call: BeforeToolCall | None = None,
         after_tool_call: AfterToolCall | None = None,
+        filter_tool_result: ToolResultFilter | None = None,
     ) -> None:
         self.state = initial_state or AgentState()
         self.stream_fn = stream_fn
@@ -100,6 +102,7 @@ class Agent:
         self.tool_execution: ExecutionMode = tool_execution
         self.before_tool_call = before_tool_call
         self.after_tool_call = after_tool_call
+        self.filter_tool_result = filter_tool_result
         self._listeners: list[AgentListener] = []
         self._steering: list[AgentMessage] = []
         self._follow_up: list[AgentMessage] = []
@@ -318,6 +321,7 @@ class Agent:
             tool_execution=self.tool_execution,
             before_tool_call=self.before_tool_call,
             after_tool_call=self.after_tool_call,
+            filter_tool_result=self.filter_tool_result,
         )
 
     async def _process(self, event: AgentEvent) -> None:

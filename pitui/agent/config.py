@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from pitui.agent.events import AgentEvent
 from pitui.agent.messages import AgentMessage, default_convert_to_llm
-from pitui.agent.tool import AgentTool, ExecutionMode
+from pitui.agent.tool import AgentTool, AgentToolResult, ExecutionMode
 from pitui.ai.abort import AbortSignal
 from pitui.ai.options import StreamOptions
 from pitui.ai.stream import StreamFn, stream
@@ -78,6 +78,10 @@ AfterToolCall: TypeAlias = Callable[
 ]
 
 
+ToolResultFilter: TypeAlias = Callable[[AgentToolResult], AgentToolResult]
+"""Rewrites every tool result, streamed or final, before anyone sees it (redaction)."""
+
+
 @dataclass(slots=True)
 class AgentContext:
     """The conversation a run works on. The loop appends to its own copy of ``messages``."""
@@ -107,3 +111,6 @@ class AgentLoopConfig:
     """``sequential`` runs every call alone; ``parallel`` lets parallel-safe tools overlap."""
     before_tool_call: BeforeToolCall | None = None
     after_tool_call: AfterToolCall | None = None
+    filter_tool_result: ToolResultFilter | None = None
+    """Applied to each ``tool_execution_update`` partial and each executed tool's result,
+    before events, hooks, the transcript and the model see them."""

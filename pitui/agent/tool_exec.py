@@ -231,6 +231,8 @@ class ToolRunner:
 
         def on_update(partial: AgentToolResult) -> None:
             if open_:  # updates after the result would arrive after tool_execution_end
+                if self._config.filter_tool_result is not None:
+                    partial = self._config.filter_tool_result(partial)
                 event = ToolExecutionUpdateEvent(
                     tool_call_id=call.id, tool_name=call.name, args=call.arguments,
                     partial_result=partial,
@@ -251,6 +253,8 @@ class ToolRunner:
             open_ = False
             if updates:
                 await asyncio.gather(*updates)
+        if self._config.filter_tool_result is not None:
+            outcome = (self._config.filter_tool_result(outcome[0]), outcome[1])
         return outcome
 
     async def _finalize(self, prepared: _Prepared, result: AgentToolResult, is_error: bool) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import tempfile
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -22,6 +21,7 @@ import aiofiles
 
 from pitui import paths
 from pitui.errors import ConfigError
+from pitui.private_files import write_private
 
 # pi's env map (packages/ai/src/env-api-keys.ts) plus DeepSeek. Earlier names win.
 ENV_KEYS: dict[str, tuple[str, ...]] = {
@@ -64,13 +64,14 @@ def env_api_key(provider: str) -> str | None:
     return None
 
 
-def redact(text: str, keys: Iterable[str | None]) -> str:
-    """Replace every occurrence of any of ``keys`` in ``text`` with ``[redacted]``.
+def redact(text: str, keys: Iterable[str | None], mask: str = _REDACTED) -> str:
+    """Replace every occurrence of any of ``keys`` in ``text`` with ``mask``.
 
     Longer keys are replaced first so that a key containing another is fully hidden.
     """
     for key in sorted({k for k in keys if k and len(k) >= _MIN_REDACT_LEN}, key=len, reverse=True):
-        text = text.replace(key, _REDACTED)
+        if key in text:
+            text = text.replace(key, mask)
     return text
 
 
@@ -223,14 +224,21 @@ class AuthStorage:
         return KEYLESS_PROVIDERS.get(provider)
 
     def known_secrets(self) -> list[str]:
-        """Literal key values this storage knows of, for :func:`redact`."""
+        """Key values this storage knows of, for :func:`redact`.
+
+        The environment's provider keys, ``--api-key``, the auth file's keys and tokens and
+        models.json ``apiKey`` values, each as it is sent: a value naming an environment
+        variable is that variable's value; a ``!command`` one is its result once it ran.
+        Nothing is run here.
+        """
         found = list(self._runtime.values())
         for entry in self._data.values():
             if isinstance(entry, dict):
                 found += [v for k, v in entry.items() if k in ("key", "access", "refresh")]
+        found += list(self._configured.values())
         for values in ENV_KEYS.values():
             found += [os.environ.get(name, "") for name in values]
-        return [v for v in found if isinstance(v, str) and v]
+        return [_as_sent(v) for v in found if isinstance(v, str) and v]
 
     # ------------------------------------------------------------------ writes
 
@@ -252,7 +260,14 @@ class AuthStorage:
             merged.pop(provider, None)
         else:
             merged[provider] = entry
-        await asyncio.to_thread(_write_private, self.path, json.dumps(merged, indent=2))
+        await asyncio.to_thread(write_private, self.path, json.dumps(merged, indent=2))
+
+
+def _as_sent(value: str) -> str:
+    """The literal a config value resolves to, without running anything."""
+    if value.startswith("!"):
+        return _command_cache.get(value) or ""
+    return os.environ.get(value) or value
 
 
 def _oauth_access(entry: Mapping[str, Any]) -> str | None:
@@ -279,18 +294,3 @@ def _parse_auth(text: str, path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ConfigError(f"Invalid auth file: root: must be object\n\nFile: {path}")
     return data
-
-
-def _write_private(path: Path, text: str) -> None:
-    """Write ``text`` atomically to ``path`` with mode 0600 (directory 0700)."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd, tmp = tempfile.mkstemp(prefix=".auth-", dir=path.parent)
-    try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    os.chmod(path, 0o600)

@@ -34,6 +34,7 @@ from pitui.ai.types import (
 from pitui.core.compaction.branch import plan_navigation
 from pitui.core.messages import BashExecutionMessage, text_of
 from pitui.core.permissions import PermissionGate
+from pitui.core.redaction import SecretRedactor
 from pitui.core.retry import is_retryable_error, retry_delay_ms
 from pitui.core.session.store import SessionStore
 from pitui.core.session_compaction import CompactionResult, SessionCompaction
@@ -89,6 +90,7 @@ class AgentSession:
         registry: ModelRegistry,
         gate: PermissionGate,
         cwd: Path,
+        redactor: SecretRedactor | None = None,
     ) -> None:
         self.agent = agent
         self.store = store
@@ -96,6 +98,8 @@ class AgentSession:
         self.registry = registry
         self.gate = gate
         self.cwd = cwd
+        self.redactor = redactor or SecretRedactor(registry.auth.known_secrets)
+        """Hides API keys in tool output and in the output of ``!`` commands."""
         self._listeners: list[SessionListener] = []
         self._runtime = _Runtime()
         self._file_usage = FileUsage()
@@ -340,7 +344,8 @@ class AgentSession:
         updates: set[asyncio.Task[None]] = set()
 
         def on_output(text: str) -> None:
-            task = asyncio.ensure_future(self.emit(UserBashUpdateEvent(output=text)))
+            update = UserBashUpdateEvent(output=self.redactor.text(text))
+            task = asyncio.ensure_future(self.emit(update))
             updates.add(task)
             task.add_done_callback(updates.discard)
 
@@ -355,6 +360,7 @@ class AgentSession:
             )
         finally:
             self._runtime.bash_signal = None
+        message.output = self.redactor.text(message.output)
         if updates:
             await asyncio.gather(*updates)
         if self.is_streaming:

@@ -4,26 +4,39 @@ pi has no gate; users of its peers expect one. Read-only tools are allowed; muta
 tools follow the approval mode. "Ask" is an awaited request that a mode answers (the
 TUI with a modal); a mode with nobody to ask never hangs: it gets a denial. A denial
 becomes the tool's paired error result, so the model learns the user refused.
+
+Paths are judged where they resolve (symlinks followed), and "always" answers are
+narrow: the exact command unless the user edits it into a prefix, never for a
+destructive command, never for anything outside the project (:mod:`command_rules`).
+Remembered rules can be listed and removed.
 """
 
 from __future__ import annotations
 
-import re
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from pitui import paths
+from pitui.core.command_rules import (
+    CommandRule,
+    never_remembered,
+    proposed_rule,
+    rule_applies,
+    validate_rule,
+)
 from pitui.core.settings import ApprovalMode, ApprovalSettings
-from pitui.core.tools.path_utils import resolve_to_cwd
+from pitui.core.tools import READ_ONLY_TOOLS
+from pitui.core.tools.path_utils import is_within, resolve_to_cwd
 
-READ_ONLY = frozenset({"read", "grep", "find", "ls"})
+READ_ONLY = READ_ONLY_TOOLS
 FILE_MUTATING = frozenset({"edit", "write"})
-# A command with any of these is not "just" its prefix: never auto-allow it by prefix.
-_SHELL_CONTROL = re.compile(r"[;&|`<>\n]|\$\(")
 
 Verdict = Literal["allow", "deny", "ask"]
 Choice = Literal["allow_once", "always", "deny"]
+RuleKind = Literal["tool", "command", "prefix"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +48,12 @@ class ApprovalRequest:
     args: dict[str, Any]
     reason: str
     """Why the gate asks, e.g. ``writes outside the project``."""
-    command_prefix: str | None = None
-    """For bash: the prefix an "always" answer would remember."""
+    always_rule: str | None = None
+    """What an "always" answer would remember, shown before it is saved: for bash the exact
+    command (the user may edit it; ending it in `` *`` makes a prefix), else the tool name.
+    None: "always" is not offered."""
+    always_refused: str = ""
+    """Why "always" is not offered (outside the project, a destructive command)."""
     outside_workspace: bool = False
 
 
@@ -46,11 +63,30 @@ class ApprovalResponse:
 
     choice: Choice
     reason: str | None = None
+    rule: str | None = None
+    """For "always" on bash: the rule as the user edited it (None: as proposed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RememberedRule:
+    """One remembered approval of this project, as listed and removed by the user."""
+
+    kind: RuleKind
+    value: str
+    """The tool name, the exact command, or the command prefix (without `` *``)."""
+
+    @property
+    def label(self) -> str:
+        """``edit (inside the project)``, ``bash: npm test``, ``bash: npm test *``."""
+        if self.kind == "tool":
+            return f"{self.value} (inside the project)"
+        rule = CommandRule("prefix" if self.kind == "prefix" else "exact", self.value)
+        return f"bash: {rule.label}"
 
 
 Asker = Callable[[ApprovalRequest], Awaitable[ApprovalResponse]]
 Remember = Callable[[dict[str, Any]], Awaitable[None]]
-"""Persists a project-settings change (an "always" answer)."""
+"""Persists a project-settings change (an "always" answer, a removed rule)."""
 
 
 @dataclass
@@ -59,28 +95,18 @@ class Decision:
 
     allowed: bool
     message: str | None = None
-
-
-def command_prefix(command: str) -> str:
-    """The prefix an "always allow" remembers: the first two words (``npm test``)."""
-    words = command.strip().split()
-    return " ".join(words[:2])
-
-
-def _matches_prefix(command: str, prefixes: list[str]) -> bool:
-    text = command.strip()
-    if _SHELL_CONTROL.search(text):
-        return False
-    return any(text == p or text.startswith(p + " ") for p in prefixes if p)
+    outside_ok: bool = False
+    """The user (or ``--approve all``) allowed this call to write outside the project."""
 
 
 def _inside(path: str, cwd: Path) -> bool:
-    resolved = Path(resolve_to_cwd(path, cwd))
-    try:
-        resolved.relative_to(cwd)
-    except ValueError:
-        return False
-    return True
+    """True if ``path`` (as the model wrote it) resolves inside ``cwd``, symlinks followed.
+
+    pitui's own project folder (``.pitui/``: settings and remembered approvals) counts as
+    outside: a tool that could write there could widen its own permissions.
+    """
+    target = resolve_to_cwd(path, cwd)
+    return is_within(target, str(cwd)) and not is_within(target, str(paths.project_dir(cwd)))
 
 
 @dataclass
@@ -90,27 +116,41 @@ class PermissionPolicy:
     cwd: Path
     mode: ApprovalMode = "ask"
     allow_tools: list[str] = field(default_factory=list)
+    allow_commands: list[str] = field(default_factory=list)
     allow_command_prefixes: list[str] = field(default_factory=list)
+    sandbox_missing: str | None = None
+    """Under ``workspace``: why bash has no OS sandbox here (None: every command runs in
+    one). Then bash is not allowed outright: the TUI asks, print mode denies."""
 
     @classmethod
     def from_settings(
-        cls, cwd: Path, settings: ApprovalSettings, mode: ApprovalMode | None = None
+        cls,
+        cwd: Path,
+        settings: ApprovalSettings,
+        mode: ApprovalMode | None = None,
+        *,
+        sandbox_missing: str | None = None,
     ) -> PermissionPolicy:
         """The policy of ``settings``, with ``mode`` (e.g. ``--approve``) taking precedence."""
         return cls(
             cwd=cwd,
             mode=mode or settings.mode,
             allow_tools=list(settings.allow_tools),
+            allow_commands=list(settings.allow_commands),
             allow_command_prefixes=list(settings.allow_command_prefixes),
+            sandbox_missing=sandbox_missing,
         )
 
     def outside_workspace(self, tool_name: str, args: dict[str, Any]) -> bool:
-        """True when a file-mutating call targets a path outside the session cwd."""
+        """True when a file-mutating call targets a path outside the session cwd.
+
+        Blocking (resolves symlinks); the gate calls it through a thread.
+        """
         path = args.get("path")
         return tool_name in FILE_MUTATING and isinstance(path, str) and not _inside(path, self.cwd)
 
     def verdict(self, tool_name: str, args: dict[str, Any]) -> tuple[Verdict, str]:
-        """``(verdict, reason)`` for one call."""
+        """``(verdict, reason)`` for one call. Blocking (resolves paths)."""
         if tool_name in READ_ONLY or self.mode == "all":
             return "allow", ""
         if self.mode == "none":
@@ -119,28 +159,94 @@ class PermissionPolicy:
             if self.mode == "workspace":
                 return "deny", "writes outside the project are not allowed in this mode"
             return "ask", "writes outside the project"
+        if tool_name == "bash":
+            return self._bash_verdict(args.get("command"))
         if self.mode == "workspace":
             return "allow", ""
         if self.mode == "edits" and tool_name in FILE_MUTATING:
             return "allow", ""
         if tool_name in self.allow_tools:
             return "allow", ""
-        command = args.get("command")
-        if tool_name == "bash" and isinstance(command, str):
-            if _matches_prefix(command, self.allow_command_prefixes):
-                return "allow", ""
-            return "ask", "runs a shell command"
         return "ask", f"{tool_name} changes files" if tool_name in FILE_MUTATING else "mutating"
 
-    def remember(self, request: ApprovalRequest) -> dict[str, Any]:
-        """Record an "always" answer; returns the project-settings change to persist."""
-        if request.tool_name == "bash" and request.command_prefix:
-            if request.command_prefix not in self.allow_command_prefixes:
-                self.allow_command_prefixes.append(request.command_prefix)
-            return {"approval": {"allowCommandPrefixes": list(self.allow_command_prefixes)}}
-        if request.tool_name not in self.allow_tools:
-            self.allow_tools.append(request.tool_name)
-        return {"approval": {"allowTools": list(self.allow_tools)}}
+    def _bash_verdict(self, command: object) -> tuple[Verdict, str]:
+        if self.mode == "workspace":
+            # The sandbox is what keeps a command inside the project; no sandbox, no free pass.
+            return ("ask", self.sandbox_missing) if self.sandbox_missing else ("allow", "")
+        if not isinstance(command, str):
+            return "ask", "runs a shell command"
+        if "bash" in self.allow_tools and never_remembered(command) is None:
+            return "allow", ""
+        if any(rule_applies(rule, command, self.cwd) for rule in self.command_rules()):
+            return "allow", ""
+        return "ask", "runs a shell command"
+
+    def command_rules(self) -> list[CommandRule]:
+        """The remembered bash rules, exact commands first."""
+        exact = [CommandRule("exact", text) for text in self.allow_commands if text.strip()]
+        return exact + [CommandRule("prefix", p) for p in self.allow_command_prefixes if p.strip()]
+
+    def always_offer(
+        self, tool_name: str, args: dict[str, Any], outside: bool
+    ) -> tuple[str | None, str]:
+        """``(rule, why not)``: what "always" would remember for this call, or why not offered."""
+        if outside:
+            return None, "it reaches outside the project"
+        if tool_name != "bash":
+            return tool_name, ""
+        command = args.get("command")
+        if not isinstance(command, str):
+            return None, "the command is missing"
+        rule = proposed_rule(command)
+        if rule is None:
+            return None, f"this command is never remembered: {never_remembered(command) or 'empty'}"
+        return rule.label, ""
+
+    def remember(
+        self, request: ApprovalRequest, edited: str | None = None
+    ) -> dict[str, Any] | None:
+        """Record an "always" answer; returns the project-settings change to persist.
+
+        None when nothing may be remembered (the call is still allowed once).
+        """
+        if request.always_rule is None:
+            return None
+        if request.tool_name != "bash":
+            if request.tool_name not in self.allow_tools:
+                self.allow_tools.append(request.tool_name)
+            return {"approval": {"allowTools": list(self.allow_tools)}}
+        command = request.args.get("command")
+        rule = validate_rule(
+            edited or request.always_rule, command if isinstance(command, str) else ""
+        )
+        if isinstance(rule, str):
+            return None
+        if rule.kind == "exact":
+            return self._add("allowCommands", self.allow_commands, rule.text)
+        return self._add("allowCommandPrefixes", self.allow_command_prefixes, rule.text)
+
+    @staticmethod
+    def _add(key: str, values: list[str], value: str) -> dict[str, Any]:
+        if value not in values:
+            values.append(value)
+        return {"approval": {key: list(values)}}
+
+    def rules(self) -> list[RememberedRule]:
+        """Every remembered approval: tools, exact commands, prefixes."""
+        found = [RememberedRule("tool", name) for name in self.allow_tools]
+        found += [RememberedRule("command", text) for text in self.allow_commands]
+        return found + [RememberedRule("prefix", text) for text in self.allow_command_prefixes]
+
+    def forget(self, rule: RememberedRule) -> dict[str, Any]:
+        """Remove ``rule``; returns the project-settings change to persist."""
+        key, values = {
+            "tool": ("allowTools", self.allow_tools),
+            "command": ("allowCommands", self.allow_commands),
+            "prefix": ("allowCommandPrefixes", self.allow_command_prefixes),
+        }[rule.kind]
+        while rule.value in values:
+            values.remove(rule.value)
+        return {"approval": {key: list(values)}}
 
 
 def denial_text(tool_name: str, user_reason: str | None, policy_reason: str | None) -> str:
@@ -164,30 +270,61 @@ class PermissionGate:
 
     async def check(self, tool_call_id: str, tool_name: str, args: dict[str, Any]) -> str | None:
         """Decide one call, asking the user when the policy says so."""
-        verdict, reason = self.policy.verdict(tool_name, args)
+        verdict, reason = await asyncio.to_thread(self.policy.verdict, tool_name, args)
         if verdict == "allow":
-            self.decisions[tool_call_id] = Decision(True)
+            self.decisions[tool_call_id] = Decision(True, outside_ok=self.policy.mode == "all")
             return None
         if verdict == "deny" or self.asker is None:
             message = denial_text(tool_name, None, reason or "nobody to approve it")
             self.decisions[tool_call_id] = Decision(False, message)
             return message
-        request = ApprovalRequest(
-            tool_call_id,
-            tool_name,
-            args,
-            reason,
-            command_prefix(args["command"]) if isinstance(args.get("command"), str) else None,
-            self.policy.outside_workspace(tool_name, args),
-        )
+        outside = await asyncio.to_thread(self.policy.outside_workspace, tool_name, args)
+        rule, refused = self.policy.always_offer(tool_name, args, outside)
+        request = ApprovalRequest(tool_call_id, tool_name, args, reason, rule, refused, outside)
         response = await self.asker(request)
         if response.choice == "deny":
             message = denial_text(tool_name, response.reason or "", None)
             self.decisions[tool_call_id] = Decision(False, message)
             return message
-        if response.choice == "always" and not request.outside_workspace:
-            change = self.policy.remember(request)
-            if self._remember is not None:
-                await self._remember(change)
-        self.decisions[tool_call_id] = Decision(True)
+        if response.choice == "always":
+            await self.remember(request, response.rule)
+        self.decisions[tool_call_id] = Decision(True, outside_ok=outside)
         return None
+
+    async def remember(self, request: ApprovalRequest, edited: str | None = None) -> bool:
+        """Save the "always" rule of ``request`` (as the user ``edited`` it); False if none."""
+        change = self.policy.remember(request, edited)
+        if change is None:
+            return False
+        await self._persist(change)
+        return True
+
+    def remembered_rules(self) -> list[RememberedRule]:
+        """The approvals remembered for this project (see :meth:`PermissionPolicy.rules`)."""
+        return self.policy.rules()
+
+    async def forget(self, rule: RememberedRule) -> None:
+        """Remove a remembered approval, here and in the project settings."""
+        await self._persist(self.policy.forget(rule))
+
+    async def _persist(self, change: dict[str, Any]) -> None:
+        if self._remember is not None:
+            await self._remember(change)
+
+    async def confirm_write(self, tool_call_id: str, path: str) -> str | None:
+        """Check again, just before ``write``/``edit`` touch ``path`` (absolute), where it leads.
+
+        The gate decided on the path as it resolved then; a symlink made since (by a
+        ``bash`` call running in parallel, say) could point it elsewhere. A call allowed
+        only because it stayed inside the project must still stay inside. Returns the
+        refusal text, or None.
+        """
+        decision = self.decisions.get(tool_call_id)
+        if self.policy.mode == "all" or (decision is not None and decision.outside_ok):
+            return None
+        if await asyncio.to_thread(_inside, path, self.policy.cwd):
+            return None
+        return (
+            f"Permission denied: {path} resolves outside the project "
+            "(a symlink changed since the call was allowed)."
+        )

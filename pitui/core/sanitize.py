@@ -24,11 +24,11 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufff9-\ufffb]")
 _INTRODUCER = re.compile(r"[\x1b\x80-\x9f]")
 
 
-def inert(text: str) -> str:
+def inert(text: str, *, expand_tabs: bool = True) -> str:
     """``text`` with every escape sequence and control character removed.
 
-    Tabs become four spaces and CRLF becomes LF; a lone CR is dropped (it would let
-    output overwrite itself).
+    Tabs become four spaces (unless ``expand_tabs`` is false: stored output keeps them)
+    and CRLF becomes LF; a lone CR is dropped (it would let output overwrite itself).
     """
     if not text:
         return text
@@ -36,5 +36,31 @@ def inert(text: str) -> str:
         text = _STRING_SEQ.sub("", text)
         text = _CSI.sub("", text)
         text = _ESC_OTHER.sub("", text)
-    text = text.replace("\r\n", "\n").replace("\t", "    ")
+    text = text.replace("\r\n", "\n")
+    if expand_tabs:
+        text = text.replace("\t", "    ")
     return _CONTROL.sub("", text)
+
+
+# JSON writers escape C0 controls but leave DEL and the C1 controls (U+0080-U+009F) raw; a
+# terminal may read U+009B as CSI. As UTF-8 a C1 control is the bytes C2 80 … C2 9F.
+_JSON_RAW_CONTROL = re.compile(r"[\x7f-\x9f]")
+_JSON_RAW_CONTROL_UTF8 = re.compile(rb"\x7f|\xc2[\x80-\x9f]")
+
+
+def json_inert(text: str) -> str:
+    """JSON text made safe for a terminal without changing its data.
+
+    Raw DEL and C1 controls become ``\\u`` escapes, which any JSON reader turns back
+    into the same characters.
+    """
+    if not _JSON_RAW_CONTROL.search(text):
+        return text
+    return _JSON_RAW_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def json_inert_bytes(data: bytes) -> bytes:
+    """:func:`json_inert` for UTF-8 encoded JSON."""
+    if not _JSON_RAW_CONTROL_UTF8.search(data):
+        return data
+    return json_inert(data.decode("utf-8")).encode("utf-8")

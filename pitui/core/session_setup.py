@@ -33,6 +33,8 @@ from pitui.ai.types import (
 from pitui.core.agent_session import AgentSession
 from pitui.core.messages import convert_to_llm
 from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy
+from pitui.core.redaction import SecretRedactor
+from pitui.core.sandbox import Sandbox, find_sandbox
 from pitui.core.session.context import ModelRef, SessionContext
 from pitui.core.session.store import SessionStore
 from pitui.core.settings import ApprovalMode, Settings, load_settings, update_project_settings
@@ -120,11 +122,17 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     if options.api_key:  # --api-key applies to the provider of the chosen model
         registry.auth.set_runtime_api_key(model.provider, options.api_key)
     tool_names = list(options.tools) if options.tools is not None else settings.tools
+    mode = options.approve or settings.approval.mode
+    sandbox = await find_sandbox(cwd, settings.sandbox) if mode == "workspace" else None
+    missing = sandbox if isinstance(sandbox, str) else None
+    gate = _make_gate(cwd, settings, options, missing)
     tools = create_tools(
         cwd,
         tool_names,
         shell_path=settings.shell_path,
         command_prefix=settings.shell_command_prefix,
+        check_path=gate.confirm_write,
+        sandbox=sandbox if isinstance(sandbox, Sandbox) else None,
     )
     system_prompt = await load_system_prompt(
         cwd,
@@ -132,7 +140,7 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         system_prompt=options.system_prompt,
         append_system_prompt=options.append_system_prompt,
     )
-    gate = _make_gate(cwd, settings, options)
+    redactor = SecretRedactor(registry.auth.known_secrets)
     agent = Agent(
         initial_state=AgentState(
             system_prompt=system_prompt, model=model, thinking_level=thinking, tools=tools
@@ -145,9 +153,16 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         steering_mode=settings.steering_mode,
         follow_up_mode=settings.follow_up_mode,
         before_tool_call=lambda call, _params: gate.check(call.id, call.name, call.arguments),
+        filter_tool_result=redactor.tool_result,
     )
     session = AgentSession(
-        agent=agent, store=store, settings=settings, registry=registry, gate=gate, cwd=cwd
+        agent=agent,
+        store=store,
+        settings=settings,
+        registry=registry,
+        gate=gate,
+        cwd=cwd,
+        redactor=redactor,
     )
     if context.messages:
         agent.replace_messages(context.messages)
@@ -217,8 +232,12 @@ async def _record_changes(
         await session.store.append_thinking_level_change(session.thinking_level)
 
 
-def _make_gate(cwd: Path, settings: Settings, options: SessionOptions) -> PermissionGate:
-    policy = PermissionPolicy.from_settings(cwd, settings.approval, options.approve)
+def _make_gate(
+    cwd: Path, settings: Settings, options: SessionOptions, sandbox_missing: str | None
+) -> PermissionGate:
+    policy = PermissionPolicy.from_settings(
+        cwd, settings.approval, options.approve, sandbox_missing=sandbox_missing
+    )
 
     async def remember(change: dict[str, object]) -> None:
         problem = await update_project_settings(cwd, dict(change))

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -21,6 +19,7 @@ from pydantic import Field, ValidationError
 from pitui import paths
 from pitui.ai._base import PiModel
 from pitui.ai.types import ThinkingLevel
+from pitui.private_files import write_private
 
 QueueMode = Literal["all", "one-at-a-time"]
 ApprovalMode = Literal["ask", "workspace", "all", "edits", "none"]
@@ -76,9 +75,26 @@ class ApprovalSettings(PiModel):
     everything; edits: allow edits/writes inside the cwd, ask for bash; none: deny all
     mutating tools."""
     allow_tools: list[str] = Field(default_factory=list)
-    """Tools always allowed in this project (remembered from the approval dialog)."""
+    """Tools always allowed in this project (remembered from the approval dialog); never
+    outside the project."""
+    allow_commands: list[str] = Field(default_factory=list)
+    """Exact bash commands always allowed in this project (what "always" saves)."""
     allow_command_prefixes: list[str] = Field(default_factory=list)
-    """bash command prefixes always allowed in this project."""
+    """bash command prefixes (whole words) always allowed in this project. Neither list
+    ever covers a destructive command, shell control, or a path outside the project."""
+
+
+class SandboxSettings(PiModel):
+    """The OS sandbox of bash under the ``workspace`` policy (pi has none)."""
+
+    network: bool = True
+    """False: sandboxed commands get no network (Landlock ABI 4+: no TCP; bwrap: none)."""
+    writable_paths: list[str] = Field(default_factory=list)
+    """Directories writable besides the project and the temp dirs (e.g. ``~/.cache``)."""
+    writable_slash_tmp: bool = True
+    """``/tmp`` and ``/var/tmp`` are writable as well as ``$TMPDIR`` (false: ``$TMPDIR`` only)."""
+    backend: Literal["auto", "landlock", "bwrap"] = "auto"
+    """Which sandbox to use: ``auto`` tries Landlock, then bubblewrap."""
 
 
 class Settings(PiModel):
@@ -101,6 +117,7 @@ class Settings(PiModel):
     retry: RetrySettings = Field(default_factory=RetrySettings)
     images: ImageSettings = Field(default_factory=ImageSettings)
     approval: ApprovalSettings = Field(default_factory=ApprovalSettings)
+    sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
     hide_thinking_block: bool = False
     """Collapse thinking blocks by default."""
     shell_path: str | None = None
@@ -196,7 +213,23 @@ async def load_settings(cwd: Path) -> LoadedSettings:
     project_data, project_field_errors = validate_settings(project_raw, str(project_path))
     errors += global_errors + project_field_errors
     merged = Settings.load(deep_merge(global_data, project_data))
+    merged.sandbox = _sandbox_a_project_cannot_widen(Settings.load(global_data).sandbox, merged)
     return LoadedSettings(merged, errors, global_raw, project_raw)
+
+
+def _sandbox_a_project_cannot_widen(own: SandboxSettings, merged: Settings) -> SandboxSettings:
+    """A project's settings may narrow the sandbox (network off), never widen it.
+
+    A cloned repository's ``.pitui/settings.json`` is not the user's word: extra writable
+    paths come from the global settings only, and the network is on only if both agree.
+    """
+    return merged.sandbox.model_copy(
+        update={
+            "writable_paths": list(own.writable_paths),
+            "network": own.network and merged.sandbox.network,
+            "writable_slash_tmp": own.writable_slash_tmp and merged.sandbox.writable_slash_tmp,
+        }
+    )
 
 
 async def update_project_settings(cwd: Path, changes: dict[str, Any]) -> str | None:
@@ -227,20 +260,9 @@ async def _update_settings_file(path: Path, changes: dict[str, Any]) -> str | No
 
 
 async def write_json_atomic(path: Path, data: Any) -> None:
-    """Write JSON through a temp file and a rename: readers never see half a file."""
+    """Write JSON through a temp file and a rename: readers never see half a file.
+
+    The file is 0600 (and, in the pitui home, its folders 0700).
+    """
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    await asyncio.to_thread(_write_atomic_sync, path, text)
-
-
-def _write_atomic_sync(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    await asyncio.to_thread(write_private, path, text)

@@ -8,23 +8,21 @@ and ``cancelled: true``. The same rolling buffer and spill file keep memory boun
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 from pitui.ai.abort import AbortSignal
 from pitui.core.messages import BashExecutionMessage
+from pitui.core.sanitize import inert
 from pitui.core.tools.bash import kill_group, resolve_shell
 from pitui.core.tools.bash_output import OutputCollector
 
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ufff9-\ufffb]")
 _READ_CHUNK = 65536
 
 
 def sanitize_output(text: str) -> str:
     """Strip ANSI/OSC sequences, ``\\r`` and control characters (tab and LF kept)."""
-    return _CONTROL.sub("", _ANSI.sub("", text).replace("\r", ""))
+    return inert(text, expand_tabs=False)
 
 
 async def run_user_bash(

@@ -3,7 +3,9 @@
 Print mode writes each text block of the final reply on its own line; a reply that ended
 in an error or an abort goes to stderr with exit code 1. JSON mode writes the session
 header, then every session event as one JSON line with pi's field names. Nobody can
-answer a permission request here, so the default policy is ``workspace``.
+answer a permission request here, so the default policy is ``workspace``. What reaches
+the terminal is inert: escape and control sequences from the model or a tool (an OSC 52
+clipboard write, a title change) are removed from text and escaped in JSON.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any, TextIO
 
 from pitui.agent.events import MessageEndEvent
 from pitui.ai.types import AssistantMessage, TextContent
+from pitui.core.sanitize import inert, json_inert
 from pitui.core.session_events import AutoCompactionEndEvent, SessionEvent
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.core.session_setup import options_from_args as session_options
@@ -38,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(run_prompts(options, prompts, json_mode=args.mode == "json"))
     except PituiError as exc:
-        print(f"pitui: {exc}", file=sys.stderr)
+        print(f"pitui: {inert(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -66,7 +69,7 @@ async def run_prompts(
     stderr = err or sys.stderr
     session = await create_agent_session(options)
     for warning in options.warnings:
-        print(f"pitui: {warning}", file=stderr)
+        print(f"pitui: {inert(warning)}", file=stderr)
     if json_mode:
         _write_json(stdout, session.store.header.to_json_dict())
         session.subscribe(lambda event: _write_event(stdout, event))
@@ -79,7 +82,7 @@ async def run_prompts(
     finally:
         await session.close()
     if outcome.failure is not None:
-        print(outcome.failure, file=stderr)
+        print(inert(outcome.failure), file=stderr)
         return 1
     return _report(outcome.final, stdout, stderr, print_text=not json_mode)
 
@@ -108,12 +111,12 @@ def _report(
     if final is None:
         return 0
     if final.stop_reason in ("error", "aborted"):
-        print(final.error_message or f"Request {final.stop_reason}", file=stderr)
+        print(inert(final.error_message or f"Request {final.stop_reason}"), file=stderr)
         return 1
     if print_text:
         for block in final.content:
             if isinstance(block, TextContent):
-                print(block.text, file=stdout)
+                print(inert(block.text), file=stdout)
         stdout.flush()
     return 0
 
@@ -123,5 +126,5 @@ def _write_event(stream: TextIO, event: SessionEvent) -> None:
 
 
 def _write_json(stream: TextIO, data: dict[str, Any]) -> None:
-    stream.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n")
+    stream.write(json_inert(json.dumps(data, ensure_ascii=False, separators=(",", ":"))) + "\n")
     stream.flush()

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from pitui.core.sanitize import inert, json_inert
 from pitui.errors import PituiError
 
 #: name → ("module:function", one-line help). Handlers take argv and return an exit code.
@@ -64,7 +65,7 @@ def main(argv: list[str]) -> int:
     try:
         return handler(argv[1:])
     except PituiError as exc:
-        sys.stderr.write(f"pitui session {name}: {exc.title}: {exc.message}\n")
+        sys.stderr.write(f"pitui session {name}: {inert(exc.title)}: {inert(exc.message)}\n")
         return 1
 
 
@@ -92,7 +93,7 @@ def cmd_ls(argv: list[str]) -> int:
     )
     if args.json:
         payload = [s.to_json() for s in sessions]
-        sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+        sys.stdout.write(json_inert(json.dumps(payload, ensure_ascii=False, indent=1)) + "\n")
         return 0
     lines = []
     for info in sessions:
@@ -100,7 +101,7 @@ def cmd_ls(argv: list[str]) -> int:
         title = _one_line(info.name or info.first_message, 60)
         where = f"  {info.cwd}" if args.all else ""
         lines.append(f"{when}  {info.id[:8]}  {info.message_count:>5} msgs  {title}{where}")
-    sys.stdout.write("".join(line + "\n" for line in lines))
+    sys.stdout.write(inert("".join(line + "\n" for line in lines)))
     if not sessions:
         sys.stderr.write("no sessions\n")
     return 0

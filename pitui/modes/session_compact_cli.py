@@ -33,6 +33,7 @@ from pitui.core.compaction.cut import CompactionPreparation
 from pitui.core.compaction.files import compute_file_lists
 from pitui.core.compaction.jsjson import dumps_js_safe
 from pitui.core.compaction.serialize import serialize_agent_messages
+from pitui.core.sanitize import inert, json_inert
 from pitui.core.session.store import SessionStore
 from pitui.core.settings import Settings, load_settings
 from pitui.errors import ModelNotFoundError, SessionError
@@ -44,7 +45,7 @@ def _require_file(path: str) -> None:
 
 
 def _print_json(data: dict[str, Any]) -> None:
-    sys.stdout.write(dumps_js_safe(data, indent=1) + "\n")
+    sys.stdout.write(json_inert(dumps_js_safe(data, indent=1)) + "\n")
 
 
 async def _model_for(
@@ -137,7 +138,7 @@ async def _compact(args: argparse.Namespace) -> int:
             )
         else:
             sys.stdout.write(f"compacted: entry {store.get_leaf_id()}, ")
-            sys.stdout.write(f"{result.tokens_before} tokens before\n{result.summary}\n")
+            sys.stdout.write(f"{result.tokens_before} tokens before\n{inert(result.summary)}\n")
         return 0
     finally:
         await store.close()
@@ -240,7 +241,7 @@ async def _navigate(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(f"leaf: {report['newLeafId']}\n")
             if result.editor_text is not None:
-                sys.stdout.write(f"editor text: {result.editor_text}\n")
+                sys.stdout.write(f"editor text: {inert(result.editor_text)}\n")
         return 0
     finally:
         await store.close()

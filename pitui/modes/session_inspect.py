@@ -18,6 +18,7 @@ import pydantic_core
 
 from pitui.core.context_report import ContextReport, NotSent, report_for_file
 from pitui.core.message_text import message_preview
+from pitui.core.sanitize import inert, json_inert_bytes
 from pitui.core.session.check import check_bytes, repaired_bytes
 from pitui.core.session.context import UNSET, LeafArg
 from pitui.core.session.store import SessionStore
@@ -110,10 +111,10 @@ def cmd_context(argv: list[str]) -> int:
     report = asyncio.run(report_for_file(Path(args.file), leaf, keep_json=args.json))
     if args.json:
         sys.stdout.flush()
-        sys.stdout.buffer.write(_to_json(report.to_json()))
+        sys.stdout.buffer.write(json_inert_bytes(_to_json(report.to_json())))
         sys.stdout.flush()
     else:
-        sys.stdout.write(_context_text(report))
+        sys.stdout.write(inert(_context_text(report)))
     return 0
 
 
@@ -141,7 +142,7 @@ def cmd_check(argv: list[str]) -> int:
     source = Path(args.file)
     result = check_bytes(source.read_bytes(), name=str(source))
     for problem in result.problems:
-        sys.stdout.write(f"{source}: {problem}\n")
+        sys.stdout.write(inert(f"{source}: {problem}") + "\n")
     if result.clean:
         sys.stdout.write(f"{source}: ok ({len(result.loaded.table)} entries)\n")
     if args.repair:

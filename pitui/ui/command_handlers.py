@@ -191,6 +191,7 @@ def builtin_commands() -> list[SlashCommand]:
     """The commands every pitui has, in the order completion lists them."""
     from pitui.ui.commands import SlashCommand
     from pitui.ui.context_command import context_command
+    from pitui.ui.permission_commands import permissions_command
     from pitui.ui.transfer_commands import export_command, import_command
     from pitui.ui.tree_commands import clone_command, fork_command, tree_command
 
@@ -217,5 +218,6 @@ def builtin_commands() -> list[SlashCommand]:
         ),
         SlashCommand("theme", "Switch theme", theme_command, "[name]", theme_names),
         SlashCommand("hotkeys", "Show all keyboard shortcuts", hotkeys_command),
+        SlashCommand("permissions", "List and remove remembered approvals", permissions_command),
         SlashCommand("quit", "Quit pitui", quit_command),
     ]

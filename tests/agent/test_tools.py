@@ -8,7 +8,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from pitui.agent.config import AfterToolCallContext, AfterToolCallResult
-from pitui.agent.events import ToolExecutionEndEvent, ToolExecutionStartEvent
+from pitui.agent.events import (
+    ToolExecutionEndEvent,
+    ToolExecutionStartEvent,
+    ToolExecutionUpdateEvent,
+)
 from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
 from pitui.agent.tool_exec import ABORTED_TEXT, BLOCKED_TEXT
 from pitui.ai.abort import AbortSignal
@@ -19,6 +23,10 @@ from tests.agent.scripted import Call, Reply, Text, WorkParams
 
 def _results(h: Harness) -> list[ToolResultMessage]:
     return [m for m in h.agent.state.messages if isinstance(m, ToolResultMessage)]
+
+
+def _texts_of(result: AgentToolResult) -> list[str]:
+    return [c.text for c in result.content if isinstance(c, TextContent)]
 
 
 def _texts(result: ToolResultMessage) -> list[str]:
@@ -219,3 +227,21 @@ async def test_exception_without_text_names_its_type(harness: HarnessFactory) ->
 
 async def test_tool_error_class_is_exported() -> None:
     assert str(ToolError("exact text")) == "exact text"
+
+
+async def test_filter_tool_result_sees_updates_results_and_errors(harness: HarnessFactory) -> None:
+    calls = [Call("A", "work", {"mode": "update"}), Call("B", "work", {"mode": "tool_error"})]
+    h = harness([Reply(calls), Reply([Text("ok")])])
+
+    def shout(result: AgentToolResult) -> AgentToolResult:
+        texts = [
+            TextContent(text=c.text.upper()) for c in result.content if isinstance(c, TextContent)
+        ]
+        return result.model_copy(update={"content": texts})
+
+    h.agent.filter_tool_result = shout
+    await h.agent.prompt("go")
+    updates = [e.partial_result for e in h.events if isinstance(e, ToolExecutionUpdateEvent)]
+    assert [_texts_of(u) for u in updates] == [["HALF"]]
+    assert [_texts(r) for r in _results(h)] == [["OK A X1"], ["TOOL ERROR TEXT B"]]
+    assert h.model.contexts[1].messages[-1] == _results(h)[-1]  # the model got the filtered one

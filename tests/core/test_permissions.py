@@ -73,7 +73,7 @@ async def test_no_asker_means_denial_not_a_hang(tmp_path: Path) -> None:
 
 async def test_user_denial_with_reason_reaches_the_model_text(tmp_path: Path) -> None:
     async def asker(request: ApprovalRequest) -> ApprovalResponse:
-        assert request.command_prefix == "git push"
+        assert request.always_rule == "git push origin main"
         return ApprovalResponse("deny", "not on main")
 
     gate = PermissionGate(_policy(tmp_path), asker)

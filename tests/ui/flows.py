@@ -60,11 +60,13 @@ async def submit(pilot: Pilot[None], text: str, key: str = "enter") -> None:
     await pilot.press(key)
 
 
-async def approval(pilot: Pilot[None]) -> ApprovalScreen:
-    """Wait for the approval modal and return it."""
+async def approval(pilot: Pilot[None], *, armed: bool = True) -> ApprovalScreen:
+    """Wait for the approval modal (and, with ``armed``, for its choices to arm); return it."""
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, ApprovalScreen), "the modal")
     screen = pilot.app.screen
     assert isinstance(screen, ApprovalScreen)
+    if armed:
+        await wait_for(pilot, lambda: screen.armed, "the modal's keys to arm")
     await pilot.pause()
     return screen
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from textual import events
 from textual.pilot import Pilot
 
 from pitui.agent.events import AgentEvent
@@ -64,3 +65,22 @@ async def settle(pilot: Pilot[None]) -> None:
 def freeze(app: PituiApp) -> None:
     """Make the screen deterministic for snapshots (no cursor blink)."""
     app.query_one(Composer).cursor_blink = False
+
+
+_KEY_NAMES = {" ": "space", ",": "comma", ".": "full_stop", "/": "slash", "!": "exclamation_mark"}
+
+
+def burst(app: PituiApp, *keys: str) -> None:
+    """Deliver ``keys`` as one burst, as a fast typist or a terminal's paste would.
+
+    Unlike ``pilot.press`` (which waits for the app to go idle after every key), all the
+    events are queued at once. A key is a single character or a Textual key name
+    (``backspace``, ``left``, ``ctrl+w``).
+    """
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        if len(key) == 1:
+            driver.send_message(events.Key(_KEY_NAMES.get(key, key), key))
+        else:
+            driver.send_message(events.Key(key, "\r" if key == "enter" else None))

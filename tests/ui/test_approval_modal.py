@@ -6,15 +6,25 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import Button, Input, Static
 
 from pitui.core.permissions import ApprovalRequest
 from pitui.ui.app import PituiApp
 from pitui.ui.approval_preview import ApprovalPreview, preview_change
-from pitui.ui.screens.approval import ApprovalScreen, always_label, request_body
+from pitui.ui.screens.approval import (
+    ARMED_HINT,
+    UNARMED_HINT,
+    ApprovalScreen,
+    always_label,
+    request_body,
+)
 from pitui.ui.view.events import ApprovalRequested
-from tests.ui.harness import FeedSource, freeze, make_app, settle, wait_subscribed
+from pitui.ui.widgets.composer import Composer
+from tests.ui.flows import wait_for
+from tests.ui.harness import FeedSource, burst, freeze, make_app, settle, wait_subscribed
 from tests.ui.script import Script
 
 SnapCompare = Callable[..., bool]
@@ -48,9 +58,9 @@ async def test_write_preview_new_and_existing_file(tmp_path: Path) -> None:
 
 def test_body_for_bash_and_other_tools() -> None:
     bash = ApprovalRequest("c1", "bash", {"command": "npm test -- --watch"}, "runs a shell command",
-                           command_prefix="npm test")  # fmt: skip
+                           always_rule="npm test -- --watch")  # fmt: skip
     assert str(request_body(bash, None)) == "$ npm test -- --watch"
-    assert always_label(bash) == "Always allow `npm test` here [a]"
+    assert always_label(bash) == "Always allow `npm test -- --watch` here [a]"
     other = ApprovalRequest("c2", "deploy", {"target": "prod"}, "mutating")
     assert '"target": "prod"' in str(request_body(other, None))
     problem = ApprovalPreview(problem="File not found: x")
@@ -61,7 +71,7 @@ def _edit_request() -> tuple[ApprovalRequest, ApprovalPreview]:
     from pitui.core.tools.edit_diff import generate_diff_string
 
     args = {"path": "src/config.ts", "oldText": "port = 3000", "newText": "port = 8080"}
-    request = ApprovalRequest("toolu_1", "edit", args, "edit changes files")
+    request = ApprovalRequest("toolu_1", "edit", args, "edit changes files", always_rule="edit")
     diff, _ = generate_diff_string(SOURCE, SOURCE.replace("3000", "8080"))
     return request, ApprovalPreview(diff=diff)
 
@@ -79,7 +89,9 @@ async def _show_modal(pilot: Pilot[Any], source: FeedSource) -> None:
     source.emit(s.events)
     await settle(pilot)
     await app.apply([ApprovalRequested("toolu_1", "edit", request.args)])
-    await app.push_screen(ApprovalScreen(request, preview))
+    screen = ApprovalScreen(request, preview)
+    await app.push_screen(screen)
+    await wait_for(pilot, lambda: screen.armed, "the modal's keys to arm")
     await settle(pilot)
 
 
@@ -93,6 +105,12 @@ def test_approval_modal_snapshot(snap_compare: SnapCompare) -> None:
     assert snap_compare(app, terminal_size=(120, 36), run_before=run_before)
 
 
+async def _open(pilot: Pilot[Any], screen: ApprovalScreen, answers: list[object]) -> None:
+    """Push ``screen`` and wait until its keys arm."""
+    await pilot.app.push_screen(screen, callback=answers.append)
+    await wait_for(pilot, lambda: screen.armed, "the modal's keys to arm")
+
+
 async def test_keys_answer_the_modal() -> None:
     source = FeedSource()
     app = make_app(source)
@@ -100,9 +118,9 @@ async def test_keys_answer_the_modal() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_subscribed(pilot, source)
         request, preview = _edit_request()
-        for keys in (["y"], ["a"], ["n", "w", "h", "y", "enter"], ["escape"], ["tab", "enter"]):
-            await app.push_screen(ApprovalScreen(request, preview), callback=answers.append)
-            await pilot.pause()
+        for keys in (["y"], ["a"], ["n", "w", "h", "y", "enter"], ["escape"], ["enter"],
+                     ["right", "enter"]):  # fmt: skip
+            await _open(pilot, ApprovalScreen(request, preview), answers)
             await pilot.press(*keys)
             await pilot.pause()
     got = [(a.choice, a.reason) for a in answers]  # type: ignore[attr-defined]
@@ -111,8 +129,163 @@ async def test_keys_answer_the_modal() -> None:
         ("always", None),
         ("deny", "why"),
         ("deny", None),
+        ("allow_once", None),
         ("always", None),
     ]
+
+
+def _bash_request(command: str = "npm test -- --watch") -> ApprovalRequest:
+    return ApprovalRequest(
+        "c1", "bash", {"command": command}, "runs a shell command", always_rule=command
+    )
+
+
+@pytest.mark.parametrize("sentence", ["hmm wait, abort", "read a.txt", "yes always\r"])
+async def test_typing_a_sentence_into_an_opening_dialog_answers_nothing(sentence: str) -> None:
+    source = FeedSource()
+    app = make_app(source)
+    answers: list[object] = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_subscribed(pilot, source)
+        # A long wait: a loaded machine must not arm it between the burst and the checks.
+        screen = ApprovalScreen(_bash_request("rm -rf build"), None, arm_delay=60)
+        await app.push_screen(screen, callback=answers.append)
+        burst(app, *sentence.replace("\r", ""), *(["enter"] if sentence.endswith("\r") else []))
+        await pilot.pause()
+        await pilot.pause()
+        assert answers == [] and app.screen is screen
+        assert screen.query_one("#approval-dialog").has_class("-unarmed")
+        assert str(screen.query_one("#approval-keys", Static).content) == UNARMED_HINT
+        # Nothing typed is lost: it went on into the composer underneath.
+        assert app.screen_stack[0].query_one(Composer).text == sentence.replace("\r", "")
+        screen._arm()  # the quiet minute is over
+        await pilot.pause()
+        assert str(screen.query_one("#approval-keys", Static).content) == ARMED_HINT
+        await pilot.press("n", *"no", "enter")
+        await pilot.pause()
+    assert [(a.choice, a.reason) for a in answers] == [("deny", "no")]  # type: ignore[attr-defined]
+
+
+async def test_n_then_fast_typing_stays_in_the_reason_field() -> None:
+    """A burst after ``n`` (space included) never reaches the focused Allow button."""
+    source = FeedSource()
+    app = make_app(source)
+    answers: list[object] = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_subscribed(pilot, source)
+        await _open(pilot, ApprovalScreen(_bash_request("rm -rf build"), None), answers)
+        burst(app, "n", *"no thanks, keep it y a", "enter")
+        for _ in range(3):
+            await pilot.pause()
+    got = [(a.choice, a.reason) for a in answers]  # type: ignore[attr-defined]
+    assert got == [("deny", "no thanks, keep it y a")]
+
+
+async def test_prose_typed_after_it_armed_un_arms_it() -> None:
+    """Typing resumed after a pause: a letter that is no answer (or Space) disarms it."""
+    source = FeedSource()
+    app = make_app(source)
+    answers: list[object] = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_subscribed(pilot, source)
+        screen = ApprovalScreen(_bash_request("npm test"), None)
+        await _open(pilot, screen, answers)
+        burst(app, *"hmm wait, abort", "enter")
+        for _ in range(3):
+            await pilot.pause()
+        assert answers == [] and not screen.armed
+        assert app.screen_stack[0].query_one(Composer).text == "hmm wait, abort"
+        await wait_for(pilot, lambda: screen.armed, "the modal's keys to arm again")
+        burst(app, " ")
+        await pilot.pause()
+        assert answers == [] and not screen.armed
+
+
+async def test_keys_typed_before_the_dialog_appeared_never_reach_it() -> None:
+    source = FeedSource()
+    app = make_app(source)
+    answers: list[object] = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_subscribed(pilot, source)
+        early = [events.Key("y", "y"), events.Key("enter", "\r")]  # made before it shows
+        screen = ApprovalScreen(_bash_request(), None, arm_delay=0.01)
+        await app.push_screen(screen, callback=answers.append)
+        await wait_for(pilot, lambda: screen.armed, "the modal's keys to arm")
+        for key in early:
+            app._driver.send_message(key)  # type: ignore[union-attr]
+        await pilot.pause()
+        await pilot.pause()
+        assert answers == [] and app.screen is screen
+
+
+async def test_every_key_while_unarmed_restarts_the_wait() -> None:
+    source = FeedSource()
+    app = make_app(source)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_subscribed(pilot, source)
+        screen = ApprovalScreen(_bash_request(), None, arm_delay=60)
+        await app.push_screen(screen)
+        await pilot.pause()
+        timer = screen._arm_timer
+        assert timer is not None
+        resets: list[None] = []
+        original = timer.reset
+
+        def reset() -> None:
+            resets.append(None)
+            original()
+
+        timer.reset = reset  # type: ignore[method-assign]
+        await pilot.press("x", "y", "enter")
+        assert len(resets) == 3 and not screen.armed
+
+
+async def test_always_for_bash_shows_the_exact_rule_and_lets_the_user_edit_it() -> None:
+    source = FeedSource()
+    app = make_app(source)
+    answers: list[object] = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_subscribed(pilot, source)
+        screen = ApprovalScreen(_bash_request(), None)
+        await _open(pilot, screen, answers)
+        always = screen.query_one("#always", Button)
+        assert "npm test -- --watch" in str(always.label)
+        await pilot.press("a")
+        await pilot.pause()
+        rule = screen.query_one("#approval-rule", Input)
+        assert rule.has_focus and rule.value == "npm test -- --watch"
+        burst(app, " ", "*")  # typing adds to the command, it does not replace it
+        await pilot.pause()
+        assert rule.value == "npm test -- --watch *"
+        rule.value = "make *"
+        await pilot.press("enter")
+        await pilot.pause()
+        error = str(screen.query_one("#approval-rule-error", Static).content)
+        assert "does not cover this command" in error and answers == []
+        rule.value = "npm test *"
+        await pilot.press("enter")
+        await pilot.pause()
+    got = [(a.choice, a.rule) for a in answers]  # type: ignore[attr-defined]
+    assert got == [("always", "npm test *")]
+
+
+async def test_destructive_commands_offer_no_always_and_say_why() -> None:
+    source = FeedSource()
+    app = make_app(source)
+    answers: list[object] = []
+    request = ApprovalRequest(
+        "c1", "bash", {"command": "rm -rf build"}, "runs a shell command",
+        always_refused="this command is never remembered: `rm` deletes or overwrites data",
+    )  # fmt: skip
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_subscribed(pilot, source)
+        screen = ApprovalScreen(request, None)
+        await _open(pilot, screen, answers)
+        assert not screen.query("#always")
+        assert "`rm` deletes" in str(screen.query_one("#approval-no-always", Static).content)
+        await pilot.press("a")
+        await pilot.pause()
+        assert answers == []
 
 
 def test_card_waits_for_approval_then_clears() -> None:
@@ -141,8 +314,7 @@ async def test_outside_the_project_offers_no_always() -> None:
     )  # fmt: skip
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_subscribed(pilot, source)
-        await app.push_screen(ApprovalScreen(request, None), callback=answers.append)
-        await pilot.pause()
+        await _open(pilot, ApprovalScreen(request, None), answers)
         assert not app.screen.query("#always")
         reason = app.screen.query_one("#approval-reason-text", Static)
         assert str(reason.content) == "writes outside the project"

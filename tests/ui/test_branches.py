@@ -10,7 +10,6 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from pitui import paths
 from pitui.ai.types import UserMessage
 from pitui.core.agent_session import AgentSession
 from pitui.core.session.entries import BranchSummaryEntry, LabelEntry, MessageEntry
@@ -22,7 +21,7 @@ from pitui.ui.screens.navigate import SummaryChooser
 from pitui.ui.view.state import ProgressItem, UserItem
 from pitui.ui.widgets.branch_tree import BranchTree
 from pitui.ui.widgets.composer import Composer
-from tests.replay_server import ReplayServer, Reply
+from tests.replay_server import ReplayServer, Reply, write_fake_anthropic_models
 from tests.ui.command_support import make_app, make_session, notices, settle, submit, wait_until
 
 
@@ -150,14 +149,7 @@ async def test_navigate_with_a_summary_writes_a_branch_summary(tmp_path: Path) -
 async def test_cancelling_the_summary_writes_nothing(
     tmp_path: Path, replay_server: ReplayServer
 ) -> None:
-    paths.models_file().parent.mkdir(parents=True, exist_ok=True)
-    provider = {
-        "baseUrl": replay_server.url,
-        "api": "anthropic-messages",
-        "apiKey": "sk-fake-key-123456",
-        "models": [{"id": "claude-fake"}],
-    }
-    paths.models_file().write_text(json.dumps({"providers": {"fake": provider}}))
+    write_fake_anthropic_models(replay_server.url)
     replay_server.add(
         Reply.sse_file("anthropic_text.sse"),
         Reply.sse_file("anthropic_text.sse"),
@@ -316,3 +308,45 @@ async def test_double_escape_on_an_empty_composer_focuses_the_tree(tmp_path: Pat
         await pilot.press("escape", "escape")
         await settle(pilot)
         assert tree(app).has_focus
+
+
+async def test_entries_appear_while_the_agent_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "40")  # slow enough to look mid-run
+    (tmp_path / "notes.txt").write_text("one\ntwo\n")
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        composer = app.query_one(Composer)
+        composer.load_text("read notes.txt")
+        composer.submit()
+        await wait_until(
+            pilot,
+            lambda: any("[read: notes.txt]" in line for line in row_lines(app)),
+            "the tool result row",
+        )
+        assert session.is_streaming  # the reply after the tool result is still coming
+        state = tree(app).state
+        await wait_until(pilot, lambda: not session.is_streaming, "the end of the run")
+        await settle(pilot)
+        assert tree(app).state is state
+        assert row_lines(app)[-1].startswith("• assistant: ") and row_lines(app)[-1].endswith("←")
+
+
+async def test_ctrl_c_and_ctrl_d_in_the_tree_are_the_tree_s_keys(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await submit(pilot, "hello")
+        await pilot.press("ctrl+b", "ctrl+a")  # the "all" filter
+        state = tree(app).state
+        assert state is not None and state.view.filter_mode == "all"
+        await pilot.press("ctrl+d")  # the default filter, not quit on an empty composer
+        mode: str = state.view.filter_mode
+        assert mode == "default" and app.is_running
+        await pilot.press("ctrl+c")  # back, not clear/quit
+        await settle(pilot)
+        assert app.query_one(Composer).has_focus and app.is_running

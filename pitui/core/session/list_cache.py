@@ -13,6 +13,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from pitui.private_files import prepare_parent
+
 _FORMAT = 1
 MISS: Any = object()
 """Returned by :meth:`ListCache.get` when the cache has no valid row."""
@@ -61,7 +63,7 @@ class ListCache:
             return
         payload = json.dumps({"format": _FORMAT, "rows": self._rows}, ensure_ascii=False)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            prepare_parent(self.path)
             fd, temp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(payload)

@@ -42,6 +42,31 @@ class RowText:
         return self.head + self.body
 
 
+@dataclass(frozen=True, slots=True)
+class TreeRow:
+    """One row as pi draws it, without the 2-column cursor."""
+
+    entry_id: str
+    prefix: str
+    """Gutters and connector (the fold glyph sits in the connector)."""
+    fold_marker: str
+    """``⊞ `` for a folded row that has no connector to show it in."""
+    on_path: bool
+    is_leaf: bool
+    label: str | None
+    text: RowText
+    broken: bool = False
+    """A root whose parent is missing from the file (or was cut to break a cycle)."""
+
+    def line(self) -> str:
+        """The row as plain text (pi's order: prefix, fold, path marker, label, text)."""
+        path = "• " if self.on_path else ""
+        label = f"[{self.label}] " if self.label else ""
+        broken = "⚠ broken link: " if self.broken else ""
+        leaf = " ←" if self.is_leaf else ""
+        return f"{self.prefix}{self.fold_marker}{path}{broken}{label}{self.text.plain}{leaf}"
+
+
 ToolCalls: TypeAlias = Mapping[str, tuple[str, Mapping[str, Any]]]
 """Tool-call id → (tool name, arguments), from the assistant messages of the file."""
 

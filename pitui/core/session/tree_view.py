@@ -19,11 +19,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from pitui.core.session.table import EntryTable
 from pitui.core.session.tree import child_positions
-from pitui.core.session.tree_rows import RowText, has_text, row_text, search_text, tool_calls_of
+from pitui.core.session.tree_rows import (
+    TreeRow,
+    has_text,
+    row_text,
+    search_text,
+    tool_calls_of,
+)
+from pitui.core.session.visible_tree import ROOT, VisibleTree, child_shape
+
+__all__ = ["FILTER_MODES", "FILTER_TAGS", "FilterMode", "TreeChange", "TreeRow", "TreeView"]
 
 FilterMode: TypeAlias = Literal["default", "no-tools", "user-only", "labeled-only", "all"]
 FILTER_MODES: tuple[FilterMode, ...] = ("default", "no-tools", "user-only", "labeled-only", "all")
@@ -38,44 +47,6 @@ FILTER_TAGS: Mapping[FilterMode, str] = {
 _SETTINGS_TYPES = frozenset(
     {"label", "custom", "model_change", "thinking_level_change", "session_info"}
 )
-Gutters: TypeAlias = tuple[tuple[int, bool], ...]
-"""(indent level, draw ``│``) for each branch point above a row."""
-
-
-class _Shape(NamedTuple):
-    """Where a visible row sits: pi's indent, connector and gutters."""
-
-    indent: int
-    connector: bool
-    last: bool
-    gutters: Gutters
-    virtual: bool
-    """A root under pi's virtual root (several roots): no connector is drawn."""
-
-
-@dataclass(frozen=True, slots=True)
-class TreeRow:
-    """One row as pi draws it, without the 2-column cursor."""
-
-    entry_id: str
-    prefix: str
-    """Gutters and connector (the fold glyph sits in the connector)."""
-    fold_marker: str
-    """``⊞ `` for a folded row that has no connector to show it in."""
-    on_path: bool
-    is_leaf: bool
-    label: str | None
-    text: RowText
-    broken: bool = False
-    """A root whose parent is missing from the file (or was cut to break a cycle)."""
-
-    def line(self) -> str:
-        """The row as plain text (pi's order: prefix, fold, path marker, label, text)."""
-        path = "• " if self.on_path else ""
-        label = f"[{self.label}] " if self.label else ""
-        broken = "⚠ broken link: " if self.broken else ""
-        leaf = " ←" if self.is_leaf else ""
-        return f"{self.prefix}{self.fold_marker}{path}{broken}{label}{self.text.plain}{leaf}"
 
 
 @dataclass(slots=True)
@@ -125,10 +96,7 @@ class TreeView:
         self._active: set[int] = set()
         self._active_rows = 0
         """How many rows are on the active path: they are always the first rows."""
-        self._shape: dict[int, _Shape] = {}
-        self._vparent: dict[int, int] = {}
-        self._vchildren: dict[int, list[int]] = {}
-        self._multiple_roots = False
+        self._tree = VisibleTree(0)
         self._row_of: dict[int, int] | None = None
         self._assistant: dict[int, tuple[bool, Any]] = {}
         self._calls: dict[str, tuple[str, Mapping[str, Any]]] = {}
@@ -193,7 +161,13 @@ class TreeView:
             visible = self._without_folded(self._ordered(), visible)
         self.visible = list(visible)
         self._row_of = None
-        self._active_rows = sum(1 for p in self.visible if p in self._active)
+        active = self._active
+        rows = 0
+        for position in self.visible:  # the active path's rows come first
+            if position not in active:
+                break
+            rows += 1
+        self._active_rows = rows
         self._structure()
 
     def _passes(self, position: int, tokens: list[str]) -> bool:
@@ -226,65 +200,12 @@ class TreeView:
         return [p for p in visible if p not in hidden]
 
     def _structure(self) -> None:
-        """pi's recalculateVisualStructure over the visible rows: each row hangs under its
-        nearest visible ancestor (one pass in row order, where parents come first)."""
+        """pi's recalculateVisualStructure: every row under its nearest visible ancestor."""
         ppos = self.table.parent_positions()
         shown = bytearray(len(ppos))
         for position in self.visible:
             shown[position] = 1
-        nearest = [-1] * len(ppos)  # nearest visible ancestor-or-self
-        vparent: dict[int, int] = {}
-        vchildren: dict[int, list[int]] = {-1: []}
-        for position in self._ordered():
-            parent = ppos[position]
-            above = nearest[parent] if parent >= 0 else -1
-            if shown[position]:
-                vparent[position] = above
-                kids = vchildren.get(above)
-                if kids is None:
-                    vchildren[above] = [position]
-                else:
-                    kids.append(position)
-                nearest[position] = position
-            else:
-                nearest[position] = above
-        self._vparent, self._vchildren = vparent, vchildren
-        self._multiple_roots = len(vchildren[-1]) > 1
-        self._shape = {}  # filled as rows are drawn (see _shape_of)
-
-    def _shape_of(self, position: int) -> _Shape:
-        """A visible row's shape, from its visible ancestors' (computed once, when first
-        needed: only drawn rows and their ancestors pay for it)."""
-        shapes = self._shape
-        chain: list[int] = []
-        current = position
-        while current not in shapes:
-            chain.append(current)
-            current = self._vparent[current]
-            if current < 0:
-                break
-        for row in reversed(chain):
-            parent = self._vparent[row]
-            if parent < 0:
-                roots = self._vchildren[-1]
-                many = self._multiple_roots
-                shapes[row] = _Shape(1 if many else 0, many, roots[-1] == row, (), many)
-            else:
-                kids = self._vchildren[parent]
-                shapes[row] = self._child_shape(shapes[parent], len(kids), kids[-1] == row)
-        return shapes[position]
-
-    def _child_shape(self, parent: _Shape, siblings: int, last: bool) -> _Shape:
-        branching = siblings > 1
-        # A branch point shifts its children right, and so does the first row after one
-        # (``parent.connector``: the parent's own parent branched); chains stay flat.
-        shift = branching or (parent.connector and parent.indent > 0)
-        indent = parent.indent + 1 if shift else parent.indent
-        gutters = parent.gutters
-        if parent.connector and not parent.virtual:
-            shown = max(0, parent.indent - 1) if self._multiple_roots else parent.indent
-            gutters = (*gutters, (max(0, shown - 1), not parent.last))
-        return _Shape(indent, branching, last, gutters, False)
+        self._tree = VisibleTree.build(self._ordered(), shown, ppos)
 
     # ------------------------------------------------------------------ entry facts
 
@@ -341,26 +262,13 @@ class TreeView:
 
     def _make_row(self, position: int) -> TreeRow:
         entry_id = self.table.ids[position]
-        shape = self._shape_of(position)
         folded = entry_id in self.folded
+        shape = self._tree.shape(position)
         connector = shape.connector and not shape.virtual
-        shown = max(0, shape.indent - 1) if self._multiple_roots else shape.indent
-        cells: list[str] = []
-        gutters: dict[int, bool] = {}
-        for level, show in shape.gutters:
-            gutters.setdefault(level, show)  # pi takes the first gutter at a level
-        for level in range(shown):
-            if level in gutters:
-                cells.append("│  " if gutters[level] else "   ")
-            elif connector and level == shown - 1:
-                glyph = "⊞" if folded else "⊟" if self.is_foldable(position) else "─"
-                cells.append(("└" if shape.last else "├") + glyph + " ")
-            else:
-                cells.append("   ")
         calls = self._tool_calls() if self.table.roles[position] == "toolResult" else {}
         return TreeRow(
             entry_id=entry_id,
-            prefix="".join(cells),
+            prefix=self._tree.prefix(position, folded),
             fold_marker="⊞ " if folded and not connector else "",
             on_path=position in self._active,
             is_leaf=position == self._leaf_row_position(),
@@ -406,10 +314,7 @@ class TreeView:
 
     def is_foldable(self, position: int) -> bool:
         """A row with visible children that is a root or starts a branch segment."""
-        if not self._vchildren.get(position):
-            return False
-        parent = self._vparent.get(position, -1)
-        return parent < 0 or len(self._vchildren.get(parent, [])) > 1
+        return self._tree.foldable(position)
 
     def fold_or_up(self, index: int) -> int:
         """pi's fold key: fold the row if it can fold, else jump to the previous segment
@@ -432,20 +337,21 @@ class TreeView:
         return self._segment_start(index, up=False)
 
     def _segment_start(self, index: int, *, up: bool) -> int:
+        tree = self._tree
         current = self.visible[index]
         if not up:
             while True:
-                kids = self._vchildren.get(current, [])
-                if not kids:
+                count = tree.children(current)
+                if not count:
                     return self._index(current)
-                if len(kids) > 1:
-                    return self._index(kids[0])
-                current = kids[0]
+                if count > 1:
+                    return self._index(tree.first_child(current))
+                current = tree.first_child(current)
         while True:
-            parent = self._vparent.get(current, -1)
-            if parent < 0:
+            parent = tree.parent[current]
+            if parent == ROOT:
                 return self._index(current)
-            if len(self._vchildren.get(parent, [])) > 1 and self._index(current) < index:
+            if tree.children(parent) > 1 and self._index(current) < index:
                 return self._index(current)
             current = parent
 
@@ -579,15 +485,16 @@ class TreeView:
         self._children[parent].append(position)
         self._active.add(position)
         self._order = self._base = self._matched = None
+        self._tree.grow(len(table))
         self.leaf_id = new_leaf
         query = self.query.lower().split()
-        old_shown = parent in self._vparent
+        old_shown = self._tree.shown(parent)
         old_stays = old_shown and self._passes(parent, query)
         new_shown = self._passes(position, query)
         if old_shown and not old_stays:
             return self._replace_old_leaf(parent, position, new_shown, change)
-        anchor = parent if old_shown else self._vparent_of_hidden(parent)
-        if new_shown and (anchor < 0 or self._vchildren.get(anchor)):
+        anchor = parent if old_shown else self._visible_ancestor(parent)
+        if new_shown and (anchor < 0 or self._tree.children(anchor)):
             return False  # a new root, or the anchor branches now: connectors change
         if new_shown:
             self._insert_child(anchor, position, change)
@@ -595,9 +502,9 @@ class TreeView:
             self._touch(parent, change)
         return True
 
-    def _vparent_of_hidden(self, position: int) -> int:
+    def _visible_ancestor(self, position: int) -> int:
         current = self.table.parent_position(position)
-        while current is not None and current not in self._vparent:
+        while current is not None and not self._tree.shown(current):
             current = self.table.parent_position(current)
         return -1 if current is None else current
 
@@ -607,15 +514,8 @@ class TreeView:
         """The old leaf (a text-less reply) hides now; the new entry takes its place."""
         if not new_shown:
             return False
-        anchor = self._vparent[old]
         index = self._active_rows - 1
-        siblings = self._vchildren[anchor]
-        siblings[siblings.index(old)] = position
-        self._vparent[position] = anchor
-        del self._vparent[old]
-        self._shape[position] = self._shape_of(old)
-        del self._shape[old]
-        self._vchildren.pop(old, None)
+        self._tree.replace(old, position)
         self._rows.pop(old, None)
         self.visible[index] = position
         self._row_of = None
@@ -623,9 +523,9 @@ class TreeView:
         return True
 
     def _insert_child(self, anchor: int, position: int, change: TreeChange) -> None:
-        self._vchildren.setdefault(anchor, []).append(position)
-        self._vparent[position] = anchor
-        self._shape[position] = self._child_shape(self._shape_of(anchor), 1, True)
+        tree = self._tree
+        tree.link(anchor, position)
+        tree.shapes[position] = child_shape(tree.shape(anchor), 1, True, tree.multiple_roots)
         index = self._active_rows
         self.visible.insert(index, position)
         self._active_rows += 1

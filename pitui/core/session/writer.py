@@ -5,6 +5,9 @@ is open, so a second pitui process is refused instead of interleaving lines. Eve
 is written, flushed and fsynced off the event loop (aiofiles). A full rewrite (migration)
 goes to a locked temp file that is fsynced and renamed over the original, so a crash
 leaves either the old file or the new one, never a half-written one.
+
+Session files are private: mode 0600 in a 0700 folder (a wider file or folder left by an
+older version, or by pi, is tightened when it is opened for writing).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import aiofiles.os
 from aiofiles.threadpool.binary import AsyncBufferedIOBase
 
 from pitui.errors import SessionError
+from pitui.private_files import open_private, private_dir
 
 _fsync = aiofiles.os.wrap(os.fsync)
 
@@ -53,6 +57,12 @@ async def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+def _open_for_append(path: Path) -> int:
+    """The session file's fd for appending, created 0600 in a 0700 folder."""
+    private_dir(path.parent)
+    return open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+
+
 class SessionWriter:
     """An open, locked session file that accepts appends."""
 
@@ -69,9 +79,8 @@ class SessionWriter:
             SessionError: Another process holds the file.
         """
         created = not await aiofiles.os.path.exists(path)
-        if created:
-            await aiofiles.os.makedirs(path.parent, exist_ok=True)
-        handle = await aiofiles.open(path, "ab")
+        fd = await aiofiles.os.wrap(_open_for_append)(path)
+        handle = await aiofiles.open(fd, "ab")
         try:
             _lock(handle, path)
         except SessionError:
@@ -101,7 +110,8 @@ class SessionWriter:
     async def replace_all(self, data: bytes) -> None:
         """Atomically replace the file's content (temp file + fsync + rename), keeping the lock."""
         temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        handle = await aiofiles.open(temp, "wb")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+        handle = await aiofiles.open(await aiofiles.os.wrap(open_private)(temp, flags), "wb")
         try:
             _lock(handle, temp)  # locked before it becomes visible under the real name
             await handle.write(data)

@@ -10,6 +10,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pitui.agent.tool import AgentTool
+from pitui.core.sandbox import Sandbox
+from pitui.core.tools._common import PathCheck
 from pitui.core.tools.bash import BashDetails, BashError, BashParams, BashTool
 from pitui.core.tools.edit import EditDetails, EditItem, EditParams, EditTool
 from pitui.core.tools.find import FindDetails, FindParams, FindTool
@@ -28,13 +30,20 @@ READ_ONLY_TOOLS: frozenset[str] = frozenset({"read", "grep", "find", "ls"})
 
 
 def _builders(
-    cwd: Path, shell_path: str | None, command_prefix: str | None
+    cwd: Path,
+    shell_path: str | None,
+    command_prefix: str | None,
+    check_path: PathCheck | None,
+    sandbox: Sandbox | None,
 ) -> dict[str, Callable[[], AgentTool]]:
+    def bash() -> AgentTool:
+        return BashTool(cwd, shell_path=shell_path, command_prefix=command_prefix, sandbox=sandbox)
+
     return {
         "read": lambda: ReadTool(cwd),
-        "bash": lambda: BashTool(cwd, shell_path=shell_path, command_prefix=command_prefix),
-        "edit": lambda: EditTool(cwd),
-        "write": lambda: WriteTool(cwd),
+        "bash": bash,
+        "edit": lambda: EditTool(cwd, check_path=check_path),
+        "write": lambda: WriteTool(cwd, check_path=check_path),
         "grep": lambda: GrepTool(cwd),
         "find": lambda: FindTool(cwd),
         "ls": lambda: LsTool(cwd),
@@ -47,6 +56,8 @@ def create_tools(
     *,
     shell_path: str | None = None,
     command_prefix: str | None = None,
+    check_path: PathCheck | None = None,
+    sandbox: Sandbox | None = None,
 ) -> list[AgentTool]:
     """Build the named tools (default: read, bash, edit, write) for a session in ``cwd``.
 
@@ -55,11 +66,14 @@ def create_tools(
         names: Tool names in the order wanted; ``None`` means the defaults.
         shell_path: The shell ``bash`` runs (pi's ``shellPath`` setting); default /bin/bash.
         command_prefix: Prepended to every bash command (pi's ``shellCommandPrefix``).
+        check_path: Asked by ``write`` and ``edit`` just before they touch a file (the
+            permission gate's symlink re-check).
+        sandbox: Confines every bash command (the ``workspace`` policy).
 
     Raises:
         ValueError: A name is not a built-in tool.
     """
-    builders = _builders(Path(cwd), shell_path, command_prefix)
+    builders = _builders(Path(cwd), shell_path, command_prefix, check_path, sandbox)
     wanted = DEFAULT_TOOL_NAMES if names is None else tuple(names)
     unknown = [name for name in wanted if name not in builders]
     if unknown:

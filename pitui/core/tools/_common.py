@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import errno
 import inspect
-from collections.abc import Awaitable
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
@@ -19,6 +19,10 @@ from pitui.ai.types import TextContent
 T = TypeVar("T")
 
 ABORTED_MESSAGE = "Operation aborted"
+
+PathCheck: TypeAlias = Callable[[str, str], Awaitable[str | None]]
+"""``(tool_call_id, absolute path) -> refusal or None``: asked by ``write`` and ``edit``
+right before they touch a file (the permission gate's ``confirm_write``)."""
 
 
 def _simplify_schema(schema: dict[str, Any]) -> None:
@@ -71,6 +75,14 @@ def text_result(text: str, details: ToolDetails | None = None) -> AgentToolResul
         content=[TextContent(text=text)],
         details=details.to_json_dict() if details is not None else None,
     )
+
+
+async def confirm_path(check: PathCheck | None, tool_call_id: str, path: str) -> None:
+    """Raise the refusal of ``check`` for ``path``, if it has one."""
+    if check is not None:
+        problem = await check(tool_call_id, path)
+        if problem is not None:
+            raise ToolError(problem)
 
 
 def check_aborted(signal: AbortSignal) -> None:

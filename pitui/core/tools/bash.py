@@ -17,6 +17,7 @@ from pydantic import Field
 from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
 from pitui.ai.abort import AbortSignal
 from pitui.ai.types import TextContent
+from pitui.core.sandbox import Sandbox
 from pitui.core.tools._common import ToolDetails, ToolParams
 from pitui.core.tools.bash_output import OutputCollector, final_text
 from pitui.core.tools.truncate import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, TruncationResult
@@ -134,11 +135,14 @@ class BashTool(AgentTool):
         shell_path: str | None = None,
         command_prefix: str | None = None,
         update_interval: float = 0.1,
+        sandbox: Sandbox | None = None,
     ) -> None:
         self.cwd = Path(cwd)
         self.shell_path = shell_path
         self.command_prefix = command_prefix
         self.update_interval = update_interval
+        self.sandbox = sandbox
+        """Confines every command (the ``workspace`` policy); None runs them as they are."""
 
     async def execute(
         self, tool_call_id: str, params: Any, cancel: AbortSignal, on_update: UpdateCallback
@@ -153,11 +157,12 @@ class BashTool(AgentTool):
                 f"Working directory does not exist: {self.cwd}\nCannot execute bash commands."
             )
         shell = resolve_shell(self.shell_path)
+        argv = [shell, "-c", command]
+        if self.sandbox is not None:
+            argv = self.sandbox.wrap(argv)
         try:
             proc = await asyncio.create_subprocess_exec(
-                shell,
-                "-c",
-                command,
+                *argv,
                 cwd=self.cwd,
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
@@ -167,7 +172,7 @@ class BashTool(AgentTool):
         except OSError as exc:
             # Node's wording: "spawn /bin/zsh ENOENT".
             code = errno.errorcode.get(exc.errno or 0, "EIO")
-            raise ToolError(f"spawn {shell} {code}") from exc
+            raise ToolError(f"spawn {argv[0]} {code}") from exc
         output = OutputCollector()
         throttle = _Throttle(on_update, lambda: _partial(output), self.update_interval)
         try:
@@ -176,7 +181,7 @@ class BashTool(AgentTool):
             throttle.cancel()
             if proc.returncode is None:
                 kill_group(proc.pid)
-        return await _finish(proc, output, outcome, params.timeout)
+        return await _finish(proc, output, outcome, params.timeout, self.sandbox)
 
     async def _supervise(
         self,
@@ -233,9 +238,15 @@ async def _finish(
     output: OutputCollector,
     outcome: Outcome,
     limit_s: float | None,
+    sandbox: Sandbox | None,
 ) -> AgentToolResult:
-    """Build the result (or raise) from what was captured, with pi's texts."""
+    """Build the result (or raise) from what was captured, with pi's texts.
+
+    Under a sandbox, output showing a refused write gets a note saying the sandbox
+    refused it, so the model (and the user) know why and what to do.
+    """
     text = output.text()
+    note = sandbox.explain_refusal(text) if sandbox is not None else None
     if outcome != "exited":
         await output.close()
         reason = (
@@ -244,11 +255,14 @@ async def _finish(
             else f"Command timed out after {format_number(limit_s or 0)} seconds"
         )
         message = f"{text}\n\n{reason}" if text else reason
+        message = f"{message}\n\n{note}" if note else message
         details = BashDetails(full_output_path=output.full_output_path)
         raise BashError(message, details.to_json_dict())
     trunc = output.tail()
     await output.close(ensure_file=trunc.truncated)
     rendered = final_text(trunc, text, output.full_output_path)
+    if note:
+        rendered = f"{rendered}\n\n{note}"
     code = proc.returncode
     details = BashDetails(
         truncation=trunc if trunc.truncated else None,

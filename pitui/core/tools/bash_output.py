@@ -8,10 +8,12 @@ the model can read the full output later.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import tempfile
 from collections import deque
+from pathlib import Path
 
 import aiofiles
 from aiofiles.threadpool.binary import AsyncBufferedIOBase
@@ -22,6 +24,7 @@ from pitui.core.tools.truncate import (
     format_size,
     truncate_tail,
 )
+from pitui.private_files import open_private
 
 ROLLING_BUFFER_BYTES = DEFAULT_MAX_BYTES * 2
 
@@ -55,7 +58,10 @@ class OutputCollector:
 
     async def _open_spill(self) -> None:
         self.full_output_path = temp_output_path()
-        self._file = await aiofiles.open(self.full_output_path, "wb")
+        # 0600 and O_EXCL: the temp dir is shared, the output is the user's.
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+        fd = await asyncio.to_thread(open_private, Path(self.full_output_path), flags)
+        self._file = await aiofiles.open(fd, "wb")
         for old in self._chunks:
             await self._file.write(old)
 

@@ -14,9 +14,11 @@ from pydantic import Field, model_validator
 from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
 from pitui.ai.abort import AbortSignal
 from pitui.core.tools._common import (
+    PathCheck,
     ToolDetails,
     ToolParams,
     check_aborted,
+    confirm_path,
     node_error_text,
     run_abortable,
     text_result,
@@ -105,8 +107,9 @@ class EditTool(AgentTool):
     )
     parameters: ClassVar[type[ToolParams]] = EditParams
 
-    def __init__(self, cwd: Path | str) -> None:
+    def __init__(self, cwd: Path | str, *, check_path: PathCheck | None = None) -> None:
         self.cwd = Path(cwd)
+        self.check_path = check_path
 
     async def execute(
         self, tool_call_id: str, params: Any, cancel: AbortSignal, on_update: UpdateCallback
@@ -118,10 +121,14 @@ class EditTool(AgentTool):
             raise ToolError(
                 "Edit tool input is invalid. edits must contain at least one replacement."
             )
-        return await run_abortable(self._edit(params.path, edits, cancel), cancel)
+        work = self._edit(tool_call_id, params.path, edits, cancel)
+        return await run_abortable(work, cancel)
 
-    async def _edit(self, shown: str, edits: list[Edit], cancel: AbortSignal) -> AgentToolResult:
+    async def _edit(
+        self, tool_call_id: str, shown: str, edits: list[Edit], cancel: AbortSignal
+    ) -> AgentToolResult:
         path = resolve_to_cwd(shown, self.cwd)
+        await confirm_path(self.check_path, tool_call_id, path)
         if not await asyncio.to_thread(os.access, path, os.R_OK | os.W_OK):
             raise ToolError(f"File not found: {shown}")
         try:

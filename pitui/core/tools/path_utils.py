@@ -40,6 +40,27 @@ def resolve_to_cwd(file_path: str, cwd: str | os.PathLike[str]) -> str:
     return os.path.normpath(os.path.join(os.fspath(cwd), expanded))
 
 
+def real_path(path: str) -> str:
+    """``path`` (absolute) as the kernel will reach it: every symlink resolved.
+
+    For a path that does not exist yet (a new file), its nearest existing parent is
+    resolved and the missing rest appended, so ``link/new.txt`` with ``link -> /outside``
+    is ``/outside/new.txt``. A dangling link resolves to its target. Blocking (``lstat``
+    per component); call it through ``asyncio.to_thread`` on the loop.
+    """
+    return os.path.realpath(path)
+
+
+def is_within(path: str, root: str) -> bool:
+    """True if ``path`` is ``root`` or below it; both are compared as real paths.
+
+    Whatever the spelling (``link/..``, ``./x``, a symlinked parent), what counts is
+    where the path resolves. Blocking, like :func:`real_path`.
+    """
+    target, base = real_path(path), real_path(root)
+    return target == base or target.startswith(base.rstrip(os.sep) + os.sep)
+
+
 def _read_variants(resolved: str) -> list[str]:
     am_pm = _AM_PM.sub(lambda m: f"{_NARROW_NBSP}{m.group(1)}.", resolved)
     nfd = unicodedata.normalize("NFD", resolved)

@@ -12,7 +12,14 @@ from pydantic import Field
 
 from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
 from pitui.ai.abort import AbortSignal
-from pitui.core.tools._common import ToolParams, node_error_text, run_abortable, text_result
+from pitui.core.tools._common import (
+    PathCheck,
+    ToolParams,
+    confirm_path,
+    node_error_text,
+    run_abortable,
+    text_result,
+)
 from pitui.core.tools.path_utils import resolve_to_cwd
 
 
@@ -39,18 +46,21 @@ class WriteTool(AgentTool):
     )
     parameters: ClassVar[type[ToolParams]] = WriteParams
 
-    def __init__(self, cwd: Path | str) -> None:
+    def __init__(self, cwd: Path | str, *, check_path: PathCheck | None = None) -> None:
         self.cwd = Path(cwd)
+        self.check_path = check_path
 
     async def execute(
         self, tool_call_id: str, params: Any, cancel: AbortSignal, on_update: UpdateCallback
     ) -> AgentToolResult:
         """Write ``params.content`` to ``params.path``."""
         assert isinstance(params, WriteParams)
-        return await run_abortable(self._write(params), cancel)
+        return await run_abortable(self._write(tool_call_id, params), cancel)
 
-    async def _write(self, params: WriteParams) -> AgentToolResult:
+    async def _write(self, tool_call_id: str, params: WriteParams) -> AgentToolResult:
         path = resolve_to_cwd(params.path, self.cwd)
+        # Before makedirs: creating the parents could itself follow a symlink out.
+        await confirm_path(self.check_path, tool_call_id, path)
         try:
             await asyncio.to_thread(os.makedirs, os.path.dirname(path), exist_ok=True)
             # newline="" keeps the model's line endings byte for byte.

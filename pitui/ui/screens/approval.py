@@ -4,21 +4,43 @@ Keyboard first: ``y`` allow once, ``a`` always (for this project), ``n`` deny (f
 reason field; Enter there sends the denial with the reason), Enter presses the focused
 choice, Esc denies (with whatever reason was typed). It shows the tool, its arguments,
 why the gate asks, and for edit / write the diff against the file as it is now.
+
+Typing cannot answer it. Keys typed before it appeared are never delivered to it, and its
+choices arm only once the keyboard has been quiet for :data:`ARM_DELAY` (every key while
+unarmed restarts the wait), shown by a dimmed key row reading "keys arm in a moment", as
+browsers guard their security prompts; a printable key that is not an answer (Space
+included, which would press the focused button) un-arms it again. Printable keys typed
+meanwhile go on into the composer underneath, so a sentence typed through the moment the
+dialog opens is kept there.
+
+Its keys are judged where the app hands a key to the focused widget (every focusable
+widget here is :class:`_GuardedKeys`), not as bindings: a binding runs only after the key
+has bubbled up to the app, behind the keys typed after it, so ``n`` followed quickly by
+``no thanks`` sent the space to the focused "Allow once" button. Judged at hand-over, ``n``
+moves focus to the reason field before the next key is handed to anyone.
+
+"Always" is narrow and visible: the button names the rule. For bash, ``a`` first shows
+the rule (the exact command) in a field to edit, ending it in `` *`` makes a prefix, and
+Enter saves it; the core checks the edit (:func:`~pitui.core.command_rules.validate_rule`).
 """
 
 from __future__ import annotations
 
 import json
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 from textual.widgets.button import ButtonVariant
 
+from pitui.core.command_rules import validate_rule
 from pitui.core.permissions import ApprovalRequest, ApprovalResponse, Choice
 from pitui.core.sanitize import inert
 from pitui.ui.approval_preview import ApprovalPreview
@@ -26,7 +48,13 @@ from pitui.ui.view.state import ToolCardItem
 from pitui.ui.widgets.tool_renderers import render_diff, renderer_for
 
 MAX_ARG_CHARS = 4000
+ARM_DELAY = 0.4
+"""Seconds of keyboard quiet before the choices arm."""
 BUTTON_CHOICES: dict[str, Choice] = {"allow_once": "allow_once", "always": "always", "deny": "deny"}
+UNARMED_HINT = "keys arm in a moment…"
+ARMED_HINT = "y allow once · a always · n deny with a reason · esc deny"
+NO_ALWAYS_HINT = "y allow once · n deny with a reason · esc deny"
+RULE_HINT = "Remember for this project (edit it; end with ' *' for a prefix), Enter saves:"
 
 
 def request_title(request: ApprovalRequest) -> Content:
@@ -54,14 +82,41 @@ def request_body(request: ApprovalRequest, preview: ApprovalPreview | None) -> C
 
 def always_label(request: ApprovalRequest) -> str:
     """What "always" would remember."""
-    if request.tool_name == "bash" and request.command_prefix:
-        return f"Always allow `{inert(request.command_prefix)}` here [a]"
+    if request.tool_name == "bash" and request.always_rule:
+        return f"Always allow `{inert(request.always_rule)}` here [a]"
     return f"Always allow {request.tool_name} here [a]"
+
+
+# A plain mixin at run time (a Widget base would add a CSS type and a DEFAULT_CSS layer).
+if TYPE_CHECKING:
+    _Base = Widget
+else:
+    _Base = object
+
+
+class _GuardedKeys(_Base):
+    """The dialog's focusable widgets: each key is judged by the dialog as it is handed over."""
+
+    def _forward_event(self, event: events.Event) -> None:
+        # Textual's hook for "the app sends this event to the focused widget".
+        screen = self.screen
+        if isinstance(event, events.Key) and isinstance(screen, ApprovalScreen):  # noqa: SIM102
+            if screen.intercept_key(event, self):
+                return
+        super()._forward_event(event)
+
+
+class _ChoiceButton(_GuardedKeys, Button):
+    """A choice of the dialog."""
+
+
+class _DialogInput(_GuardedKeys, Input):
+    """The reason and rule fields."""
 
 
 def _button(label: str, choice: str, variant: ButtonVariant) -> Button:
     # Content, not markup: "[y]" is a key hint, not a style tag.
-    return Button(Content(label), id=choice, variant=variant, compact=True)
+    return _ChoiceButton(Content(label), id=choice, variant=variant, compact=True)
 
 
 class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
@@ -70,37 +125,142 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
     CSS_PATH = "approval.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "choose('allow_once')", "allow once", id="approval.allow_once"),
-        Binding("a", "choose('always')", "always", id="approval.always"),
+        Binding("a", "always", "always", id="approval.always"),
         Binding("n", "deny_with_reason", "deny", id="approval.deny"),
-        Binding("escape", "choose('deny')", "deny", id="approval.cancel"),
+        Binding("escape", "cancel", "deny", id="approval.cancel"),
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
     ]
 
-    def __init__(self, request: ApprovalRequest, preview: ApprovalPreview | None) -> None:
+    def __init__(
+        self,
+        request: ApprovalRequest,
+        preview: ApprovalPreview | None,
+        arm_delay: float = ARM_DELAY,
+    ) -> None:
         super().__init__()
         self.request = request
         self.preview = preview
+        self.arm_delay = arm_delay
+        self.armed = False
+        """True once the keyboard was quiet for ``arm_delay``: only then do choices count."""
+        self._shown_at = float("inf")
+        self._arm_timer: Timer | None = None
+        self._answered = False
+
+    @property
+    def edits_rule(self) -> bool:
+        """True when "always" for bash shows its rule for editing first."""
+        return self.request.tool_name == "bash" and self.request.always_rule is not None
 
     def compose(self) -> ComposeResult:
         request = self.request
-        with Vertical(id="approval-dialog") as dialog:
+        with Vertical(id="approval-dialog", classes="-unarmed") as dialog:
             dialog.border_title = "Permission"
             yield Static(request_title(request), id="approval-title")
             if request.reason:
                 yield Static(Content(inert(request.reason)), id="approval-reason-text")
-            with VerticalScroll(id="approval-preview"):
+            # Not focusable: every focusable widget here must be a _GuardedKeys.
+            with VerticalScroll(id="approval-preview", can_focus=False):
                 yield Static(request_body(request, self.preview), id="approval-body")
-            yield Input(placeholder="reason for a denial (optional, the model sees it)",
-                        id="approval-reason", compact=True)  # fmt: skip
+            yield _DialogInput(placeholder="reason for a denial (optional, the model sees it)",
+                               id="approval-reason", compact=True)  # fmt: skip
+            if self.edits_rule:
+                with Vertical(id="approval-rule-box"):
+                    yield Static(RULE_HINT, id="approval-rule-hint")
+                    rule = request.always_rule or ""
+                    # Typing adds to the command (a selected field would be replaced).
+                    yield _DialogInput(
+                        rule, id="approval-rule", compact=True, select_on_focus=False
+                    )
+                    yield Static("", id="approval-rule-error")
             with Horizontal(id="approval-buttons"):
                 yield _button("Allow once [y]", "allow_once", "success")
-                if not request.outside_workspace:
+                if request.always_rule is not None:
                     yield _button(always_label(request), "always", "default")
                 yield _button("Deny [n]", "deny", "error")
+            if request.always_rule is None and request.always_refused:
+                text = f"No “always” here: {inert(request.always_refused)}"
+                yield Static(Content(text), id="approval-no-always")
+            yield Static(UNARMED_HINT, id="approval-keys")
 
-    def on_mount(self) -> None:
+    def on_mount(self, event: events.Mount) -> None:
+        # Keys made before this moment were typed before the dialog appeared.
+        self._shown_at = event.time
         self.query_one("#allow_once", Button).focus()
+        self._arm_timer = self.set_timer(self.arm_delay, self._arm)
+
+    # ------------------------------------------------------------------ arming
+
+    def _arm(self) -> None:
+        self.armed = True
+        self.query_one("#approval-dialog").remove_class("-unarmed")
+        hint = ARMED_HINT if self.request.always_rule is not None else NO_ALWAYS_HINT
+        self.query_one("#approval-keys", Static).update(hint)
+
+    def _disarm(self) -> None:
+        self.armed = False
+        self.query_one("#approval-dialog").add_class("-unarmed")
+        self.query_one("#approval-keys", Static).update(UNARMED_HINT)
+        self._arm_timer = self.set_timer(self.arm_delay, self._arm)
+
+    def _restart_wait(self) -> None:
+        if self._arm_timer is not None:
+            self._arm_timer.reset()
+
+    def _forward_event(self, event: events.Event) -> None:
+        # Keys come here when no widget of the dialog has focus.
+        if isinstance(event, events.Key) and self.intercept_key(event, self):
+            return
+        super()._forward_event(event)
+
+    def intercept_key(self, event: events.Key, target: Widget) -> bool:
+        """Judge a key as the app hands it to ``target``; True if the dialog took it.
+
+        Until armed (and for any key made before the dialog appeared) every key is
+        taken, printable ones go on into the composer. Once armed, ``y`` ``a`` ``n`` and
+        Esc answer at once, any other printable key (Space too) un-arms it again; in a
+        text field the field gets its text and editing keys.
+        """
+        if self._answered:
+            return True
+        stale = event.time < self._shown_at
+        if stale or not self.armed:
+            if not stale:
+                self._restart_wait()
+            if event.is_printable and event.character:
+                self._type_into_composer(event.character)
+            return True
+        if isinstance(target, Input) and event.key != "escape":
+            return False
+        handler = {
+            "y": lambda: self.action_choose("allow_once"),
+            "a": self.action_always,
+            "n": self.action_deny_with_reason,
+            "escape": self.action_cancel,
+        }.get(event.key)
+        if handler is not None:
+            handler()
+            return True
+        if event.is_printable and event.character:
+            # Any other letter (or Space, which would press the focused button) means
+            # the user is typing prose, not answering: wait for quiet again.
+            self._disarm()
+            self._type_into_composer(event.character)
+            return True
+        return False  # Enter, Tab, arrows: the focused widget's own keys
+
+    def _type_into_composer(self, text: str) -> None:
+        """Keep type-ahead: it goes on into the composer of the screen below."""
+        stack = self.app.screen_stack
+        below = stack[-2] if len(stack) > 1 and stack[-1] is self else None
+        found = below.query("#composer") if below is not None else None
+        composer = found.first() if found else None
+        insert = getattr(composer, "insert", None)
+        if callable(insert):
+            insert(text)
+
+    # ------------------------------------------------------------------ answers
 
     @property
     def reason_text(self) -> str:
@@ -108,22 +268,65 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
         return self.query_one("#approval-reason", Input).value.strip()
 
     def action_choose(self, choice: Choice) -> None:
-        """Answer and close."""
-        if choice == "always" and self.request.outside_workspace:
-            return  # the gate never remembers writes outside the project
+        """Answer and close (only once armed: a click counts no more than a key)."""
+        if not self.armed:
+            self._restart_wait()
+            return
+        if choice == "always" and self.request.always_rule is None:
+            return  # not offered: outside the project, or a destructive command
         reason = self.reason_text if choice == "deny" else None
-        self.dismiss(ApprovalResponse(choice, reason or None))
+        self._answer(ApprovalResponse(choice, reason or None))
+
+    def _answer(self, response: ApprovalResponse) -> None:
+        """Close with ``response``; keys still arriving are taken and dropped."""
+        if not self._answered:
+            self._answered = True
+            self.dismiss(response)
+
+    def action_always(self) -> None:
+        """``a``: for bash, show the rule to edit (Enter saves it); else answer "always"."""
+        if not self.armed or not self.edits_rule:
+            self.action_choose("always")
+            return
+        self.query_one("#approval-rule-box").display = True
+        self.set_focus(self.query_one("#approval-rule", Input))  # now: the next key goes there
 
     def action_deny_with_reason(self) -> None:
         """``n``: type a reason, Enter sends the denial (Esc sends it too)."""
-        self.query_one("#approval-reason", Input).focus()
+        if self.armed:
+            self.set_focus(self.query_one("#approval-reason", Input))  # now, not deferred
+
+    def action_cancel(self) -> None:
+        """Esc: back out of editing the rule, else deny."""
+        if self.edits_rule and self.query_one("#approval-rule-box").display:
+            self.query_one("#approval-rule-box").display = False
+            self.set_focus(self.query_one("#always", Button))
+            return
+        self.action_choose("deny")
+
+    def _save_rule(self) -> None:
+        if not self.armed:
+            self._restart_wait()
+            return
+        edited = self.query_one("#approval-rule", Input).value
+        command = self.request.args.get("command")
+        checked = validate_rule(edited, command if isinstance(command, str) else "")
+        if isinstance(checked, str):
+            self.query_one("#approval-rule-error", Static).update(f"Not saved: {checked}")
+            return
+        self._answer(ApprovalResponse("always", rule=checked.label))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         choice = BUTTON_CHOICES.get(event.button.id or "")
-        if choice is not None:
+        if choice == "always":
+            self.action_always()
+        elif choice is not None:
             self.action_choose(choice)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.action_choose("deny")
+        if event.input.id == "approval-rule":
+            self._save_rule()
+        else:
+            self.action_choose("deny")

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -205,27 +204,6 @@ class MainScreen(Screen[None]):
             self.show_status(*self._status)
 
     # ------------------------------------------------------------------ keyboard
-
-    def on_key(self, event: events.Key) -> None:
-        """Typing that no pane took goes to the composer: nothing typed is lost, whichever
-        pane has the focus. (The one place keys are handed over; panes keep only their own
-        keys, such as the conversation's ``c`` / ``C`` / ``t``.)"""
-        # Not "unless the composer has the focus": with keys in a burst, the next ones were
-        # already sent to the pane before the focus moved; they arrive here after it did.
-        # (The composer's own typing never bubbles here: the editor consumes it.)
-        if not event.is_printable or event.character is None:
-            return
-        event.stop()
-        event.prevent_default()
-        self.hand_over_typing(event.character)
-
-    def hand_over_typing(self, character: str) -> None:
-        """Focus the composer now and type ``character`` there. Panes that keep some
-        printable keys call this for the others themselves: bubbling is queued, and the
-        rest of a burst would reach the pane before the focus moved."""
-        composer = self.query_one(Composer)
-        self.focus_now(composer)
-        composer.insert(character)
 
     def _show_conversation(self) -> None:
         """Narrow: swap the conversation back in for the tools or the tree."""

@@ -97,6 +97,7 @@ class BranchTree(ScrollView, can_focus=True):
         Binding("ctrl+shift+o", "cycle_filter(-1)", "back", show=False, id="tree.cycleBack"),
         Binding("backspace", "backspace", "delete", show=False, id="tree.backspace"),
         Binding("escape", "escape", "back", show=False, id="tree.escape"),
+        Binding("ctrl+c", "leave", "back", show=False, id="tree.cancel"),
     ]
 
     class Navigate(Message):
@@ -287,6 +288,10 @@ class BranchTree(ScrollView, can_focus=True):
             self._rows_changed()
         else:
             self.post_message(self.Leave())
+
+    def action_leave(self) -> None:
+        """Ctrl+C: back to the composer (as pi's lists cancel)."""
+        self.post_message(self.Leave())
 
     def action_navigate(self) -> None:
         row = self.state.selected_row if self.state is not None else None

@@ -84,7 +84,25 @@ class Composer(TextArea):
             event.stop()
             event.prevent_default()
             return
+        if await self._run_own_binding(key):
+            event.stop()
+            event.prevent_default()
+            return
         await super()._on_key(event)
+
+    async def _run_own_binding(self, key: str) -> bool:
+        """Run the editor's own binding for ``key`` (Backspace, ←, Ctrl+W …) now.
+
+        Textual runs a binding only once the key event has bubbled up to the app, and
+        bubbling queues it behind the keys that follow: in one burst, ``Backspace d`` ran
+        as ``d Backspace`` (``abc⌫def`` gave ``abcde``). Running the editor's bindings
+        here, as the key arrives, applies every key in the order typed; keys the editor
+        does not bind still bubble to the screen and the app as before.
+        """
+        for binding in self._bindings.key_to_bindings.get(key, ()):
+            if not binding.priority and await self.app.run_action(binding.action, self):
+                return True
+        return False
 
     def submit(self, follow_up: bool = False) -> None:
         """Post the current text (if any) and clear the editor."""

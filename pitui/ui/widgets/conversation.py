@@ -31,6 +31,7 @@ from textual.widgets import Static
 
 from pitui.ui.view.chat_state import ChatState
 from pitui.ui.widgets.search_marks import SearchMarks
+from pitui.ui.widgets.type_through import TypesIntoComposer
 
 if TYPE_CHECKING:
     from pitui.ui.view.search import Match
@@ -60,8 +61,11 @@ def load_item_styles(app: App[Any]) -> None:
             app.css_path.append(path)  # so that ``textual --dev`` reloads it too
 
 
-class ItemPane(VerticalScroll):
-    """A vertical list of item widgets chosen from a registry by item type."""
+class ItemPane(TypesIntoComposer, VerticalScroll):
+    """A vertical list of item widgets chosen from a registry by item type.
+
+    Printable keys typed while it has focus go on to the composer (:mod:`type_through`).
+    """
 
     class Unseen(Message):
         """Output arrived below the viewport (``unseen``) or the user caught up."""
@@ -318,8 +322,8 @@ class ConversationView(ItemPane):
 
     Focused (its own key, or Tab from the composer), it selects items: ↑/↓ (PgUp/PgDn,
     Home/End) move, Enter folds, ``c`` copies the item, ``C`` its last code block, ``t``
-    jumps to its tool card, Esc goes back to the composer. Other typing bubbles up to the
-    screen, which hands it to the composer. What the keys do is view-model logic
+    jumps to its tool card, Esc goes back to the composer. Other typing goes on to the
+    composer (:mod:`~pitui.ui.widgets.type_through`). What the keys do is view-model logic
     (:mod:`pitui.ui.view.selection`, imported on first use: not first-frame); this
     widget keeps the selected id and shows it.
     """
@@ -440,25 +444,31 @@ class ConversationView(ItemPane):
         """Esc: back to the composer."""
         self.post_message(self.Leave())
 
+    _ITEM_KEYS = frozenset({"c", "C", "t"})
+
+    def _composer_for(self, event: events.Event) -> Widget | None:
+        # c / C / t stay here while an item is selected; any other typing goes on to the
+        # composer (decided where the app hands the key over, so a burst keeps its order).
+        if (
+            isinstance(event, events.Key)
+            and event.character in self._ITEM_KEYS
+            and self.selected in self.state.index
+        ):
+            return None
+        return super()._composer_for(event)
+
     async def on_key(self, event: events.Key) -> None:
-        """``c``, ``C`` and ``t`` on the selected item; other typing is handed to the
-        composer at once (see :meth:`MainScreen.hand_over_typing`)."""
-        if not event.is_printable or event.character is None:
-            return
+        """``c`` copies the selected item, ``C`` its last code block, ``t`` jumps to its
+        tool card."""
         action = {"c": self._copy_item, "C": self._copy_code, "t": self._jump_to_tool}.get(
-            event.character
+            event.character or ""
         )
         item = self.state.get(self.selected or "")
+        if action is None or item is None:
+            return
         event.stop()
         event.prevent_default()
-        # Keys of a burst are queued here before the first one moves the focus away: once
-        # it has moved, even c / C / t are typing.
-        if action is not None and item is not None and self._showing_selection:
-            action(item)
-            return
-        hand_over = getattr(self.screen, "hand_over_typing", None)
-        if hand_over is not None:
-            hand_over(event.character)
+        action(item)
 
     def _copy_item(self, item: ChatItem) -> None:
         from pitui.ui.view.selection import copy_of

@@ -165,7 +165,7 @@ class ApprovalCard(ItemStatic):
         header = renderer_for(item.tool_name).header(card)
         title = Content.assemble(("Allow ", "bold"), header, ("?", "bold"))
         answers = {
-            "pending": "[y] once  [a] always here  [n] deny + reason",
+            "pending": "waiting for your answer in the dialog",
             "allowed": "allowed",
             "denied": "denied" + (f": {item.reason}" if item.reason else ""),
         }

@@ -23,7 +23,7 @@ from pitui.core.session_events import (
     SessionEvent,
 )
 from pitui.core.session_setup import SessionOptions, create_agent_session
-from tests.replay_server import ReplayServer, Reply
+from tests.replay_server import ReplayServer, Reply, write_fake_anthropic_models
 
 
 @pytest.fixture(autouse=True)
@@ -32,14 +32,7 @@ def _fast_demo(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _models_json(base_url: str) -> None:
-    paths.models_file().parent.mkdir(parents=True, exist_ok=True)
-    provider = {
-        "baseUrl": base_url,
-        "api": "anthropic-messages",
-        "apiKey": "sk-fake-key-123456",
-        "models": [{"id": "claude-fake"}],
-    }
-    paths.models_file().write_text(json.dumps({"providers": {"fake": provider}}))
+    write_fake_anthropic_models(base_url)
 
 
 async def _session(cwd: Path, **kw: Any) -> tuple[AgentSession, list[SessionEvent]]:

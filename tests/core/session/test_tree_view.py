@@ -295,4 +295,4 @@ def test_typing_on_narrows_to_what_a_fresh_search_finds() -> None:
         fresh.set_query("user ide"[:end])
         assert lines(typed) == lines(fresh)
     typed.set_query("hello")  # not an extension: searches everything again
-    assert lines(typed) == ["• assistant: hello"]
+    assert lines(typed) == ["• assistant: hello ←"]  # the leaf's nearest visible row

@@ -1,0 +1,79 @@
+"""Benchmark: what the workspace sandbox adds to every bash call.
+
+Times ``bash -c true`` as the bash tool spawns it: unconfined, through the Landlock
+launcher (``python -S -I pitui/core/sandbox_exec.py``) and through bubblewrap, and
+prints the median and best wall time of each in milliseconds, and the launcher's extra
+cost over the bare command. Backends this machine lacks are reported as skipped.
+
+Run: ``python bench/sandbox_startup.py [--runs 40]``. Target: Landlock adds < 25 ms
+(a model call takes seconds; the launcher is one interpreter start without site).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pitui.core.sandbox import (
+    Sandbox,
+    SandboxKind,
+    bwrap_works,
+    landlock_abi,
+    writable_places,
+)
+from pitui.core.settings import SandboxSettings
+
+TARGET_EXTRA_MS = 25.0
+COMMAND = ["/bin/bash", "-c", "true"]
+
+
+def time_runs(argv: list[str], runs: int) -> list[float]:
+    """Milliseconds from spawn to exit, ``runs`` times."""
+    found = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        found.append((time.perf_counter() - start) * 1000)
+    return found
+
+
+def main() -> int:
+    """Print the figures; exit 1 if the Landlock launcher misses its target."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=40)
+    args = parser.parse_args()
+    project = Path(tempfile.mkdtemp(prefix="pitui-bench-"))
+    places = writable_places(project, SandboxSettings())
+    available: dict[SandboxKind, bool] = {
+        "landlock": landlock_abi() >= 1,
+        "bwrap": asyncio.run(bwrap_works()),
+    }
+    base = time_runs(COMMAND, args.runs)
+    print(f"unconfined   median {statistics.median(base):6.1f} ms   best {min(base):6.1f} ms")
+    status = 0
+    for kind, ok in available.items():
+        if not ok:
+            print(f"{kind:<12} skipped (not available here)")
+            continue
+        timed = time_runs(Sandbox(kind, places).wrap(COMMAND), args.runs)
+        extra = statistics.median(timed) - statistics.median(base)
+        print(
+            f"{kind:<12} median {statistics.median(timed):6.1f} ms   best {min(timed):6.1f} ms"
+            f"   extra {extra:+6.1f} ms"
+        )
+        if kind == "landlock" and extra > TARGET_EXTRA_MS:
+            status = 1
+    print(f"target: Landlock adds < {TARGET_EXTRA_MS:.0f} ms per call")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,219 @@
+"""Remembered bash rules: what "always allow" saves, what a rule covers, what it never covers.
+
+A rule is the exact command by default (``npm test -- --watch`` allows that command and
+nothing else); a rule ending in `` *`` is a prefix of whole words (``npm test *`` allows
+``npm test`` and ``npm test -- --watch``, not ``npm testing``). Commands are compared as
+shell words, so spacing and quoting do not matter.
+
+Some commands are never offered "always" and never run on a remembered rule, whatever
+the settings say: destructive ones (``rm``, ``mv``, ``dd``, ``chmod -R``, ``chown``,
+``sudo``, ``git push --force``, ``git reset --hard``, ``git clean`` …), commands that run
+other commands given as text (``sh -c``, ``eval``, ``xargs``, ``find -exec``), and any
+shell control (``;``, ``&&``, ``|``, redirects, `` ` ``, ``$(``). A rule also never covers
+a command that names a path outside the project (``cat ~/.ssh/id_rsa`` under ``cat *``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pitui.core.tools.path_utils import expand_path, is_within
+
+SHELL_CONTROL = re.compile(r"[;&|`<>\n]|\$\(")
+PREFIX_MARK = " *"
+
+_DESTRUCTIVE = frozenset(
+    {"rm", "rmdir", "unlink", "mv", "dd", "shred", "truncate", "chown", "chgrp", "mkfs"}
+)
+_PRIVILEGE = frozenset({"sudo", "su", "doas", "pkexec"})
+# Run another command given as text or as the rest of the words.
+_RUNS_TEXT = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "xargs", "source", "."})
+# Run the rest of their words as a command: judge that command instead.
+_WRAPPERS = frozenset({"env", "command", "builtin", "exec", "nohup", "nice", "time", "timeout"})
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_DURATION = re.compile(r"^\d+(?:\.\d+)?[smhd]?$")
+# Git options that take a value as the next word (``git -C dir push``).
+_GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
+
+
+@dataclass(frozen=True, slots=True)
+class CommandRule:
+    """One remembered bash rule: an exact command, or a prefix of whole words."""
+
+    kind: Literal["exact", "prefix"]
+    text: str
+    """The command (or the prefix, without the trailing `` *``)."""
+
+    @property
+    def label(self) -> str:
+        """The rule as the user reads and edits it (a prefix ends in `` *``)."""
+        return self.text + PREFIX_MARK if self.kind == "prefix" else self.text
+
+    def matches(self, command: str) -> bool:
+        """True if this rule covers ``command`` word for word (nothing else is judged)."""
+        mine, theirs = _words(self.text), _words(command)
+        if not mine or theirs is None or mine is None:
+            return False
+        if self.kind == "exact":
+            return theirs == mine
+        return theirs[: len(mine)] == mine
+
+
+def parse_rule(label: str) -> CommandRule | None:
+    """The rule a user typed: ``… *`` is a prefix, anything else an exact command."""
+    text = label.strip()
+    if text == "*" or text.endswith(PREFIX_MARK):
+        prefix = text[:-1].strip()
+        return CommandRule("prefix", prefix) if prefix else None
+    return CommandRule("exact", text) if text else None
+
+
+def never_remembered(command: str) -> str | None:
+    """Why ``command`` may never be covered by an "always" rule, or None if it may.
+
+    Fast and pure (no file access): this is what the dialog shows when it offers no
+    "always" choice.
+    """
+    if SHELL_CONTROL.search(command):
+        return "it uses shell control (;, &&, |, redirects, $(…))"
+    words = _words(command)
+    if words is None:
+        return "it cannot be read as shell words"
+    return _destructive(words)
+
+
+def _destructive(words: list[str]) -> str | None:
+    words = _unwrap(words)
+    if not words:
+        return None
+    name = os.path.basename(words[0])
+    args = words[1:]
+    if name in _DESTRUCTIVE or name.startswith("mkfs."):
+        return f"`{name}` deletes or overwrites data"
+    if name in _PRIVILEGE:
+        return f"`{name}` runs with other privileges"
+    if name in _RUNS_TEXT:
+        return f"`{name}` runs commands given as text"
+    if name == "chmod" and any(a in ("-R", "--recursive") or _short_flag(a, "R") for a in args):
+        return "`chmod -R` changes a whole tree"
+    if name == "find" and any(a in ("-delete", "-exec", "-execdir", "-ok", "-okdir") for a in args):
+        return "`find` deletes or runs commands"
+    if name == "git":
+        return _git_destructive(args)
+    return None
+
+
+def _unwrap(words: list[str]) -> list[str]:
+    """The command a wrapper runs: ``env A=1 nice -n 5 rm x`` → ``rm x``."""
+    rest = list(words)
+    while rest:
+        head = os.path.basename(rest[0])
+        if _ASSIGNMENT.match(rest[0]):
+            rest.pop(0)
+        elif head in _WRAPPERS:
+            rest.pop(0)
+            # Their own options (``nice -n 5``, ``timeout 10``) come first.
+            while rest and (rest[0].startswith("-") or _DURATION.match(rest[0])):
+                option = rest.pop(0)
+                if option in ("-n", "-s", "-k", "-u") and rest:
+                    rest.pop(0)
+        else:
+            break
+    return rest
+
+
+def _short_flag(word: str, letter: str) -> bool:
+    return word.startswith("-") and not word.startswith("--") and letter in word[1:]
+
+
+def _git_destructive(args: list[str]) -> str | None:
+    rest = list(args)
+    while rest and rest[0].startswith("-"):
+        option = rest.pop(0)
+        if option in _GIT_VALUE_OPTIONS and rest:
+            rest.pop(0)
+    if not rest:
+        return None
+    sub, options = rest[0], rest[1:]
+    if sub == "push" and any(
+        o in ("--force", "--force-with-lease", "--mirror", "--delete", "--prune")
+        or o.startswith("--force-with-lease=")
+        or _short_flag(o, "f")
+        or _short_flag(o, "d")
+        or (o.startswith("+") and len(o) > 1)
+        or (o.startswith(":") and len(o) > 1)
+        for o in options
+    ):
+        return "`git push --force` rewrites the remote"
+    if sub == "reset" and "--hard" in options:
+        return "`git reset --hard` discards changes"
+    if sub == "clean":
+        return "`git clean` deletes untracked files"
+    if sub in ("checkout", "restore") and ("--" in options or "." in options):
+        return f"`git {sub}` discards changes"
+    if sub == "branch" and any(o in ("-D", "--delete") for o in options):
+        return "`git branch -D` deletes a branch"
+    return None
+
+
+def proposed_rule(command: str) -> CommandRule | None:
+    """What "always" offers for ``command``: the exact command, or None if never offered."""
+    if never_remembered(command) is not None:
+        return None
+    text = " ".join(shlex.quote(w) for w in _words(command) or [])
+    return CommandRule("exact", text) if text else None
+
+
+def validate_rule(label: str, command: str) -> CommandRule | str:
+    """The rule a user edited for ``command``, or why it cannot be saved."""
+    rule = parse_rule(label)
+    if rule is None:
+        return "the rule is empty"
+    if rule.kind == "prefix":
+        reason = never_remembered(rule.text)
+        if reason is not None:
+            return f"a rule cannot start like that: {reason}"
+    if not rule.matches(command):
+        return "the rule does not cover this command"
+    return rule
+
+
+def rule_applies(rule: CommandRule, command: str, cwd: Path) -> bool:
+    """True if ``rule`` lets ``command`` run in ``cwd`` without asking.
+
+    Blocking (resolves the paths the command names); the gate runs it in a thread.
+    """
+    if never_remembered(command) is not None or not rule.matches(command):
+        return False
+    return not names_outside(command, cwd)
+
+
+def names_outside(command: str, cwd: Path) -> bool:
+    """True if a word of ``command`` (or the value of ``--opt=value``) resolves outside ``cwd``.
+
+    Every word is read as a path relative to ``cwd``, symlinks followed: a plain word
+    stays inside, ``/etc/x``, ``~/y``, ``../z`` and ``link/w`` (``link -> /outside``) do
+    not. Blocking.
+    """
+    root = str(cwd)
+    for word in (_words(command) or [])[1:]:
+        values = [word, word.split("=", 1)[1]] if word.startswith("-") and "=" in word else [word]
+        for value in values:
+            if value.startswith("-") or not value:
+                continue
+            # Not normalised: the shell resolves ``link/..`` through the link, and so does this.
+            if not is_within(os.path.join(root, expand_path(value)), root):
+                return True
+    return False
+
+
+def _words(command: str) -> list[str] | None:
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return None

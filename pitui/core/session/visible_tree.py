@@ -1,0 +1,190 @@
+"""The tree of the rows a filter leaves visible, and where each row is drawn.
+
+Hidden entries' children hang under their nearest visible ancestor (pi's
+recalculateVisualStructure). The links are kept in flat integer arrays indexed by entry
+position, not in a dict of lists: a search keystroke rebuilds this for every row, and
+thousands of small lists per keystroke would keep the garbage collector busy.
+
+A row's :class:`Shape` (indent, connector, gutters) follows from its visible ancestors';
+it is computed when the row is first drawn (:meth:`VisibleTree.shape`), so a view pays
+only for the rows on screen and their ancestors.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+from typing import NamedTuple, TypeAlias
+
+Gutters: TypeAlias = tuple[tuple[int, bool], ...]
+"""(indent level, draw ``│``) for each branch point above a row."""
+
+HIDDEN = -2
+ROOT = -1
+
+
+class Shape(NamedTuple):
+    """Where a visible row sits: pi's indent, connector and gutters."""
+
+    indent: int
+    connector: bool
+    last: bool
+    gutters: Gutters
+    virtual: bool
+    """A root under pi's virtual root (several roots): no connector is drawn."""
+
+
+class VisibleTree:
+    """Visible parent, child count, first and last child of every visible row."""
+
+    def __init__(self, size: int) -> None:
+        self.parent = array("i", [HIDDEN]) * size
+        """Visible parent position, ``ROOT`` for a visible root, ``HIDDEN`` if not shown."""
+        self.count = array("i", [0]) * size
+        self.first = array("i", [-1]) * size
+        self.last = array("i", [-1]) * size
+        self.root_count = 0
+        self.first_root = -1
+        self.last_root = -1
+        self.shapes: dict[int, Shape] = {}
+
+    @classmethod
+    def build(cls, order: Sequence[int], shown: bytearray, ppos: Sequence[int]) -> VisibleTree:
+        """From the entries in row order (parents first), which are shown, and each entry's
+        parent position (-1 for a root)."""
+        tree = cls(len(ppos))
+        nearest = array("i", [-1]) * len(ppos)  # nearest visible ancestor-or-self
+        for position in order:
+            parent = ppos[position]
+            above = nearest[parent] if parent >= 0 else -1
+            if shown[position]:
+                tree.link(above, position)
+                nearest[position] = position
+            else:
+                nearest[position] = above
+        return tree
+
+    def grow(self, size: int) -> None:
+        """Make room for entries appended to the table."""
+        extra = size - len(self.parent)
+        if extra > 0:
+            self.parent.extend([HIDDEN] * extra)
+            self.count.extend([0] * extra)
+            self.first.extend([-1] * extra)
+            self.last.extend([-1] * extra)
+
+    # ------------------------------------------------------------------ links
+
+    def link(self, parent: int, child: int) -> None:
+        """Hang ``child`` under ``parent`` (``ROOT``: a root) as its last child."""
+        self.parent[child] = parent
+        if parent < 0:
+            self.parent[child] = ROOT
+            self.root_count += 1
+            if self.first_root < 0:
+                self.first_root = child
+            self.last_root = child
+            return
+        self.count[parent] += 1
+        if self.first[parent] < 0:
+            self.first[parent] = child
+        self.last[parent] = child
+
+    def replace(self, old: int, new: int) -> None:
+        """``new`` takes the place of ``old``, a row without visible children."""
+        parent = self.parent[old]
+        self.parent[new] = parent
+        self.parent[old] = HIDDEN
+        if parent == ROOT:
+            self.first_root = new if self.first_root == old else self.first_root
+            self.last_root = new if self.last_root == old else self.last_root
+        else:
+            self.first[parent] = new if self.first[parent] == old else self.first[parent]
+            self.last[parent] = new if self.last[parent] == old else self.last[parent]
+        if old in self.shapes:
+            self.shapes[new] = self.shapes.pop(old)
+
+    # ------------------------------------------------------------------ queries
+
+    def shown(self, position: int) -> bool:
+        return self.parent[position] != HIDDEN
+
+    def children(self, position: int) -> int:
+        """How many visible children a row (``ROOT``: the roots) has."""
+        return self.root_count if position == ROOT else self.count[position]
+
+    def first_child(self, position: int) -> int:
+        return self.first_root if position == ROOT else self.first[position]
+
+    def is_last(self, position: int) -> bool:
+        parent = self.parent[position]
+        return (self.last_root if parent == ROOT else self.last[parent]) == position
+
+    @property
+    def multiple_roots(self) -> bool:
+        return self.root_count > 1
+
+    def foldable(self, position: int) -> bool:
+        """A row with visible children that is a root or starts a branch segment."""
+        if not self.count[position]:
+            return False
+        parent = self.parent[position]
+        return parent == ROOT or self.count[parent] > 1
+
+    # ------------------------------------------------------------------ shapes
+
+    def shape(self, position: int) -> Shape:
+        """The row's shape, from its visible ancestors' (each computed once)."""
+        shapes = self.shapes
+        chain: list[int] = []
+        current = position
+        while current not in shapes:
+            chain.append(current)
+            current = self.parent[current]
+            if current < 0:
+                break
+        many = self.multiple_roots
+        for row in reversed(chain):
+            parent = self.parent[row]
+            if parent < 0:
+                shapes[row] = Shape(1 if many else 0, many, self.last_root == row, (), many)
+            else:
+                shapes[row] = child_shape(
+                    shapes[parent], self.count[parent], self.is_last(row), many
+                )
+        return shapes[position]
+
+    def prefix(self, position: int, folded: bool) -> str:
+        """The gutters and connector drawn before a row (the fold glyph in the connector)."""
+        shape = self.shape(position)
+        connector = shape.connector and not shape.virtual
+        shown = max(0, shape.indent - 1) if self.multiple_roots else shape.indent
+        gutters: dict[int, bool] = {}
+        for level, show in shape.gutters:
+            gutters.setdefault(level, show)  # pi takes the first gutter at a level
+        cells: list[str] = []
+        for level in range(shown):
+            if level in gutters:
+                cells.append("│  " if gutters[level] else "   ")
+            elif connector and level == shown - 1:
+                glyph = "⊞" if folded else "⊟" if self.foldable(position) else "─"
+                cells.append(("└" if shape.last else "├") + glyph + " ")
+            else:
+                cells.append("   ")
+        return "".join(cells)
+
+
+def child_shape(parent: Shape, siblings: int, last: bool, multiple_roots: bool) -> Shape:
+    """A child's shape under ``parent`` among ``siblings`` visible children."""
+    if siblings == 1 and parent.last and not parent.connector and not parent.virtual:
+        return parent  # a chain: the same shape all the way down (no new object)
+    branching = siblings > 1
+    # A branch point shifts its children right, and so does the first row after one
+    # (``parent.connector``: the parent's own parent branched); chains stay flat.
+    shift = branching or (parent.connector and parent.indent > 0)
+    indent = parent.indent + 1 if shift else parent.indent
+    gutters = parent.gutters
+    if parent.connector and not parent.virtual:
+        shown = max(0, parent.indent - 1) if multiple_roots else parent.indent
+        gutters = (*gutters, (max(0, shown - 1), not parent.last))
+    return Shape(indent, branching, last, gutters, False)
