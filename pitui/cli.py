@@ -42,6 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--session", metavar="FILE", help="use this session file")
     parser.add_argument("--session-dir", metavar="DIR", help="directory for session files")
     parser.add_argument("--no-session", action="store_true", help="do not save the session")
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="open the session (--session / -c) without ever writing to it",
+    )
     parser.add_argument("--model", metavar="PROVIDER/ID[:THINKING]", help="model to use")
     parser.add_argument("--provider", help="provider of --model when it has no prefix")
     parser.add_argument(

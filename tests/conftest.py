@@ -10,6 +10,8 @@ from hypothesis import HealthCheck, settings
 
 from tests.replay_server import ReplayServer
 
+ROOT = Path(__file__).resolve().parents[1]
+
 # CI machines are shared and slow at times: a property test is judged by its examples,
 # never by how long one took (hypothesis' default 200 ms deadline would make it flaky).
 settings.register_profile("pitui", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -28,9 +30,14 @@ def replay_server() -> Iterator[ReplayServer]:
 
 @pytest.fixture(autouse=True)
 def pitui_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own pitui home and no provider keys from the machine."""
+    """Every test gets its own pitui home and no provider keys from the machine.
+
+    Subprocesses (``python -m pitui``) import this checkout's pitui, not whichever one
+    the virtualenv was installed from.
+    """
     home = tmp_path / "pitui-home"
     monkeypatch.setenv("PITUI_HOME", str(home))
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
     for var in (
         "ANTHROPIC_API_KEY",
         "OPENAI_API_KEY",

@@ -69,6 +69,8 @@ class ReplayServer:
 
     def __init__(self) -> None:
         self.requests: list[RecordedRequest] = []
+        self.bytes_sent = 0
+        """Body bytes written so far, over all replies (to wait for a reply to be under way)."""
         self._replies: list[Reply] = []
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -93,6 +95,14 @@ class ReplayServer:
     def start(self) -> ReplayServer:
         self._thread.start()
         return self
+
+    def wait_sent(self, count: int, timeout: float = 30.0) -> None:
+        """Block until at least ``count`` body bytes have gone out (fail after ``timeout``)."""
+        deadline = time.monotonic() + timeout
+        while self.bytes_sent < count:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"only {self.bytes_sent} of {count} bytes were sent")
+            time.sleep(0.01)
 
     def stop(self) -> None:
         self._stopping.set()
@@ -147,6 +157,7 @@ class ReplayServer:
                     for start in range(0, len(data), step):
                         self.wfile.write(data[start : start + step])
                         self.wfile.flush()
+                        server.bytes_sent += len(data[start : start + step])
                         if reply.delay_s:
                             time.sleep(reply.delay_s)
                     if reply.hang_after is not None:

@@ -17,9 +17,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-import aiofiles
-
 from pitui import paths
+from pitui.ai.files import read_config_text
 from pitui.errors import ConfigError
 from pitui.private_files import write_private
 
@@ -156,12 +155,14 @@ class AuthStorage:
 
     @classmethod
     async def load(cls, path: Path | None = None) -> AuthStorage:
-        """Read the auth file (missing → empty). Invalid JSON → :class:`ConfigError`."""
+        """Read the auth file (missing → empty).
+
+        Raises:
+            ConfigError: Invalid JSON, not UTF-8, a directory or unreadable.
+        """
         path = path or paths.auth_file()
-        try:
-            async with aiofiles.open(path, encoding="utf-8") as handle:
-                text = await handle.read()
-        except FileNotFoundError:
+        text = await read_config_text(path)
+        if text is None:
             return cls(path=path)
         return cls(_parse_auth(text, path), path)
 
@@ -170,6 +171,17 @@ class AuthStorage:
     def providers(self) -> list[str]:
         """Providers that have an entry in the auth file."""
         return list(self._data)
+
+    def problems(self) -> list[str]:
+        """Entries of the auth file that give no key (each is ignored, never fatal)."""
+        found = []
+        for provider, entry in self._data.items():
+            why = _entry_problem(entry)
+            if why is not None:
+                found.append(
+                    f'auth file: entry "{provider}" is ignored: {why}\n\nFile: {self.path}'
+                )
+        return found
 
     def set_runtime_api_key(self, provider: str, key: str) -> None:
         """A key for this run only (``--api-key``); never written anywhere."""
@@ -184,7 +196,7 @@ class AuthStorage:
         return bool(
             provider in KEYLESS_PROVIDERS
             or provider in self._runtime
-            or provider in self._data
+            or (provider in self._data and _entry_problem(self._data[provider]) is None)
             or env_api_key(provider)
             or provider in self._configured
         )
@@ -279,6 +291,19 @@ def _oauth_access(entry: Mapping[str, Any]) -> str | None:
         and time.time() * 1000 < expires
     ):
         return access
+    return None
+
+
+def _entry_problem(entry: object) -> str | None:
+    """Why an auth-file entry can never give a key (None when it may: unknown types of
+    entry are kept for the tools that wrote them, not reported)."""
+    if not isinstance(entry, dict):
+        return "must be an object"
+    kind = entry.get("type")
+    if kind == "api_key" and not isinstance(entry.get("key"), str):
+        return '"key" must be a string'
+    if kind == "oauth" and not isinstance(entry.get("access"), str):
+        return '"access" must be a string'
     return None
 
 

@@ -9,12 +9,12 @@ and answers "which models can I use now" and "which one by default".
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import aiofiles
-
 from pitui import paths
+from pitui.ai.files import read_config_text
 from pitui.ai.keys import AuthStorage
 from pitui.ai.models_config import (
     ModelsConfig,
@@ -179,6 +179,21 @@ class ModelRegistry:
     def __repr__(self) -> str:
         return f"ModelRegistry({len(self._models)} models, error={self.error is not None})"
 
+    def warnings(self) -> list[str]:
+        """What to tell the user about models.json and the auth file (never fatal)."""
+        found = [str(self.error)] if self.error is not None else []
+        return found + self.auth.problems()
+
+    def default_problem(self, provider: str | None, model_id: str | None) -> str | None:
+        """Why the settings' ``defaultProvider``/``defaultModel`` cannot be used (or None)."""
+        if provider and all(m.provider != provider for m in self._models):
+            return f'settings: defaultProvider "{provider}" is not a known provider'
+        if provider and model_id and self.find(provider, model_id) is None:
+            return f'settings: defaultModel "{model_id}" is not a model of "{provider}"'
+        if model_id and not provider:
+            return f'settings: defaultModel "{model_id}" has no defaultProvider'
+        return None
+
     @classmethod
     async def load(
         cls, models_file: Path | None = None, auth: AuthStorage | None = None
@@ -196,9 +211,10 @@ class ModelRegistry:
                 auth, auth_error = AuthStorage(), exc
         path = models_file or paths.models_file()
         try:
-            async with aiofiles.open(path, encoding="utf-8") as handle:
-                text = await handle.read()
-        except FileNotFoundError:
+            text = await read_config_text(path)
+        except ConfigError as exc:
+            return cls(builtin_models(), auth, ConfigError(f"Failed to load models.json: {exc}"))
+        if text is None:
             return cls(builtin_models(), auth, auth_error)
         try:
             config = parse_models_config(text, path)
@@ -253,7 +269,10 @@ class ModelRegistry:
         Raises:
             ModelNotFoundError: with pi's message when nothing matches.
         """
-        return _resolve_cli_model(self._models, arg, provider)
+        choice = _resolve_cli_model(self._models, arg, provider)
+        if provider or "/" in arg:
+            return choice
+        return _disambiguate(self._models, choice, self.auth.has_auth)
 
     # ------------------------------------------------------------------ default
 
@@ -391,6 +410,23 @@ def _resolve_cli_model(models: list[Model], arg: str, cli_provider: str | None) 
     raise ModelNotFoundError(
         f'Model "{display}" not found. Use --list-models to see available models.'
     )
+
+
+def _disambiguate(
+    models: list[Model], choice: ModelChoice, has_auth: Callable[[str], bool]
+) -> ModelChoice:
+    """A bare id that several providers offer: prefer one with a key, and say so."""
+    model_id = choice.model.id
+    same = [m for m in models if m.id.lower() == model_id.lower()]
+    if len({m.provider for m in same}) < 2:
+        return choice
+    picked = next((m for m in same if has_auth(m.provider)), choice.model)
+    names = ", ".join(f"{m.provider}/{m.id}" for m in same)
+    warning = (
+        f'Model "{model_id}" is offered by several providers ({names}); using '
+        f"{picked.provider}/{picked.id}. Pass --model PROVIDER/{model_id} to choose another."
+    )
+    return ModelChoice(picked, choice.thinking, warning)
 
 
 def _fallback_model(models: list[Model], provider: str, model_id: str) -> Model | None:

@@ -29,11 +29,12 @@ from pitui.ai.types import (
     Model,
     TextContent,
     ThinkingLevel,
+    ToolResultMessage,
     UserMessage,
 )
 from pitui.core.compaction.branch import plan_navigation
 from pitui.core.messages import BashExecutionMessage, text_of
-from pitui.core.permissions import PermissionGate
+from pitui.core.permissions import PermissionGate, mark_denied
 from pitui.core.redaction import SecretRedactor
 from pitui.core.retry import is_retryable_error, retry_delay_ms
 from pitui.core.session.store import SessionStore
@@ -102,6 +103,8 @@ class AgentSession:
         """Hides API keys in tool output and in the output of ``!`` commands."""
         self._listeners: list[SessionListener] = []
         self._runtime = _Runtime()
+        self._denied: set[str] = set()
+        """Calls the gate refused whose tool result is still to be recorded."""
         self._file_usage = FileUsage()
         agent.subscribe(self._on_agent_event)
         self.compaction = SessionCompaction(self)
@@ -181,11 +184,16 @@ class AgentSession:
 
     async def _on_agent_event(self, event: SessionEvent) -> None:
         if isinstance(event, MessageEndEvent):
+            message = event.message
+            if isinstance(message, ToolResultMessage) and message.tool_call_id in self._denied:
+                self._denied.discard(message.tool_call_id)
+                mark_denied(message)
             # Awaited by the loop, so entries land in the file in event order.
-            await self.store.append_message(event.message)
+            await self.store.append_message(message)
         if isinstance(event, ToolExecutionEndEvent):
             decision = self.gate.decisions.pop(event.tool_call_id, None)
             if decision is not None and not decision.allowed:
+                self._denied.add(event.tool_call_id)
                 await self.emit(
                     ToolDeniedEvent(
                         tool_call_id=event.tool_call_id,
@@ -216,6 +224,7 @@ class AgentSession:
             if streaming_behavior == "followUp":
                 self.follow_up(text, images)
                 return
+        self.store.check_writable()  # a read-only session: refuse before anything runs
         await self._flush_pending_bash()
         await self.compaction.before_prompt()
         content: list[TextContent | ImageContent] = [TextContent(text=text), *(images or [])]
@@ -337,6 +346,7 @@ class AgentSession:
         """
         if self._runtime.bash_signal is not None:
             raise AgentError("A bash command is already running. Press Esc to cancel it first.")
+        self.store.check_writable()
         signal = self._runtime.bash_signal = AbortSignal()
         await self.emit(
             UserBashStartEvent(command=command, exclude_from_context=exclude_from_context)
@@ -511,14 +521,20 @@ class AgentSession:
         await self.record_model_and_thinking()
         await self._changed("new")
 
-    async def resume(self, path: Path) -> None:
-        """Switch to the session file at ``path`` (its model and level come back too)."""
+    async def resume(self, path: Path) -> str | None:
+        """Switch to the session file at ``path`` (its model and level come back too).
+
+        Returns:
+            What opening the file skipped or cut (:meth:`SessionStore.damage_notice`),
+            for the caller to show; None for a sound file.
+        """
         new_store = await SessionStore.open(path)
         old, self.store = self.store, new_store
         await old.close()
         self.agent.reset()
         self.rebuild_from_session(restore_model=True)
         await self._changed("resume")
+        return new_store.damage_notice()
 
     def rebuild_from_session(self, *, restore_model: bool = False) -> None:
         """Replace the agent's transcript with the session context at the leaf."""

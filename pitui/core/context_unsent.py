@@ -14,7 +14,7 @@ from typing import Any, TypeAlias
 
 from pitui.agent.messages import AgentMessage
 from pitui.core.compaction.tokens import estimate_raw_entry, estimate_tokens
-from pitui.core.messages import BashExecutionMessage, CustomMessage, text_of
+from pitui.core.messages import BashExecutionMessage, CustomMessage, SystemMessage, text_of
 from pitui.core.sanitize import inert
 from pitui.core.session.context import SessionContext
 from pitui.core.session.table import EntryTable
@@ -22,6 +22,8 @@ from pitui.core.session.tree_rows import row_text, tool_calls_of
 
 BASH_EXCLUDED = "!! command: shown to you, kept from the model"
 CUSTOM_EXCLUDED = "custom message with excludeFromContext: kept from the model"
+PI_SYSTEM = "pi's; not sent, pitui sends its own"
+"""pi 1.6's record of its system prompt and tools in the transcript."""
 SUMMARISED = "summarised away by compaction {compaction}: the model sees its summary"
 EARLIER_COMPACTION = "earlier compaction: the latest compaction's summary replaces it"
 _ENTRY_REASONS = {
@@ -71,12 +73,16 @@ def _message_reason(message: AgentMessage) -> str:
         return BASH_EXCLUDED
     if isinstance(message, CustomMessage) and message.exclude_from_context:
         return CUSTOM_EXCLUDED
+    if isinstance(message, SystemMessage):
+        return PI_SYSTEM
     return f"left out by the request's conversion (role {message.role})"
 
 
 def _message_preview(message: AgentMessage) -> str:
     if isinstance(message, BashExecutionMessage):
         return flat(f"$ {message.command}")
+    if isinstance(message, SystemMessage):
+        return flat(f"[system prompt: {message.summary()}]", 200)
     return flat(text_of(getattr(message, "content", None)))
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pitui import paths
+from pitui.errors import ConfigError
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,18 +217,17 @@ def parse_keybindings_text(text: str, source: str) -> Keybindings:
 
 async def load_keybindings(path: Path | None = None) -> Keybindings:
     """Read ``keybindings.json`` (default: in the pitui home); a missing file = defaults."""
-    import aiofiles  # lazy: this module is imported before the TUI's first frame
+    from pitui.ai.files import read_config_text  # lazy: imported before the first frame
 
     file = path or paths.keybindings_file()
     try:
-        async with aiofiles.open(file, encoding="utf-8") as handle:
-            text = await handle.read()
-    except FileNotFoundError:
-        return Keybindings()
-    except (OSError, UnicodeDecodeError) as exc:
+        text = await read_config_text(file)
+    except ConfigError as exc:
         result = Keybindings()
         result.problems.append(KeybindingProblem(str(file), None, str(exc)))
         return result
+    if text is None:
+        return Keybindings()
     return parse_keybindings_text(text, str(file))
 
 

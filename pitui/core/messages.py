@@ -2,8 +2,9 @@
 
 Importing this module registers ``bashExecution``, ``custom``, ``branchSummary`` and
 ``compactionSummary`` into the AgentMessage registry, so session files and the agent loop
-get typed objects for them. :func:`convert_to_llm` turns a transcript into the protocol
-messages a request carries, with pi's exact texts.
+get typed objects for them, and pi 1.6's ``system`` role (:class:`SystemMessage`).
+:func:`convert_to_llm` turns a transcript into the protocol messages a request carries,
+with pi's exact texts.
 """
 
 from __future__ import annotations
@@ -14,15 +15,18 @@ from typing import Any, Literal
 from pydantic import Field
 
 from pitui.agent.messages import AgentMessage, CustomAgentMessage, register_message_type
+from pitui.ai._base import PiModel
 from pitui.ai.types import (
     AssistantMessage,
     Message,
     TextContent,
+    Tool,
     ToolResultMessage,
     UserContent,
     UserMessage,
     now_ms,
 )
+from pitui.core.system_summary import system_summary
 
 COMPACTION_SUMMARY_PREFIX = (
     "The conversation history before this point was compacted into the following summary:"
@@ -87,10 +91,47 @@ class CompactionSummaryMessage(CustomAgentMessage):
     timestamp: int = Field(default_factory=now_ms)
 
 
+class ToolReference(PiModel):
+    """A tool named by a :class:`SystemMessage` that stops being available."""
+
+    name: str
+
+
+class SystemMessage(CustomAgentMessage):
+    """pi 1.6's record of the system prompt and the tools, in the transcript itself.
+
+    The first request of a pi 1.6 session writes one with every prompt section and tool;
+    later ones patch ``sections`` by name (``None`` removes one), add instructions in
+    ``content`` and list ``toolsAdded`` / ``toolsRemoved``. Replaying them in order gives
+    pi's current prompt. pitui reads, keeps, shows and lists them, but never sends them:
+    they describe pi's prompt and pi's tools, and pitui sends its own (see
+    :func:`convert_to_llm`). Fields are pi's; unknown ones are kept.
+    """
+
+    role: Literal["system"] = "system"
+    content: str | list[TextContent] = ""
+    sections: dict[str, str | None] | None = None
+    timestamp: int = Field(default_factory=now_ms)
+    tools_added: list[Tool] | None = None
+    tools_removed: list[ToolReference] | None = None
+
+    def text(self) -> str:
+        """The prompt text of this message: content, then its sections (pi's rendering)."""
+        content = self.content
+        parts = [content if isinstance(content, str) else "\n".join(b.text for b in content)]
+        parts += [text for text in (self.sections or {}).values() if text is not None]
+        return "\n\n".join(part for part in parts if part)
+
+    def summary(self) -> str:
+        """One line: what this message declares or changes (see :func:`system_summary`)."""
+        return system_summary(self.to_json_dict())
+
+
 register_message_type("bashExecution", BashExecutionMessage)
 register_message_type("custom", CustomMessage)
 register_message_type("branchSummary", BranchSummaryMessage)
 register_message_type("compactionSummary", CompactionSummaryMessage)
+register_message_type("system", SystemMessage)
 
 
 def text_of(content: object) -> str:
@@ -150,7 +191,15 @@ def _convert_one(message: AgentMessage) -> Message | None:
     if isinstance(message, CompactionSummaryMessage):
         text = COMPACTION_SUMMARY_PREFIX + message.summary + COMPACTION_SUMMARY_SUFFIX
         return _user_text(text, message.timestamp)
-    return None  # unknown roles never reach the model
+    # A pi 1.6 system message (SystemMessage) is not sent. pi's own converter passes it
+    # on and its providers fold every one into the request's system prompt and tools (or
+    # send later ones in place where a model accepts that); continuing a session, pi
+    # first appends a change that brings the recorded prompt to its current one. So what
+    # a model sees is pi's current prompt and tools, never a stale one. pitui's current
+    # prompt describes the tools pitui runs and goes in Context.system_prompt; the
+    # recorded one describes pi's tools, and sending both would give the model two
+    # prompts. Unknown roles never reach the model either.
+    return None
 
 
 def convert_to_llm(messages: list[AgentMessage]) -> list[Message]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pitui import paths
+from pitui.ai.types import ToolResultMessage
 from pitui.core.command_rules import (
     CommandRule,
     never_remembered,
@@ -255,6 +256,26 @@ def denial_text(tool_name: str, user_reason: str | None, policy_reason: str | No
         text = f"The user denied this {tool_name} call."
         return f"{text} Reason: {user_reason.strip()}" if user_reason.strip() else text
     return f"Permission denied for {tool_name}: {policy_reason or 'not allowed'}."
+
+
+DENIED_DETAIL = "denied"
+"""Key in a refused call's tool-result ``details`` (UI data, never sent to a model)."""
+
+
+def mark_denied(result: ToolResultMessage) -> None:
+    """Record in ``result`` that the permission gate refused its call.
+
+    A resumed session sees only the tool result; this is how its card shows ``⊘``
+    (denied) as it did live, rather than ``✗``. ``details`` is UI-only data: pi keeps it
+    and never sends it to a model.
+    """
+    details = result.details if isinstance(result.details, dict) else {}
+    result.details = {**details, DENIED_DETAIL: True}
+
+
+def was_denied(details: object) -> bool:
+    """Whether tool-result ``details`` say the gate refused the call."""
+    return isinstance(details, dict) and details.get(DENIED_DETAIL) is True
 
 
 class PermissionGate:

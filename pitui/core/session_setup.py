@@ -62,6 +62,10 @@ class SessionOptions:
     session_dir: Path | None = None
     continue_recent: bool = False
     no_session: bool = False
+    read_only: bool = False
+    """Open the session file without ever writing to it (``--read-only``)."""
+    fallback_read_only: bool = False
+    """A file that is locked or cannot be written opens read-only instead of failing."""
     store: SessionStore | None = None
     """An already open store to use instead of the session flags (inspection: the context
     report); one opened read-only gets nothing recorded."""
@@ -99,6 +103,7 @@ def options_from_args(
         session_dir=Path(args.session_dir) if args.session_dir else None,
         continue_recent=bool(args.continue_ or args.resume),
         no_session=args.no_session,
+        read_only=bool(getattr(args, "read_only", False)),
         system_prompt=args.system_prompt,
         append_system_prompt=args.append_system_prompt,
         api_key=args.api_key,
@@ -114,10 +119,14 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         settings = loaded.settings
         options.warnings += loaded.errors
     registry = options.registry or await ModelRegistry.load()
-    if registry.error is not None:
-        options.warnings.append(str(registry.error))
+    options.warnings += registry.warnings()
     store = await _open_store(options)
+    if store.read_only:
+        options.warnings.append(read_only_notice(store))
     context = store.build_context()
+    damage = store.damage_notice()
+    if damage is not None:
+        options.warnings.append(damage)
     model, thinking = await _choose_model(options, settings, registry, context)
     if options.api_key:  # --api-key applies to the provider of the chosen model
         registry.auth.set_runtime_api_key(model.provider, options.api_key)
@@ -166,13 +175,17 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     )
     if context.messages:
         agent.replace_messages(context.messages)
-    if store.read_only:
-        return session
-    if context.messages:
-        await _record_changes(session, context.model, context.thinking_level)
-    else:
+        if not store.read_only:
+            await _record_changes(session, context.model, context.thinking_level)
+    elif not store.read_only:
         await session.record_model_and_thinking()
     return session
+
+
+def read_only_notice(store: SessionStore) -> str:
+    """Why the session is read-only and what that means, for the user."""
+    why = f"{store.read_only_reason} " if store.read_only_reason else ""
+    return f"{why}{store.path} is open read-only: it is shown, but nothing can be added to it."
 
 
 async def _open_store(options: SessionOptions) -> SessionStore:
@@ -180,10 +193,15 @@ async def _open_store(options: SessionOptions) -> SessionStore:
         return options.store
     if options.no_session:
         return SessionStore.in_memory(options.cwd)
+    modes = {"read_only": options.read_only, "fallback_read_only": options.fallback_read_only}
     if options.session_file is not None:
-        return await SessionStore.open(options.session_file, session_dir=options.session_dir)
+        return await SessionStore.open(
+            options.session_file, session_dir=options.session_dir, **modes
+        )
     if options.continue_recent:
-        return await SessionStore.continue_recent(options.cwd, options.session_dir)
+        return await SessionStore.continue_recent(options.cwd, options.session_dir, **modes)
+    if options.read_only:
+        options.warnings.append("--read-only applies to --session FILE or -c; ignored")
     return SessionStore.create(options.cwd, options.session_dir)
 
 
@@ -205,6 +223,9 @@ async def _choose_model(
         model = registry.find(context.model.provider, context.model.model_id)
     if model is None:
         model = await registry.resolve_default(settings.default_provider, settings.default_model)
+        problem = registry.default_problem(settings.default_provider, settings.default_model)
+        if problem is not None:
+            options.warnings.append(f"{problem}; using {model.provider}/{model.id}")
     if thinking is None:
         level = context.thinking_level if context.leaf_id is not None else None
         thinking = _as_level(level) or settings.default_thinking_level or "off"

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import aiofiles
 from pydantic import Field, ValidationError
 
 from pitui import paths
 from pitui.ai._base import PiModel
+from pitui.ai.files import read_config_text
 from pitui.ai.types import ThinkingLevel
+from pitui.errors import ConfigError
 from pitui.private_files import write_private
 
 QueueMode = Literal["all", "one-at-a-time"]
@@ -187,12 +188,11 @@ def _remove_path(data: Any, loc: tuple[int | str, ...]) -> None:
 
 async def _read_json_object(path: Path) -> tuple[dict[str, Any], list[str]]:
     try:
-        async with aiofiles.open(path, encoding="utf-8") as handle:
-            text = await handle.read()
-    except FileNotFoundError:
+        text = await read_config_text(path)
+    except ConfigError as exc:
+        return {}, [str(exc)]
+    if text is None:
         return {}, []
-    except OSError as exc:
-        return {}, [f"{path}: cannot be read: {exc.strerror}"]
     try:
         data = json.loads(text) if text.strip() else {}
     except json.JSONDecodeError as exc:

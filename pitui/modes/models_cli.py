@@ -30,8 +30,8 @@ def run(args: argparse.Namespace) -> int:
     except PituiError as exc:
         print(f"pitui: {exc.title}: {exc}", file=sys.stderr)
         return 1
-    if registry.error is not None:
-        print(f"pitui: warning: {registry.error}", file=sys.stderr)
+    for warning in registry.warnings():
+        print(f"pitui: warning: {warning}", file=sys.stderr)
     print(render(registry, search))
     return 0
 

@@ -1,7 +1,10 @@
 """``pitui -p`` and ``--mode json``: run prompts to completion without a UI (PI_SPEC §9.10).
 
 Print mode writes each text block of the final reply on its own line; a reply that ended
-in an error or an abort goes to stderr with exit code 1. JSON mode writes the session
+in an error or an abort goes to stderr with exit code 1, after whatever text it had
+streamed (a dropped connection keeps what arrived). After automatic retries the error
+names the first failure and the last one. A run that ends without any reply, or whose
+reply could not be saved, also exits 1 with the reason. JSON mode writes the session
 header, then every session event as one JSON line with pi's field names. Nobody can
 answer a permission request here, so the default policy is ``workspace``. What reaches
 the terminal is inert: escape and control sequences from the model or a tool (an OSC 52
@@ -18,10 +21,16 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from pitui.agent.events import MessageEndEvent
+from pitui.agent.events import (
+    AgentEndEvent,
+    MessageEndEvent,
+    MessageStartEvent,
+    MessageUpdateEvent,
+)
 from pitui.ai.types import AssistantMessage, TextContent
+from pitui.core.interrupt import SignalWatch, exit_code
 from pitui.core.sanitize import inert, json_inert
-from pitui.core.session_events import AutoCompactionEndEvent, SessionEvent
+from pitui.core.session_events import AutoCompactionEndEvent, AutoRetryStartEvent, SessionEvent
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.core.session_setup import options_from_args as session_options
 from pitui.errors import PituiError
@@ -43,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     except PituiError as exc:
         print(f"pitui: {inert(str(exc))}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
         return 130
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, as a Unix filter should.
@@ -75,50 +84,113 @@ async def run_prompts(
         session.subscribe(lambda event: _write_event(stdout, event))
     outcome = _Outcome()
     session.subscribe(outcome.see)
+    main = asyncio.current_task()
+
+    def stop_waiting(_signum: int) -> None:
+        if main is not None:
+            main.cancel()
+
+    # A signal ends the reply as Esc does (aborted, saved); a second one stops waiting.
+    signals = SignalWatch(lambda _signum: session.abort(), stop_waiting).install()
     try:
         for prompt in prompts:
             outcome.reset()
             await session.prompt(prompt)
+            if signals.received is not None:
+                break
     finally:
+        signals.remove()
         await session.close()
     if outcome.failure is not None:
         print(inert(outcome.failure), file=stderr)
         return 1
-    return _report(outcome.final, stdout, stderr, print_text=not json_mode)
+    code = _report(outcome, stdout, stderr, print_text=not json_mode)
+    return exit_code(signals.received) if signals.received is not None else code
 
 
 class _Outcome:
-    """The last reply of a prompt, and a failure that happened after it (e.g. recovery)."""
+    """What one prompt came to: its last reply, the text it streamed, its failures."""
 
     def __init__(self) -> None:
-        self.final: AssistantMessage | None = None
-        self.failure: str | None = None
+        self.reset()
 
     def reset(self) -> None:
-        self.final, self.failure = None, None
+        self.final: AssistantMessage | None = None
+        self.failure: str | None = None
+        """A failure after the last reply (e.g. overflow recovery)."""
+        self.first_error: str | None = None
+        """The error of the first failed reply, when automatic retries followed it."""
+        self.retries = 0
+        self.streamed: list[AssistantMessage] = []
+        """The latest (partial or finished) reply of each attempt, in order."""
 
     def see(self, event: SessionEvent) -> None:
-        if isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
-            self.final, self.failure = event.message, None
+        if isinstance(event, MessageStartEvent | MessageUpdateEvent | MessageEndEvent):
+            if isinstance(event.message, AssistantMessage):
+                self._streaming(event)
+        elif isinstance(event, AgentEndEvent):
+            # A run that failed outside the model call (e.g. the session could not be
+            # written) ends with a reply that only agent_end carries (PI_SPEC §3.10).
+            last = next(
+                (m for m in reversed(event.messages) if isinstance(m, AssistantMessage)), None
+            )
+            if last is not None and last is not self.final and last.stop_reason != "stop":
+                self.final, self.failure = last, None
+        elif isinstance(event, AutoRetryStartEvent):
+            self.retries = event.attempt
+            if self.first_error is None:
+                self.first_error = event.error_message
         elif isinstance(event, AutoCompactionEndEvent) and event.error_message:
             # Overflow recovery failed: the failed reply left the transcript, the error stays.
             self.failure = event.error_message
 
+    def _streaming(self, event: MessageStartEvent | MessageUpdateEvent | MessageEndEvent) -> None:
+        message = event.message
+        assert isinstance(message, AssistantMessage)
+        # Each attempt starts a reply; its updates and end carry the same reply, grown.
+        if isinstance(event, MessageStartEvent) or not self.streamed:
+            self.streamed.append(message)
+        else:
+            self.streamed[-1] = message
+        if isinstance(event, MessageEndEvent):
+            self.final, self.failure = message, None
 
-def _report(
-    final: AssistantMessage | None, stdout: TextIO, stderr: TextIO, *, print_text: bool
-) -> int:
+    def partial_text(self) -> list[str]:
+        """Text blocks of the latest attempt that streamed any text (for a failed prompt)."""
+        for message in reversed(self.streamed):
+            texts = [b.text for b in message.content if isinstance(b, TextContent) and b.text]
+            if texts:
+                return texts
+        return []
+
+    def error_text(self, final: AssistantMessage) -> str:
+        """The failure, naming the first error too when retries ended in another one."""
+        last = final.error_message or f"Request {final.stop_reason}"
+        if not self.retries or self.first_error is None or self.first_error == last:
+            return last
+        tries = "retry" if self.retries == 1 else f"{self.retries} retries"
+        return f"{self.first_error} (after {tries}, the last failed with: {last})"
+
+
+def _report(outcome: _Outcome, stdout: TextIO, stderr: TextIO, *, print_text: bool) -> int:
+    final = outcome.final
     if final is None:
-        return 0
+        print("pitui: the run ended without a reply from the model", file=stderr)
+        return 1
     if final.stop_reason in ("error", "aborted"):
-        print(inert(final.error_message or f"Request {final.stop_reason}"), file=stderr)
+        if print_text:
+            _print_lines(outcome.partial_text(), stdout)
+        print(inert(outcome.error_text(final)), file=stderr)
         return 1
     if print_text:
-        for block in final.content:
-            if isinstance(block, TextContent):
-                print(inert(block.text), file=stdout)
-        stdout.flush()
+        _print_lines([b.text for b in final.content if isinstance(b, TextContent)], stdout)
     return 0
+
+
+def _print_lines(texts: list[str], stdout: TextIO) -> None:
+    for text in texts:
+        print(inert(text), file=stdout)
+    stdout.flush()
 
 
 def _write_event(stream: TextIO, event: SessionEvent) -> None:

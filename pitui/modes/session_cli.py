@@ -78,12 +78,13 @@ def _one_line(text: str, width: int) -> str:
 
 
 def cmd_ls(argv: list[str]) -> int:
-    """``pitui session ls [--all] [--json] [--session-dir DIR] [--no-cache]``."""
+    """``pitui session ls [--all] [--json] [--paths] [--session-dir DIR] [--no-cache]``."""
     from pitui.core.session.listing import list_sessions
 
     parser = argparse.ArgumentParser(prog="pitui session ls", description="List sessions.")
     parser.add_argument("--all", action="store_true", help="sessions of every project")
-    parser.add_argument("--json", action="store_true", help="a JSON array")
+    parser.add_argument("--json", action="store_true", help="a JSON array (with each path)")
+    parser.add_argument("--paths", action="store_true", help="end each row with its file")
     parser.add_argument("--session-dir", metavar="DIR", help="session files are in DIR")
     parser.add_argument("--no-cache", action="store_true", help="read every file afresh")
     args = parser.parse_args(argv)
@@ -100,7 +101,9 @@ def cmd_ls(argv: list[str]) -> int:
         when = datetime.fromtimestamp(info.modified_ms / 1000).strftime("%Y-%m-%d %H:%M")
         title = _one_line(info.name or info.first_message, 60)
         where = f"  {info.cwd}" if args.all else ""
-        lines.append(f"{when}  {info.id[:8]}  {info.message_count:>5} msgs  {title}{where}")
+        file = f"  {info.path}" if args.paths else ""
+        row = f"{when}  {info.id[:8]}  {info.message_count:>5} msgs  {title}{where}{file}"
+        lines.append(row)
     sys.stdout.write(inert("".join(line + "\n" for line in lines)))
     if not sessions:
         sys.stderr.write("no sessions\n")

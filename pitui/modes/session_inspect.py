@@ -21,30 +21,37 @@ from pitui.core.message_text import message_preview
 from pitui.core.sanitize import inert, json_inert_bytes
 from pitui.core.session.check import check_bytes, repaired_bytes
 from pitui.core.session.context import UNSET, LeafArg
+from pitui.core.session.listing import resolve_session
+from pitui.core.session.opening import read_session_bytes
 from pitui.core.session.store import SessionStore
 from pitui.core.session.tree_view import FILTER_MODES, TreeView, render_rows
 from pitui.errors import SessionError
 
 
-def _open(path: str) -> SessionStore:
+def _open(path: Path) -> SessionStore:
     return asyncio.run(SessionStore.open(path, read_only=True))
 
 
-def _require_file(path: str) -> None:
-    if not os.path.isfile(path):
-        raise SessionError(f"{path}: no such session file")
+def _add_file_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE|ID", help="a session file, or an id (prefix)")
+    parser.add_argument("--session-dir", metavar="DIR", help="look ids up under DIR")
+
+
+def _file(args: argparse.Namespace) -> Path:
+    """The session file the FILE|ID argument names."""
+    directory = Path(args.session_dir) if args.session_dir else None
+    return resolve_session(args.file, directory)
 
 
 def cmd_tree(argv: list[str]) -> int:
     """``pitui session tree FILE [--filter MODE] [--search TEXT] [--ids]``: pi's /tree rows."""
     parser = argparse.ArgumentParser(prog="pitui session tree", description="Show the tree.")
-    parser.add_argument("file")
+    _add_file_argument(parser)
     parser.add_argument("--filter", choices=FILTER_MODES, default="default", help="pi's filters")
     parser.add_argument("--search", default="", help="keep rows holding every word")
     parser.add_argument("--ids", action="store_true", help="start each row with its entry id")
     args = parser.parse_args(argv)
-    _require_file(args.file)
-    store = _open(args.file)
+    store = _open(_file(args))
     view = TreeView(store.table, store.labels(), store.get_leaf_id(), filter_mode=args.filter)
     if args.search:
         view.set_query(args.search)
@@ -77,8 +84,9 @@ def _context_text(report: ContextReport) -> str:
         message = sent.get(number - 1)
         if message is None:
             entry = unsent.get(report.transcript_entry_ids[number - 1])
-            why = entry.reason if entry else "not sent to the model"
-            lines.append(f"{number:>5}  {agent.role:<17} ~{0:>6} tok  ({why})")
+            why = f"({entry.reason})" if entry else "(not sent to the model)"
+            shown = f"{entry.preview} {why}" if entry and entry.preview else why
+            lines.append(f"{number:>5}  {agent.role:<17} ~{0:>6} tok  {shown}")
             continue
         shown = message_preview(message.message)
         lines.append(f"{number:>5}  {agent.role:<17} ~{message.tokens:>6} tok  {shown}")
@@ -102,13 +110,12 @@ def cmd_context(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="pitui session context", description="Show what the model would receive."
     )
-    parser.add_argument("file")
+    _add_file_argument(parser)
     parser.add_argument("--leaf", metavar="ID", help="entry id to build the context at")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args(argv)
-    _require_file(args.file)
     leaf: LeafArg = UNSET if args.leaf is None else args.leaf
-    report = asyncio.run(report_for_file(Path(args.file), leaf, keep_json=args.json))
+    report = asyncio.run(report_for_file(_file(args), leaf, keep_json=args.json))
     if args.json:
         sys.stdout.flush()
         sys.stdout.buffer.write(json_inert_bytes(_to_json(report.to_json())))
@@ -133,18 +140,26 @@ def _write_copy(target: Path, data: bytes, source: Path) -> None:
 
 
 def cmd_check(argv: list[str]) -> int:
-    """``pitui session check FILE [--repair OUT]``: exit 0 when clean, 1 with a report."""
+    """``pitui session check FILE|ID [--repair OUT]``.
+
+    Exit 0 when the file is sound (crash residue is reported as warnings), 1 when it is
+    corrupt.
+    """
     parser = argparse.ArgumentParser(prog="pitui session check", description="Validate a file.")
-    parser.add_argument("file")
+    _add_file_argument(parser)
     parser.add_argument("--repair", metavar="OUT", help="write a repaired copy to OUT")
     args = parser.parse_args(argv)
-    _require_file(args.file)
-    source = Path(args.file)
-    result = check_bytes(source.read_bytes(), name=str(source))
+    source = _file(args)
+    data = asyncio.run(read_session_bytes(source))
+    result = check_bytes(data, name=str(source))
+    for warning in result.warnings:
+        sys.stdout.write(inert(f"{source}: warning: {warning}") + "\n")
     for problem in result.problems:
         sys.stdout.write(inert(f"{source}: {problem}") + "\n")
     if result.clean:
-        sys.stdout.write(f"{source}: ok ({len(result.loaded.table)} entries)\n")
+        entries = len(result.loaded.table)
+        residue = f", {len(result.warnings)} warning(s) from a crash" if result.warnings else ""
+        sys.stdout.write(f"{source}: ok ({entries} entries{residue})\n")
     if args.repair:
         _write_copy(Path(args.repair), repaired_bytes(result.loaded), source)
         sys.stdout.write(f"repaired copy written to {args.repair}\n")

@@ -30,8 +30,10 @@ from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.status_bar import SessionInfo
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
     from textual.command import Provider
 
+    from pitui.core.interrupt import SignalWatch
     from pitui.ui.branches import Branches
     from pitui.ui.commands import Commands
     from pitui.ui.launch import LiveSession
@@ -115,6 +117,9 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self._last_escape = -1.0
         self.startup: Callable[[PituiApp], Awaitable[None]] | None = None
         """Run in a worker after the first frame (creates the session, see ``launch``)."""
+        self._ending_run = False
+        """An exit is waiting for the run to end (see :meth:`exit`)."""
+        self._signals: SignalWatch | None = None
 
     @cached_property
     def commands(self) -> Commands:
@@ -181,6 +186,14 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         session."""
         gc.unfreeze()  # the start-up objects join the oldest generation, as in ``rebuild``
         gc.enable()
+        from pitui.core.interrupt import SignalWatch
+
+        # SIGTERM / SIGHUP (a closed terminal) / SIGINT from outside: quit as Ctrl+Q does.
+        self._signals = SignalWatch(lambda _signum: self.exit(), lambda _signum: self.exit())
+        try:
+            self._signals.install()
+        except (ValueError, RuntimeError):  # not the main thread (an embedding host)
+            self._signals = None
         await self.commands.install(self._keybindings)
         await self.main.add_suggestion_list()
         if self.startup is not None:
@@ -224,11 +237,37 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.session = session
         if live is not None:
             self.info = live.info()
+        from pitui.ui.view.items import carry_notices
         from pitui.ui.view.replay import state_from_messages
 
-        await self.rebuild(state_from_messages(session.messages))
+        state = carry_notices(self.chat, state_from_messages(session.messages), [NO_SESSION_NOTICE])
+        await self.rebuild(state)
         self.bridge = EventBridge(self, session.subscribe)
         self.bridge.start()
+
+    def exit(
+        self,
+        result: None = None,
+        return_code: int = 0,
+        message: RenderableType | None = None,
+    ) -> None:
+        """Quit (every way out comes here: Ctrl+Q, Ctrl+C twice, /quit, a signal).
+
+        A reply still streaming is first ended as Esc ends it, so the prompt and the
+        partial reply are in the session file as an ``aborted`` message; quitting does
+        not wait for that a second time.
+        """
+        live = self.live
+        if live is None or self._ending_run or not live.busy:
+            super().exit(result, return_code, message)
+            return
+        self._ending_run = True
+
+        async def end_then_exit() -> None:
+            await live.end_run()
+            super(PituiApp, self).exit(result, return_code, message)
+
+        self.run_worker(end_then_exit(), group="exit", exit_on_error=False)
 
     @property
     def themes(self) -> ThemeCatalog:
@@ -244,6 +283,8 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         return True
 
     async def on_unmount(self) -> None:
+        if self._signals is not None:
+            self._signals.remove()
         if self.bridge is not None:
             self.bridge.stop()
         if self.live is not None:

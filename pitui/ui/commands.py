@@ -37,6 +37,8 @@ ArgumentCompleter = Callable[["Commands", str], list[str]]
 NO_SESSION = "No session is connected."
 DOUBLE_PRESS_SECONDS = 0.5
 """A second Ctrl+C within this time quits (pi)."""
+QUIT_HINT_SECONDS = 1.5
+"""How long the first Ctrl+C's "press again to quit" hint stays."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,13 +266,17 @@ class Commands:
         return action != "exit_if_empty" or not self.app.main.query_one(Composer).text
 
     def clear_editor(self) -> None:
-        """Ctrl+C: clear the composer; a second press within 0.5 s quits."""
+        """Ctrl+C: clear the composer; a second press within 0.5 s quits (pi)."""
         now = time.monotonic()
         if now - self._last_clear < DOUBLE_PRESS_SECONDS:
             self.app.exit()
             return
         self._last_clear = now
         self.app.main.query_one(Composer).clear()
+        # pi quits on a second press but never says so; a toast, gone by itself.
+        keys = self.keybindings.keys_for("clear")
+        again = display_key(keys[0]) if keys else "it"
+        self.app.notify(f"Press {again} again quickly to quit", timeout=QUIT_HINT_SECONDS)
 
     # ------------------------------------------------------------------ themes
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -31,6 +32,9 @@ DEMO_HINT = (
     "No API key found: running the offline demo model. Set ANTHROPIC_API_KEY or "
     "OPENAI_API_KEY (or add models.json) and pick a model with ctrl+l."
 )
+_log = logging.getLogger(__name__)
+END_RUN_WAIT_S = 5.0
+"""How long quitting waits for an aborted run to save its partial reply."""
 # Events after which the status bar's facts (model, level, name, usage) may have changed.
 INFO_EVENT_TYPES = frozenset({"message_end", "agent_end", "session_changed"})
 
@@ -66,7 +70,10 @@ def tui_options(args: argparse.Namespace, cwd: Path) -> SessionOptions:
     settings' mode (``ask``): the TUI has someone to ask."""
     from pitui.core.session_setup import options_from_args
 
-    return options_from_args(args, cwd)
+    options = options_from_args(args, cwd)
+    # A file another pitui holds, or one that cannot be written, is still worth seeing.
+    options.fallback_read_only = True
+    return options
 
 
 class Launcher:
@@ -86,7 +93,9 @@ class Launcher:
         options.asker = ApprovalBroker(app, self.cwd).ask
         try:
             session = await create_agent_session(options)
-        except (PituiError, OSError) as exc:  # e.g. an unknown model, an unreadable file
+        except Exception as exc:  # e.g. an unknown model, an unreadable file; never a hang
+            if not isinstance(exc, PituiError | OSError):
+                _log.exception("session start-up failed")
             warnings = [AddNotice(w, "warning") for w in options.warnings]
             await app.apply([*warnings, AddNotice(f"Error: {exc}", "error")])
             app.startup = None  # nothing is loading any more
@@ -164,6 +173,23 @@ class LiveSession:
     async def cycle_thinking_level(self) -> str:
         """Shift+Tab: the next level the model accepts."""
         return await self.session.cycle_thinking_level()
+
+    @property
+    def busy(self) -> bool:
+        """A run is in progress (its reply would be lost if the app just went away)."""
+        return self.session.is_streaming
+
+    async def end_run(self) -> None:
+        """End the run as Esc does: the partial reply is saved as ``aborted``.
+
+        Waits at most :data:`END_RUN_WAIT_S` for the run to wind down.
+        """
+        self.session.abort()
+        try:
+            async with asyncio.timeout(END_RUN_WAIT_S):
+                await self.session.wait_for_idle()
+        except TimeoutError:
+            _log.warning("the run did not end within %.1f s of the abort", END_RUN_WAIT_S)
 
     async def close(self) -> None:
         """Abort work in progress and release the session file."""

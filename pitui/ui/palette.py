@@ -28,17 +28,46 @@ class PaletteEntry:
     run: Callable[[], Awaitable[object] | None]
 
 
+ACTION_COMMANDS = {
+    "newSession": "new",
+    "hotkeys": "hotkeys",
+    "quit": "quit",
+    "selectModel": "model",
+    "fork": "fork",
+    "tree": "tree",
+}
+"""Binding actions that do what a slash command does: listed once, as the command, with
+the action's keys and id in its help."""
+DUPLICATE_SYSTEM_COMMANDS = frozenset({"Quit", "Keys", "Theme"})
+"""Textual's palette commands that pitui's own entries cover (/quit, /hotkeys, /theme)."""
+
+
+def _keys(commands: Commands, action_id: str) -> str:
+    keys = commands.keybindings.keys_for(action_id)
+    return " / ".join(display_key(k) for k in keys) or "unbound"
+
+
 def palette_entries(commands: Commands) -> list[PaletteEntry]:
-    """Every slash command and every binding action (each with its id)."""
-    entries = [
-        PaletteEntry(f"/{c.name}", f"{c.description}  ·  id: /{c.name}", _runner(commands, c))
-        for c in commands.registry.all()
-    ]
+    """Every slash command and every binding action (each with its id), each once."""
+    by_command = {name: action for action, name in ACTION_COMMANDS.items()}
+    entries = []
+    for c in commands.registry.all():
+        action_id = by_command.get(c.name)
+        bound = action_id is not None and commands.keybindings.keys_for(action_id)
+        extra = f"  ·  {_keys(commands, action_id)}" if action_id and bound else ""
+        ids = f"/{c.name}, {action_id}" if action_id else f"/{c.name}"
+        entries.append(
+            PaletteEntry(
+                f"/{c.name}", f"{c.description}{extra}  ·  id: {ids}", _runner(commands, c)
+            )
+        )
+    listed = {f"/{c.name}" for c in commands.registry.all()}
     for action in ACTIONS:
         if action.id not in ACTION_TARGETS or action.id == "commandPalette":
             continue
-        keys = commands.keybindings.keys_for(action.id)
-        shown = " / ".join(display_key(k) for k in keys) or "unbound"
+        if f"/{ACTION_COMMANDS.get(action.id)}" in listed:
+            continue
+        shown = _keys(commands, action.id)
         entries.append(
             PaletteEntry(
                 action.description,
@@ -82,11 +111,9 @@ def open_theme_picker(app: App[Any]) -> None:
 
 
 def system_commands(app: App[Any], base: Iterable[SystemCommand]) -> Iterable[SystemCommand]:
-    """Textual's system commands with "Theme" opening the pi theme picker instead."""
+    """Textual's system commands without those pitui lists itself (Quit, Keys, Theme)."""
     for command in base:
-        if command.title == "Theme":
-            yield SystemCommand("Theme", "Switch theme (/theme)", lambda: open_theme_picker(app))
-        else:
+        if command.title not in DUPLICATE_SYSTEM_COMMANDS:
             yield command
 
 

@@ -331,6 +331,27 @@ async def test_parse_model_arg_unknown_id_on_known_provider_is_a_custom_id() -> 
     assert choice.warning and "Using custom model id" in choice.warning
 
 
+async def test_a_bare_id_offered_by_several_providers_says_which_was_picked() -> None:
+    provider = {"api": "openai-completions", "apiKey": "k", "models": [{"id": "tiny"}]}
+    config = {
+        "providers": {
+            "alpha": {**provider, "baseUrl": "http://127.0.0.1:1"},
+            "beta": {**provider, "baseUrl": "http://127.0.0.1:2"},
+        }
+    }
+    write_models_json(config)
+    registry = await ModelRegistry.load()
+    choice = registry.parse_model_arg("tiny:high")
+    assert (choice.model.provider, choice.thinking) == ("alpha", "high")
+    assert choice.warning == (
+        'Model "tiny" is offered by several providers (alpha/tiny, beta/tiny); using '
+        "alpha/tiny. Pass --model PROVIDER/tiny to choose another."
+    )
+    explicit = registry.parse_model_arg("beta/tiny")
+    assert (explicit.model.provider, explicit.warning) == ("beta", None)
+    assert registry.parse_model_arg("tiny", provider="beta").warning is None
+
+
 async def test_parse_model_arg_errors() -> None:
     registry = await load()
     with pytest.raises(ModelNotFoundError, match='Model "zzz-nothing" not found'):

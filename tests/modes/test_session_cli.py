@@ -142,7 +142,7 @@ def test_check_clean_and_problems_and_repair(
         "parent not found",
         "cycle",
         "unanswered",
-        "entry m1: does not fit type 'model_change'",
+        "line 7: entry m1 (model_change) is ignored: provider: required; modelId: required",
     ):
         assert fragment in out, fragment
     assert broken.read_bytes() == before

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,6 @@ from pitui.core.keybindings import ACTIONS
 from pitui.ui.keymap import ACTION_TARGETS
 from pitui.ui.palette import palette_entries
 from pitui.ui.screens.hotkeys import HotkeysScreen
-from pitui.ui.screens.models import ModelPicker
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.suggestions import SuggestionList
 from tests.ui.command_support import (
@@ -42,15 +42,40 @@ async def test_palette_lists_every_command_and_action(tmp_path: Path) -> None:
         helps = " ".join(e.help for e in entries)
         for action in ACTIONS:
             if action.id in ACTION_TARGETS and action.id != "commandPalette":
-                assert f"id: {action.id}" in helps
-        assert "Ctrl+L  ·  id: selectModel" in helps
+                assert re.search(rf"id: (/\w+, )?{action.id}\b", helps), action.id
+        assert "Ctrl+L  ·  id: /model, selectModel" in helps
         system = {c.title: c for c in app.get_system_commands(app.screen)}
-        system["Theme"].callback()  # pi themes only
-        await pilot.pause()
-        assert isinstance(app.screen, CommandPalette)
+        assert not {"Quit", "Keys", "Theme"} & set(system)  # pitui's own entries cover them
+        theme = next(e for e in entries if e.text == "/theme")
+        theme.run()  # pi themes only
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the themes")
+        await settle(pilot)  # mounted before it is dismissed
         assert "themes" in str(app.screen.query_one(Input).placeholder)
         app.screen.dismiss()
-        assert "Quit" in system
+
+
+async def test_palette_lists_each_action_once(tmp_path: Path) -> None:
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        entries = palette_entries(app.commands)
+        system = [c.title for c in app.get_system_commands(app.screen)]
+        titles = [e.text for e in entries] + system
+        assert len(titles) == len(set(titles))
+
+        def lines_about(duty: str) -> list[str]:
+            return [
+                e.text for e in entries if duty in f"{e.text} {e.help.split('  ·  ')[0]}".lower()
+            ] + [t for t in system if duty in t.lower()]
+
+        assert lines_about("quit") == ["/quit"]
+        assert lines_about("new session") == ["/new"]
+        assert lines_about("keyboard shortcuts") == ["/hotkeys"]
+        assert lines_about("theme") == ["/theme"]
+        assert lines_about("select model") == ["/model"]
+        quit_entry = next(e for e in entries if e.text == "/quit")
+        assert quit_entry.help == "Quit pitui  ·  Ctrl+Q  ·  id: /quit, quit"
 
 
 async def test_palette_opens_and_runs_a_command(tmp_path: Path) -> None:
@@ -73,10 +98,10 @@ async def test_palette_runs_a_binding_action(tmp_path: Path) -> None:
         await settle(pilot)
         await pilot.press("ctrl+p")
         await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
-        await pilot.press(*"open model selector")
+        await pilot.press(*"show or hide the tool pane")
         await pilot.pause(0.3)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, ModelPicker), "the picker")
+        await wait_until(pilot, lambda: app.main.has_class("-show-tools"), "the tool pane toggle")
 
 
 async def test_autocomplete_command_names_then_arguments(tmp_path: Path) -> None:

@@ -55,11 +55,10 @@ async def test_scroll_lock_and_new_output_indicator() -> None:
         source.emit(more.agent_end().events)
         await settle(pilot)
         assert pane.scroll_y == 0  # did not jump while the user reads above
-        indicator = app.query_one("#new-output")
-        assert indicator.has_class("-visible")
+        assert pane.border_subtitle == "new output ↓"
         pane.scroll_end(animate=False)
         await settle(pilot)
-        assert not indicator.has_class("-visible")
+        assert pane.border_subtitle == ""
 
 
 async def test_a_flood_of_items_mounts_only_the_tail() -> None:

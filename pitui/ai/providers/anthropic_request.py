@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pitui.ai.options import StreamOptions
+from pitui.ai.schema import self_contained
 from pitui.ai.transform import normalize_id_anthropic, strip_unpaired_surrogates, transform_messages
 from pitui.ai.types import (
     AssistantMessage,
@@ -212,10 +213,13 @@ def _with_control(block: Json, control: Json | None) -> Json:
 
 
 def convert_tools(tools: list[Tool], oauth: bool, eager: bool, control: Json | None) -> list[Json]:
-    """Tool definitions: only ``properties``/``required`` of the schema are forwarded."""
+    """Tool definitions: only ``properties``/``required`` of the schema are forwarded.
+
+    References are written out first: ``$defs`` would be cut off with the rest.
+    """
     out: list[Json] = []
     for i, tool in enumerate(tools):
-        schema = tool.parameters
+        schema = self_contained(tool.parameters)
         entry: Json = {
             "name": to_claude_code_name(tool.name) if oauth else tool.name,
             "description": tool.description,

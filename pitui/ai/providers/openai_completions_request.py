@@ -20,6 +20,7 @@ from pitui.ai.providers._openai_common import (
     reasoning_effort,
 )
 from pitui.ai.providers.openai_compat import OpenAICompletionsCompat
+from pitui.ai.schema import self_contained
 from pitui.ai.transform import (
     normalize_id_openai_completions,
     strip_unpaired_surrogates,
@@ -88,7 +89,7 @@ def _tool(tool: Tool, compat: OpenAICompletionsCompat) -> Json:
     function: Json = {
         "name": tool.name,
         "description": tool.description,
-        "parameters": tool.parameters,
+        "parameters": self_contained(tool.parameters),
     }
     if compat.supports_strict_mode:
         function["strict"] = False

@@ -20,6 +20,7 @@ from pitui.ai.providers._openai_common import (
     max_output_tokens,
     reasoning_effort,
 )
+from pitui.ai.schema import self_contained
 from pitui.ai.transform import (
     normalize_id_openai_responses,
     strip_unpaired_surrogates,
@@ -81,7 +82,7 @@ def _tool(tool: Tool) -> Json:
         "type": "function",
         "name": tool.name,
         "description": tool.description,
-        "parameters": tool.parameters,
+        "parameters": self_contained(tool.parameters),
         "strict": False,
     }
 

@@ -4,6 +4,11 @@ Checks: lines that are not JSON, the header, duplicate headers and ids, parent l
 (missing parents, cycles), entries that do not fit their type, and tool-call pairing on
 every path (each tool call answered by a tool result before the next user or assistant
 message; each tool result answering a call of the assistant message before it).
+
+What a crash leaves behind is told apart from corruption: a torn line (the cut-off
+start of an entry) and tool calls a crash left unanswered are warnings. pi's context
+builder copes with both (the torn line is skipped; a missing result is answered with
+"No result provided" before the next message), so the file is sound.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from pydantic import ValidationError
 
 from pitui.core.session.entries import parse_entry
 from pitui.core.session.ids import CURRENT_SESSION_VERSION, iso_now, new_entry_id, new_session_id
+from pitui.core.session.invalid import describe_invalid
 from pitui.core.session.load import LoadedFile, parse_session_bytes
 from pitui.core.session.table import EntryTable
 from pitui.core.session.tree import child_positions
@@ -25,14 +31,15 @@ _UNANSWERED_OK = frozenset({"error", "aborted"})  # pi drops such turns' calls w
 
 @dataclass
 class CheckResult:
-    """Everything ``check`` found; ``problems`` is empty for a clean file."""
+    """Everything ``check`` found: ``problems`` (corruption) and ``warnings`` (residue)."""
 
     loaded: LoadedFile
     problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def clean(self) -> bool:
-        """No problem found."""
+        """No corruption found (warnings allowed)."""
         return not self.problems
 
 
@@ -87,39 +94,44 @@ def _owner(turns: list[_Turn | None], ppos: list[int], position: int) -> _Turn |
     return None
 
 
-def tool_pairing_problems(table: EntryTable, turns: list[_Turn | None]) -> list[str]:
-    """Tool calls without results and results without calls, on every path."""
+def tool_pairing_problems(
+    table: EntryTable, turns: list[_Turn | None]
+) -> tuple[list[str], list[str]]:
+    """``(unanswered calls, results without a call)``, on every path."""
     _, children = child_positions(table)
     ppos, ids = table.parent_positions(), table.ids
-    problems: list[str] = []
+    unanswered: list[str] = []
+    orphans: list[str] = []
     for position, turn in enumerate(turns):
         if turn is None:
             continue
         if turn.calls and turn.stop not in _UNANSWERED_OK:
             where = _unanswered(turns, ids, children, position)
             if where:
-                problems.append(f"entry {ids[position]}: tool call(s) unanswered {where}")
+                unanswered.append(f"entry {ids[position]}: tool call(s) unanswered {where}")
         elif turn.role == "toolResult":
             owner = _owner(turns, ppos, position)
             if owner is None or turn.result_for not in owner.calls:
-                problems.append(
+                orphans.append(
                     f"entry {ids[position]}: tool result {turn.result_for} "
                     "answers no call of the assistant message before it"
                 )
-    return problems
+    return unanswered, orphans
 
 
-def _validate(table: EntryTable, problems: list[str]) -> list[_Turn | None]:
+def _validate(loaded: LoadedFile, problems: list[str]) -> list[_Turn | None]:
     """Validate every entry (without keeping it) and extract the pairing facts."""
+    table, numbers = loaded.table, loaded.line_numbers
     turns: list[_Turn | None] = []
     for position in range(len(table)):
         raw = table.raw(position)
         try:
             parse_entry(raw)
         except ValidationError as exc:
-            why = str(exc).splitlines()[0]
+            where = f"line {numbers[position]}: " if position < len(numbers) else ""
             problems.append(
-                f"entry {table.ids[position]}: does not fit type {table.types[position]!r}: {why}"
+                f"{where}entry {table.ids[position]} ({table.types[position]}) is ignored: "
+                f"{describe_invalid(raw, exc)}"
             )
         message = raw.get("message") if table.types[position] == "message" else None
         turns.append(_Turn(message) if isinstance(message, dict) else None)
@@ -129,9 +141,11 @@ def _validate(table: EntryTable, problems: list[str]) -> list[_Turn | None]:
 def check_bytes(data: bytes, name: str = "") -> CheckResult:
     """Check a session file's content."""
     loaded = parse_session_bytes(data, lenient=True, name=name)
-    result = CheckResult(loaded, loaded.report.problems())
-    turns = _validate(loaded.table, result.problems)
-    result.problems += tool_pairing_problems(loaded.table, turns)
+    result = CheckResult(loaded, loaded.report.problems(), loaded.report.residue())
+    turns = _validate(loaded, result.problems)
+    unanswered, orphans = tool_pairing_problems(loaded.table, turns)
+    result.warnings += unanswered
+    result.problems += orphans
     return result
 
 

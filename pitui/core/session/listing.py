@@ -19,6 +19,7 @@ from typing import Any
 from pitui import paths
 from pitui.core.session.ids import encode_cwd
 from pitui.core.session.list_cache import MISS, ListCache
+from pitui.errors import SessionError
 
 _MESSAGE_AT_LINE_START = b'\n{"type":"message",'
 _MESSAGE_ANYWHERE = b'"type":"message"'
@@ -310,6 +311,39 @@ def list_sessions(
         cache.save({str(d) for d in directories})
     infos.sort(key=lambda i: i.modified_ms, reverse=True)
     return infos
+
+
+def resolve_session(arg: str, session_dir: Path | None = None) -> Path:
+    """A session file named by its path, or by its id or an id prefix (``pitui session ls``).
+
+    Ids are looked up in every project's sessions (under ``session_dir`` if given).
+
+    Raises:
+        SessionError: ``arg`` is a directory, matches no session, or several.
+    """
+    path = Path(arg)
+    if path.is_dir():
+        raise SessionError(
+            f"{arg} is a directory, not a session file; give a .jsonl file, or a session "
+            "id from `pitui session ls`"
+        )
+    if path.is_file():
+        return path
+    needle = arg.lower()
+    matches = [
+        info
+        for info in list_sessions(session_dir=session_dir, all_projects=True)
+        if info.id.lower().startswith(needle)
+    ]
+    if len(matches) == 1:
+        return Path(matches[0].path)
+    if not matches:
+        raise SessionError(f"{arg}: no such session file or session id (see `pitui session ls`)")
+    listed = "\n".join(f"  {m.id}  {m.path}" for m in matches[:10])
+    more = f"\n  … and {len(matches) - 10} more" if len(matches) > 10 else ""
+    raise SessionError(
+        f"{arg} matches {len(matches)} sessions; give more of the id:\n{listed}{more}"
+    )
 
 
 def most_recent_session(directory: Path) -> Path | None:

@@ -9,6 +9,7 @@ destroy the user's session (pi overwrites such a file; pitui leaves it untouched
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +18,7 @@ from pitui.core.session.bulk import bulk_allocation
 from pitui.core.session.ids import CURRENT_SESSION_VERSION
 from pitui.core.session.migrate import file_version, migrate_objects
 from pitui.core.session.table import EntryTable, parse_json_line
+from pitui.core.session.writer import dumps_line
 from pitui.errors import SessionError
 
 
@@ -28,6 +30,9 @@ class LoadReport:
     """(1-based line number, reason) of skipped lines."""
     torn_tail: bool = False
     """The last line was cut off (no newline, not JSON): skipped."""
+    torn_lines: list[int] = field(default_factory=list)
+    """1-based numbers of lines that are the cut-off start of an entry, inside the file:
+    a crash's torn tail that a later append left behind (crash residue, skipped)."""
     missing_newline: bool = False
     """The file does not end with a newline (the next append starts a fresh line)."""
     header_problem: str | None = None
@@ -39,13 +44,21 @@ class LoadReport:
     """Entries whose parent link was cut to break a parentId cycle."""
     migrated_from: int | None = None
 
+    def residue(self) -> list[str]:
+        """Crash leftovers that lose nothing written whole (warnings, not corruption)."""
+        out = [
+            f"line {n}: the torn start of an entry a crash cut off; skipped"
+            for n in self.torn_lines
+        ]
+        if self.torn_tail:
+            out.append("last line is torn (incomplete write); skipped")
+        return out
+
     def problems(self) -> list[str]:
-        """Human-readable lines, one per problem (empty when the file is clean)."""
+        """Human-readable lines, one per problem (empty when the file is sound)."""
         out = [f"line {n}: {why}" for n, why in self.bad_lines]
         if self.header_problem:
             out.insert(0, f"header: {self.header_problem}")
-        if self.torn_tail:
-            out.append("last line is torn (incomplete write); skipped")
         if self.duplicate_headers:
             out.append(f"{self.duplicate_headers} duplicate session header line(s)")
         out += [f"duplicate entry id {i}" for i in self.duplicate_ids]
@@ -60,19 +73,32 @@ class LoadedFile:
 
     header: dict[str, Any] | None
     """The first header object (None only for an empty file or a lenient load)."""
-    objects: list[dict[str, Any]]
-    """After a migration: every object of the file (headers included), migrated; else empty."""
+    objects: list[dict[str, Any] | bytes]
+    """After a migration: every line of the file in order (headers included), objects
+    migrated, lines that are no JSON object kept as their bytes; else empty."""
     table: EntryTable
     report: LoadReport
     labels: dict[str, str]
     """Resolved labels: target id → label (last non-empty wins; empty clears)."""
+    line_numbers: list[int] = field(default_factory=list)
+    """Each entry's 1-based line in the file (only from a lenient load, for ``check``)."""
+
+    def migrated_bytes(self) -> bytes:
+        """The migrated file: every object as a line, every unparseable line kept as it was."""
+        return b"".join(
+            piece + b"\n" if isinstance(piece, bytes) else dumps_line(piece)
+            for piece in self.objects
+        )
 
 
 _Parsed = tuple[int, bytes, dict[str, Any]]  # (line number, line, object)
 
 
-def _iter_objects(data: bytes, report: LoadReport) -> Iterator[_Parsed]:
-    """Each line that is a JSON object; other lines are reported (a torn last one apart)."""
+def _iter_objects(
+    data: bytes, report: LoadReport, skipped: list[tuple[int, bytes]] | None = None
+) -> Iterator[_Parsed]:
+    """Each line that is a JSON object; other lines are reported (a torn last one apart)
+    and, with ``skipped``, collected as (line number, bytes)."""
     lines = data.split(b"\n")
     complete = data.endswith(b"\n")
     last = len(lines) - 1
@@ -84,15 +110,49 @@ def _iter_objects(data: bytes, report: LoadReport) -> Iterator[_Parsed]:
         except ValueError as exc:
             if number == last and not complete:
                 report.torn_tail = True
+            elif looks_torn(line):
+                report.torn_lines.append(number + 1)
             else:
                 report.bad_lines.append((number + 1, f"not JSON ({exc})"[:120]))
+            if skipped is not None:
+                skipped.append((number + 1, line))
             continue
         if number == last and not complete:
             report.missing_newline = True
         if obj.__class__ is not dict:
             report.bad_lines.append((number + 1, "not a JSON object"))
+            if skipped is not None:
+                skipped.append((number + 1, line))
             continue
         yield number + 1, line, obj
+
+
+def looks_torn(line: bytes) -> bool:
+    """Whether ``line`` is the start of a JSON object cut off mid-write.
+
+    True when it opens an object and every bracket it opens is still open at its end
+    (strings and escapes followed); garbage, or an object with something after it, is not.
+    """
+    if not line.startswith(b'{"'):
+        return False
+    depth, in_string, escaped = 0, False, False
+    for byte in line:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x7B, 0x5B):  # { [
+            depth += 1
+        elif byte in (0x7D, 0x5D):  # } ]
+            depth -= 1
+            if depth == 0:
+                return False  # the object closed: whatever follows makes it garbage
+    return depth > 0
 
 
 def _header_problem(obj: dict[str, Any] | None) -> str | None:
@@ -102,13 +162,22 @@ def _header_problem(obj: dict[str, Any] | None) -> str | None:
         return 'first line is not a session header ({"type":"session",…})'
     if not isinstance(obj.get("id"), str):
         return "session header has no string id"
+    version = obj.get("version", 1)
+    whole = isinstance(version, int) or (isinstance(version, float) and version.is_integer())
+    if isinstance(version, bool) or not whole:
+        # Guessing here would be "treat as v1": a migration that rewrites every id.
+        return f"session header version must be a whole number, not {json.dumps(version)}"
     return None
 
 
 def _build_table(
-    parsed: Iterable[_Parsed], report: LoadReport, keep_lines: bool
+    parsed: Iterable[_Parsed],
+    report: LoadReport,
+    keep_lines: bool,
+    numbers: list[int] | None = None,
 ) -> tuple[EntryTable, dict[str, str]]:
-    """Index the entries. With ``keep_lines`` an entry keeps its line, not its object."""
+    """Index the entries. With ``keep_lines`` an entry keeps its line, not its object;
+    ``numbers`` (if given) receives each entry's line number."""
     table = EntryTable()
     labels: dict[str, str] = {}
     # The hot loop of opening a large file: list appends inlined on purpose.
@@ -132,6 +201,8 @@ def _build_table(
             _resolve_label(obj, labels)
         if entry_id in index:
             report.duplicate_ids.append(entry_id)
+        if numbers is not None:
+            numbers.append(number)
         index[entry_id] = len(ids)
         raws.append(line if keep_lines else obj)
         ids.append(entry_id)
@@ -192,6 +263,18 @@ def _cycle_cuts(ppos: list[int]) -> list[int]:
     return cuts
 
 
+def _in_file_order(
+    first: _Parsed | None, rest: list[_Parsed], skipped: list[tuple[int, bytes]]
+) -> list[dict[str, Any] | bytes]:
+    """Objects and skipped lines by line number (a migration rewrites them all)."""
+    numbered: list[tuple[int, dict[str, Any] | bytes]] = [(n, obj) for n, _, obj in rest]
+    if first is not None:
+        numbered.append((first[0], first[2]))
+    numbered += skipped
+    numbered.sort(key=lambda pair: pair[0])
+    return [piece for _, piece in numbered]
+
+
 def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -> LoadedFile:
     """Parse a session file's bytes.
 
@@ -204,8 +287,10 @@ def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -
         SessionError: The file has content but no valid session header (unless lenient).
     """
     report = LoadReport()
+    skipped: list[tuple[int, bytes]] = []
+    numbers: list[int] | None = [] if lenient else None
     with bulk_allocation():
-        stream = _iter_objects(data, report)
+        stream = _iter_objects(data, report, skipped)
         first = next(stream, None)
         header = first[2] if first else None
         # A file whose only content is a torn first line never held a complete line: it
@@ -222,15 +307,16 @@ def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -
         if problem is not None:
             header = None
             stream = itertools.chain([first] if first else [], stream)
-        objects: list[dict[str, Any]] = []
+        objects: list[dict[str, Any] | bytes] = []
         if header is not None and file_version([header]) < CURRENT_SESSION_VERSION:
             rest = list(stream)  # migration needs every object of the file
-            objects = [header] + [obj for _, _, obj in rest]
-            report.migrated_from = migrate_objects(objects)
-            table, labels = _build_table(rest, report, keep_lines=False)
+            parsed: list[dict[str, Any]] = [header] + [obj for _, _, obj in rest]
+            report.migrated_from = migrate_objects(parsed)
+            table, labels = _build_table(rest, report, False, numbers)
+            objects = _in_file_order(first, rest, skipped)
         else:
-            table, labels = _build_table(stream, report, keep_lines=True)
+            table, labels = _build_table(stream, report, True, numbers)
         if not data.endswith(b"\n") and data and not report.torn_tail:
             report.missing_newline = True
         _cut_broken_links(table, report)
-        return LoadedFile(header, objects, table, report, labels)
+        return LoadedFile(header, objects, table, report, labels, numbers or [])

@@ -1,4 +1,8 @@
-"""Opening a session file: lock, read off the loop, parse, migrate atomically."""
+"""Opening a session file: lock, read off the loop, parse, migrate in memory.
+
+An old-format (v1/v2) file is migrated in memory only; the store writes the migration
+with its first append (see :meth:`SessionStore.flush`), never when a file is just read.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ import aiofiles.os
 
 from pitui.core.session.entries import SessionHeader
 from pitui.core.session.load import LoadedFile, parse_session_bytes
-from pitui.core.session.writer import SessionWriter, dumps_line
+from pitui.core.session.writer import SessionWriter
 from pitui.errors import SessionError
 
 if TYPE_CHECKING:
@@ -34,16 +38,19 @@ async def open_store(
         store = cls._new(str(Path.cwd()), directory, True, None, None)
         store.path = file
         return store
+    if await aiofiles.os.path.isdir(file):
+        raise SessionError(f"{file} is a directory, not a session file")
     writer: SessionWriter | None = None
+    reason: str | None = None
     if not read_only:
         try:
             writer = await SessionWriter.open(file)
-        except SessionError:
+        except SessionError as exc:
             if not fallback_read_only:
                 raise
+            reason = exc.message
     try:
-        async with aiofiles.open(file, "rb") as handle:
-            data = await handle.read()
+        data = await read_session_bytes(file)
         loaded = await asyncio.to_thread(parse_session_bytes, data, name=str(file))
         store = await _from_loaded(cls, loaded, file, directory, writer, data)
     except BaseException:
@@ -51,7 +58,26 @@ async def open_store(
             await writer.close()
         raise
     store.read_only = writer is None
+    store.read_only_reason = reason
     return store
+
+
+async def read_session_bytes(path: Path) -> bytes:
+    """The whole file.
+
+    Raises:
+        SessionError: It cannot be read (naming the file and the cause).
+    """
+    try:
+        async with aiofiles.open(path, "rb") as handle:
+            return await handle.read()
+    except IsADirectoryError:
+        raise SessionError(f"{path} is a directory, not a session file") from None
+    except OSError as exc:
+        raise SessionError(
+            f"cannot read the session file {path}: {exc.strerror or exc}",
+            title="Session unreadable",
+        ) from None
 
 
 async def _from_loaded(
@@ -75,6 +101,7 @@ async def _from_loaded(
     store._has_assistant = "assistant" in loaded.table.roles
     store._pending = []
     store._writer = writer
-    if writer is not None and loaded.report.migrated_from is not None:
-        await writer.replace_all(b"".join(dumps_line(obj) for obj in loaded.objects))
+    if loaded.report.migrated_from is not None:
+        # Written with the first append, not now: opening a file to read it changes nothing.
+        store._migration = loaded
     return store

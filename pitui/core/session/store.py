@@ -25,7 +25,7 @@ from pitui.core.session.ids import (
     new_session_id,
     session_file_name,
 )
-from pitui.core.session.load import LoadReport
+from pitui.core.session.load import LoadedFile, LoadReport
 from pitui.core.session.table import EntryTable
 from pitui.core.session.tree import TreeNode, build_tree
 from pitui.core.session.writer import SessionWriter, dumps_line
@@ -41,6 +41,8 @@ class SessionStore(AppendMixin):
         """The session file (None for an in-memory session)."""
         self.session_dir = session_dir
         self.read_only = False
+        self.read_only_reason: str | None = None
+        """Why a writable open fell back to read-only (the lock or write error)."""
         self.report = LoadReport()
         """Problems found when the file was opened."""
         self._table = EntryTable()
@@ -50,6 +52,10 @@ class SessionStore(AppendMixin):
         self._pending: list[bytes] = [dumps_line(header.to_json_dict())]
         self._writer: SessionWriter | None = None
         """Open, locked file handle (created with the first write; tied to its event loop)."""
+        self._migration: LoadedFile | None = None
+        """An old-format file migrated in memory, to be written with the first append."""
+        self.migration_backup: Path | None = None
+        """Where the original of a migrated file was kept (once the migration is written)."""
         self._write_lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ constructors
@@ -107,8 +113,9 @@ class SessionStore(AppendMixin):
             path: The session file.
             session_dir: Directory for sessions forked from this one (default: the file's).
             read_only: Never lock or write (a v1/v2 file is migrated in memory only).
-            fallback_read_only: When another process holds the file, open it read-only
-                instead of raising.
+            fallback_read_only: When another process holds the file, or it cannot be
+                written, open it read-only instead of raising (``read_only_reason`` says
+                why).
 
         Raises:
             SessionError: Bad header (the file is left untouched), or the file is locked.
@@ -125,14 +132,24 @@ class SessionStore(AppendMixin):
 
     @classmethod
     async def continue_recent(
-        cls, cwd: str | Path, session_dir: Path | None = None
+        cls,
+        cwd: str | Path,
+        session_dir: Path | None = None,
+        *,
+        read_only: bool = False,
+        fallback_read_only: bool = False,
     ) -> SessionStore:
-        """The most recent session of ``cwd`` (by file mtime), or a new one."""
+        """The most recent session of ``cwd`` (by file mtime), or a new one (see :meth:`open`)."""
         directory = session_dir or listing.default_session_dir(str(cwd))
         recent = await asyncio.to_thread(listing.most_recent_session, directory)
         if recent is None:
             return cls.create(cwd, directory)
-        return await cls.open(recent, session_dir=directory)
+        return await cls.open(
+            recent,
+            session_dir=directory,
+            read_only=read_only,
+            fallback_read_only=fallback_read_only,
+        )
 
     # ------------------------------------------------------------------ reading
 
@@ -206,6 +223,12 @@ class SessionStore(AppendMixin):
                     return name
         return None
 
+    def damage_notice(self) -> str | None:
+        """One line on what opening the file skipped or cut (None for a sound file)."""
+        from pitui.core.session.damage import damage_notice
+
+        return damage_notice(self.report, self._table, self._leaf, self.path)
+
     def build_context(self, leaf_id: LeafArg = UNSET, *, keep_json: bool = False) -> SessionContext:
         """What the model sees at ``leaf_id`` (default: the current leaf).
 
@@ -221,12 +244,18 @@ class SessionStore(AppendMixin):
 
     # ------------------------------------------------------------------ appending
 
-    def _check_writable(self) -> None:
+    def check_writable(self) -> None:
+        """Raise :class:`SessionError` if nothing can be added (a read-only session)."""
         if self.read_only:
-            raise SessionError(f"{self.path} is open read-only", title="Session read-only")
+            raise SessionError(
+                f"{self.path} is open read-only: nothing can be added to it. Start a new "
+                "session, or open the file without --read-only (once it is writable and no "
+                "other pitui has it open).",
+                title="Session read-only",
+            )
 
     async def _append(self, entry: SessionEntry) -> str:
-        self._check_writable()
+        self.check_writable()
         raw = entry.to_json_dict()
         self._table.add_entry(entry, raw)
         self._leaf = entry.id
@@ -248,10 +277,23 @@ class SessionStore(AppendMixin):
             try:
                 if self._writer is None:
                     self._writer = await SessionWriter.open(self.path)
-                await self._writer.append(b"".join(lines))
+                if self._migration is not None:
+                    await self._write_migration(self._writer, self._migration, lines)
+                else:
+                    await self._writer.append(b"".join(lines))
             except BaseException:
                 self._pending[:0] = lines
                 raise
+
+    async def _write_migration(
+        self, writer: SessionWriter, loaded: LoadedFile, lines: list[bytes]
+    ) -> None:
+        """Replace the old-format file by its migration plus ``lines``, atomically, keeping
+        the original beside it (``FILE.v1.bak``)."""
+        suffix = f".v{loaded.report.migrated_from}.bak"
+        data = loaded.migrated_bytes() + b"".join(lines)
+        self.migration_backup = await writer.replace_keeping_original(data, suffix)
+        self._migration = None
 
     # ------------------------------------------------------------------ branching
 

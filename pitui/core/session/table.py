@@ -16,6 +16,7 @@ import pydantic_core
 from pydantic import ValidationError
 
 from pitui.core.session.entries import SessionEntry, UnknownEntry, parse_entry
+from pitui.core.session.invalid import describe_invalid
 
 Raw: TypeAlias = dict[str, Any] | bytes
 """An entry's JSON: the object, or the exact line it was read from (no newline)."""
@@ -120,7 +121,7 @@ class EntryTable:
         try:
             typed = parse_entry(raw)
         except ValidationError as exc:
-            self.invalid[position] = str(exc).splitlines()[0]
+            self.invalid[position] = describe_invalid(raw, exc)
             typed = UnknownEntry.load(raw)
         self._typed[position] = typed
         message = getattr(typed, "message", None)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
 from pitui.core.sanitize import inert
+from pitui.core.system_summary import system_summary
 
 RowKind: TypeAlias = Literal[
     "user", "assistant", "tool", "bash", "custom", "compaction", "summary", "setting", "system"
@@ -177,7 +178,7 @@ def _message_row(message: Mapping[str, Any], calls: ToolCalls) -> RowText:
     if role == "bashExecution":
         return RowText("bash", f"[bash]: {_flat(str(message.get('command', '')))}")
     if role == "system":
-        return RowText("system", "[system prompt]")
+        return RowText("system", inert(f"[system prompt: {system_summary(message)}]"))
     return RowText("setting", inert(f"[{role}]"))
 
 

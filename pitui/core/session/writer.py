@@ -15,6 +15,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +45,40 @@ def _lock(handle: AsyncBufferedIOBase, path: Path) -> None:
     except BlockingIOError:
         raise SessionError(
             f"{path} is open for writing in another pitui process; "
-            "close it there, or open this session read-only.",
+            "close it there, or open this session read-only (--read-only).",
             title="Session in use",
         ) from None
+
+
+def _reason(exc: OSError, path: Path) -> str:
+    """``Permission denied`` (naming the path only when it is another one, e.g. a parent)."""
+    reason = exc.strerror or str(exc)
+    if exc.filename and str(exc.filename) != str(path):
+        return f"{reason}: {exc.filename}"
+    return reason
+
+
+def _open_failure(path: Path, exc: OSError, created: bool) -> str:
+    """What went wrong opening ``path`` for appends, and what the user can do."""
+    if created:
+        return (
+            f"cannot create the session file {path}: {_reason(exc, path)}; "
+            "choose another --session-dir, or pass --no-session"
+        )
+    return (
+        f"cannot write the session file {path}: {_reason(exc, path)}. The file was left "
+        "untouched: make it writable, open it read-only (--read-only), or start a new "
+        "session (without -c / --session)"
+    )
+
+
+async def _free_name(path: Path) -> Path:
+    """``path``, or ``path.1``, ``path.2`` … whichever does not exist yet."""
+    candidate, n = path, 0
+    while await aiofiles.os.path.exists(candidate):
+        n += 1
+        candidate = path.with_name(f"{path.name}.{n}")
+    return candidate
 
 
 async def _fsync_dir(directory: Path) -> None:
@@ -76,10 +108,16 @@ class SessionWriter:
         """Open (creating it if missing) and lock ``path`` for appending.
 
         Raises:
-            SessionError: Another process holds the file.
+            SessionError: Another process holds the file, or it cannot be created or
+                opened for writing (a read-only file or directory, a path through a file).
         """
         created = not await aiofiles.os.path.exists(path)
-        fd = await aiofiles.os.wrap(_open_for_append)(path)
+        try:
+            fd = await aiofiles.os.wrap(_open_for_append)(path)
+        except OSError as exc:
+            raise SessionError(
+                _open_failure(path, exc, created), title="Session not saved"
+            ) from exc
         handle = await aiofiles.open(fd, "ab")
         try:
             _lock(handle, path)
@@ -104,7 +142,10 @@ class SessionWriter:
             await self._handle.flush()
             await _fsync(self._handle.fileno())
         except OSError as exc:
-            raise SessionError(f"cannot write {self.path}: {exc}") from exc
+            raise SessionError(
+                f"cannot write the session file {self.path}: {_reason(exc, self.path)}",
+                title="Session not saved",
+            ) from exc
         self._needs_newline = False
 
     async def replace_all(self, data: bytes) -> None:
@@ -127,6 +168,24 @@ class SessionWriter:
         old, self._handle = self._handle, handle
         self._needs_newline = False
         await old.close()
+
+    async def replace_keeping_original(self, data: bytes, suffix: str) -> Path:
+        """:meth:`replace_all`, the original kept as ``FILE<suffix>`` (or ``FILE<suffix>.N``).
+
+        The original is hard-linked under the new name first (no copy, and the rename of
+        the new content cannot touch it); where links are not possible it is copied.
+
+        Returns:
+            The path of the kept original.
+        """
+        backup = await _free_name(self.path.with_name(self.path.name + suffix))
+        try:
+            await aiofiles.os.link(self.path, backup)
+        except OSError:
+            await aiofiles.os.wrap(shutil.copy2)(self.path, backup)
+        await _fsync_dir(self.path.parent)
+        await self.replace_all(data)
+        return backup
 
     async def close(self) -> None:
         """Close the file (releasing the lock)."""

@@ -44,6 +44,9 @@ def _simplify_schema(schema: dict[str, Any]) -> None:
             del prop["default"]
         prop.pop("title", None)
     schema.pop("title", None)
+    # A model's docstring is for readers of the code; pi's schemas carry no description
+    # of the object itself (field descriptions are what the model reads).
+    schema.pop("description", None)
     for sub in schema.get("$defs", {}).values():
         if isinstance(sub, dict):
             _simplify_schema(sub)
@@ -59,6 +62,12 @@ class ToolParams(BaseModel):
         serialize_by_alias=True,
         json_schema_extra=lambda schema, _cls: _simplify_schema(schema),
     )
+
+
+class ClosedToolParams(ToolParams):
+    """Parameters whose schema is closed (``additionalProperties: false``), as pi's are."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
 class ToolDetails(PiModel):

@@ -14,6 +14,7 @@ from pydantic import Field, model_validator
 from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
 from pitui.ai.abort import AbortSignal
 from pitui.core.tools._common import (
+    ClosedToolParams,
     PathCheck,
     ToolDetails,
     ToolParams,
@@ -36,7 +37,7 @@ from pitui.core.tools.edit_diff import (
 from pitui.core.tools.path_utils import resolve_to_cwd
 
 
-class EditItem(ToolParams):
+class EditItem(ClosedToolParams):
     """One targeted replacement of the ``edits`` form."""
 
     old_text: str = Field(
@@ -48,7 +49,7 @@ class EditItem(ToolParams):
     new_text: str = Field(description="Replacement text for this targeted edit.")
 
 
-class EditParams(ToolParams):
+class EditParams(ClosedToolParams):
     """Arguments of ``edit``: ``oldText``/``newText``, or ``edits``, or both (merged)."""
 
     path: str = Field(description="Path to the file to edit (relative or absolute)")

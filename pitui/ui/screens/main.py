@@ -20,7 +20,6 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Static
 
 from pitui.ui.keymap import binding
 from pitui.ui.view.chat_state import ChatState
@@ -38,6 +37,8 @@ if TYPE_CHECKING:
 NARROW_BELOW = 100
 THREE_PANES_FROM = 120
 HINTS = "^O expand  ^T thinking  ^B branches  F2 tools"
+NEW_OUTPUT = "new output ↓"
+"""Shown on the conversation's bottom border while output arrived below the viewport."""
 
 
 class MainScreen(Screen[None]):
@@ -76,7 +77,6 @@ class MainScreen(Screen[None]):
         with Horizontal(id="panes"):
             with Vertical(id="conversation-box"):
                 yield ConversationView(id="conversation")
-                yield Static("new output ↓", id="new-output")
             yield ToolPane(id="tools")
             yield BranchesPane(id="branches")
         yield ActivityLine(id="activity")
@@ -143,8 +143,10 @@ class MainScreen(Screen[None]):
         self.query_one(Composer).show_thinking_level(level)
 
     def on_item_pane_unseen(self, message: ItemPane.Unseen) -> None:
+        # On the pane's bottom border: the pill takes no line from the conversation, which
+        # stays level with the panes beside it.
         if message.pane.id == "conversation":
-            self.query_one("#new-output").set_class(message.unseen, "-visible")
+            message.pane.border_subtitle = NEW_OUTPUT if message.unseen else ""
 
     def on_tool_card_selected(self, message: ToolCard.Selected) -> None:
         """A picked card: highlight the assistant message that made the call."""

@@ -6,7 +6,10 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from pitui.agent.messages import AgentMessage
-from pitui.ai.types import AssistantMessage
+from pitui.ai.types import AssistantMessage, ToolResultMessage
+from pitui.core.messages import SystemMessage
+from pitui.core.permissions import was_denied
+from pitui.core.system_summary import system_summary
 from pitui.ui.view.evolve import replace
 from pitui.ui.view.state import (
     BashItem,
@@ -17,6 +20,8 @@ from pitui.ui.view.state import (
     CustomItem,
     NoticeItem,
     NoticeLevel,
+    SystemPromptItem,
+    ToolState,
 )
 
 ABORTED_TEXT = "Operation aborted"
@@ -48,6 +53,23 @@ def notice(state: ChatState, text: str, level: NoticeLevel = "info") -> ChatStat
     return add(replace(state, seq=seq), NoticeItem(f"n{seq}", text, level))
 
 
+def carry_notices(old: ChatState, new: ChatState, obsolete: Iterable[str] = ()) -> ChatState:
+    """``new`` with ``old``'s warnings and errors that belong to no message appended.
+
+    The view is rebuilt from the transcript when a session attaches; what start-up
+    reported before that (a bad theme or keybindings file, an unknown ``--theme``) is
+    not in any transcript and would be lost with the old state. Notices whose text is in
+    ``obsolete`` (e.g. "no session connected") are left behind.
+    """
+    dropped = set(obsolete)
+    for item in old.items:
+        if not isinstance(item, NoticeItem) or item.level == "info" or item.text in dropped:
+            continue
+        if item.id.startswith("n"):
+            new = notice(new, item.text, item.level)
+    return new
+
+
 def status(state: ChatState, text: str) -> ChatState:
     """A status line; consecutive status lines replace each other (pi)."""
     last = state.items[-1] if len(state.items) else None
@@ -61,6 +83,14 @@ def close_tool(state: ChatState, tool_call_id: str) -> ChatState:
     if tool_call_id not in state.open_tools:
         return state
     return replace(state, open_tools=state.open_tools - {tool_call_id})
+
+
+def result_state(message: ToolResultMessage) -> ToolState:
+    """A tool card's end state from its result: a call the gate refused is ``denied``
+    (recorded in the result's details, so a resumed session shows it as it was live)."""
+    if not message.is_error:
+        return "success"
+    return "denied" if was_denied(message.details) else "error"
 
 
 def error_line(message: AssistantMessage) -> str:
@@ -180,10 +210,22 @@ def _branch(mid: str, data: dict[str, Any]) -> ChatItem:
     return BranchSummaryItem(mid, str(data.get("summary", "")))
 
 
+def _system(mid: str, data: dict[str, Any]) -> ChatItem:
+    message = SystemMessage.load(data)
+    lines = [message.text()]
+    added = [f"+ {t.name}: {t.description}" for t in message.tools_added or []]
+    removed = [f"− {t.name}" for t in message.tools_removed or []]
+    if added or removed:
+        lines.append("Tools:\n" + "\n".join(added + removed))
+    body = "\n\n".join(line for line in lines if line)
+    return SystemPromptItem(mid, system_summary(data), body)
+
+
 CUSTOM_BUILDERS: dict[str, Callable[[str, dict[str, Any]], ChatItem | None]] = {
     "custom": _custom,
     "bashExecution": _bash,
     "compactionSummary": _compaction,
     "branchSummary": _branch,
+    "system": _system,
 }
 """The item of each shown coding-agent role, from its id and JSON (None: not shown)."""

@@ -98,7 +98,7 @@ def _on_tool_result(state: ChatState, message: ToolResultMessage) -> ChatState:
     if card is not None and card.state in TOOL_DONE_STATES:
         return state
     output = items.blocks_text(message.content)
-    done: ToolState = "error" if message.is_error else "success"
+    done = items.result_state(message)
     if card is None:  # a result whose call we never saw (e.g. a trimmed transcript)
         card = ToolCardItem(
             tool_item_id(message.tool_call_id), message.tool_call_id, message.tool_name, {}

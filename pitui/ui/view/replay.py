@@ -154,7 +154,7 @@ class _Replay:
             card = ToolCardItem(tool_item_id(call_id), call_id, message.tool_name, {})
         card = replace(
             card,
-            state="error" if message.is_error else "success",
+            state=items.result_state(message),
             output=items.blocks_text(message.content),
             details=message.details,
             args_complete=True,

@@ -119,6 +119,18 @@ class CompactionItem:
 
 
 @dataclass(frozen=True, slots=True)
+class SystemPromptItem:
+    """A pi 1.6 system message: collapsed to ``System prompt · 5 sections, 4 tools``."""
+
+    id: str
+    summary: str
+    """One line: what it declares or changes."""
+    text: str
+    """The prompt text, then its tool changes (shown expanded)."""
+    expanded: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class BranchSummaryItem:
     """A branch summary, collapsed by default."""
 
@@ -171,6 +183,7 @@ ChatItem: TypeAlias = (
     | CustomItem
     | CompactionItem
     | BranchSummaryItem
+    | SystemPromptItem
     | ApprovalItem
     | NoticeItem
     | ProgressItem

@@ -35,6 +35,7 @@ from pitui.ui.view.state import (
     CompactionItem,
     CustomItem,
     ProgressItem,
+    SystemPromptItem,
     ThinkingItem,
     ToolCardItem,
     UserItem,
@@ -42,7 +43,15 @@ from pitui.ui.view.state import (
     progress_item_id,
 )
 
-FOLDABLE = (ThinkingItem, ToolCardItem, BashItem, CustomItem, CompactionItem, BranchSummaryItem)
+FOLDABLE = (
+    ThinkingItem,
+    ToolCardItem,
+    BashItem,
+    CustomItem,
+    CompactionItem,
+    BranchSummaryItem,
+    SystemPromptItem,
+)
 Handler: TypeAlias = Callable[[ChatState, Any], ChatState]
 WAITING_FOR_APPROVAL = "waiting for approval"
 

@@ -5,8 +5,10 @@ streamed token costs one widget update no matter how long the conversation is.
 
 Two things keep long sessions cheap and pleasant:
 
-- scroll-lock: the pane follows the bottom only while the user is there; otherwise it
-  posts :class:`ItemPane.Unseen` so the screen can show "new output ↓";
+- scroll-lock: the pane follows the bottom until the user scrolls away from it (a resize,
+  or markdown that grows as it renders, never stops it following); while the user reads
+  above, output arriving below the viewport posts :class:`ItemPane.Unseen` so the screen
+  can show "new output ↓";
 - a bounded DOM: while following, widgets far above the viewport are unmounted (their
   items stay in the state); scrolling to the top mounts them again, a batch at a time.
   :meth:`ItemPane.reveal` brings any item into view (keyboard selection, search): one
@@ -94,6 +96,8 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         self._last: int | None = None  # end of the mounted window; None: the bottom
         self._state: ChatState | None = None
         self._unseen = False
+        self._following = True
+        """The pane sticks to the bottom (the user has not scrolled away from it)."""
         # Mounted (as the first child) only once items are unmounted above the window:
         # an empty pane at start-up need not create, style and lay out a hidden widget.
         self._earlier = Static(classes="earlier-marker")
@@ -122,6 +126,7 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         self._first = 0
         self._last = None
         self._set_unseen(False)
+        self._following = True  # a rebuilt view opens at its end
         self._earlier.display = False
         self._later.display = False
         await self.remove_children(widgets)
@@ -129,12 +134,22 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
     def _at_bottom(self) -> bool:
         return self.max_scroll_y - self.scroll_y <= 1
 
+    @property
+    def following(self) -> bool:
+        """Whether new output scrolls into view (the user is at the bottom)."""
+        return self._following
+
+    def _below_view(self, widget: Widget) -> bool:
+        """Whether part of ``widget`` is below the visible part of the pane."""
+        bottom = self.scroll_offset.y + self.scrollable_content_region.height
+        return widget.virtual_region.bottom > bottom
+
     async def sync(self, state: ChatState, changed: Iterable[ChatItem]) -> None:
         """Create or update the widgets of the given (changed) items of ``state``, in order."""
         self._state = state
-        follow = self._at_bottom() and self._last is None
+        follow = self._following and self._last is None
         fresh: list[tuple[str, Any]] = []
-        touched = False
+        touched = unseen = False
         factories = self.factories()
         for item in changed:
             if type(item) not in factories:
@@ -143,6 +158,7 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
             item_id = item.id
             widget = self._widgets.get(item_id)
             if widget is not None:
+                unseen = unseen or (not follow and self._below_view(widget))
                 await widget.update_item(item)  # type: ignore[attr-defined]
             elif item_id not in self._known:
                 self._known.add(item_id)
@@ -163,12 +179,26 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         if follow:
             await self._prune()
             self.scroll_end(animate=False)
-        else:
+        elif fresh or unseen:  # something new below the viewport, not a change in view
             self._set_unseen(True)
+        if fresh:
+            self.new_items([item_id for item_id, _ in fresh])
+
+    def new_items(self, item_ids: list[str]) -> None:
+        """Items were added at the end (a hook: the tool pane brings new cards into view)."""
 
     def factories(self) -> Mapping[type, WidgetFactory]:
         """The widget factory of each item type this pane shows."""
         return self.FACTORIES
+
+    def watch_virtual_size(self, old: object, new: object) -> None:
+        # Content re-wrapped (a resize) or grew while rendering (markdown): stay at the end.
+        if self._following and old != new:
+            self.scroll_end(animate=False)
+
+    def on_resize(self) -> None:
+        if self._following:
+            self.scroll_end(animate=False)
 
     def _create(self, item_id: str, item: Any) -> Widget:
         widget = self._widgets[item_id] = self.factories()[type(item)](item)
@@ -261,9 +291,13 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         A nearby item is reached by mounting the batches in between; a far one by
         mounting a window around it instead (the rest stays unmounted, as always).
         """
+        if item_id not in self._known:
+            return None
+        if item_id != self._order[-1]:
+            self._following = False  # the user looks up there: growth must not pull away
         widget = self._widgets.get(item_id)
         if widget is None:
-            if item_id not in self._known or self._state is None:
+            if self._state is None:
                 return None
             widget = await self._mount_around(self._order.index(item_id))
         self.call_after_refresh(self._scroll_into_view, widget)
@@ -300,6 +334,7 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         """Back to the bottom (a message was sent): a detached window returns to the tail."""
         if self._last is not None and self._state is not None:
             await self._mount_around(len(self._order) - 1)
+        self._following = True
         self.scroll_end(animate=False)
 
     def _set_unseen(self, unseen: bool) -> None:
@@ -309,7 +344,10 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
-        if self._unseen and self._at_bottom() and self._last is None:
+        # Only a scroll moves scroll_y (a resize or growing content leave it), so this is
+        # where the user leaves the bottom or comes back to it.
+        self._following = self._at_bottom()
+        if self._unseen and self._following and self._last is None:
             self._set_unseen(False)
         if new_value <= 0 < old_value and self._first > 0:
             self.call_later(self.restore_earlier)
@@ -547,6 +585,17 @@ class ToolPane(ItemPane):
 
     MAX_MOUNTED: ClassVar[int] = 20
     """Cards are several lines tall: 20 fill more than any viewport."""
+
+    def new_items(self, item_ids: list[str]) -> None:
+        """A new call's card is brought into view even when the pane does not follow
+        (the user picked an older card, or the pane was hidden)."""
+        if not self.following and item_ids:
+            self.call_after_refresh(self._show_card, item_ids[-1])
+
+    def _show_card(self, item_id: str) -> None:
+        widget = self._widgets.get(item_id)
+        if widget is not None:
+            self.scroll_to_widget(widget, animate=False)
 
     def factories(self) -> Mapping[type, WidgetFactory]:
         from pitui.ui.view.state import ToolCardItem

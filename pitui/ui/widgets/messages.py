@@ -19,6 +19,7 @@ from pitui.ui.view.state import (
     CustomItem,
     NoticeItem,
     ProgressItem,
+    SystemPromptItem,
     ThinkingItem,
     ToolCardItem,
     UserItem,
@@ -141,16 +142,18 @@ class SummaryCard(ItemStatic):
 
     FOLDABLE = True
 
-    def render_item(self, item: CompactionItem | BranchSummaryItem) -> Content:
+    def render_item(self, item: CompactionItem | BranchSummaryItem | SystemPromptItem) -> Content:
         if isinstance(item, CompactionItem):
-            title = f"Compacted from {item.tokens_before:,} tokens"
+            title, body = f"Compacted from {item.tokens_before:,} tokens", item.summary
+        elif isinstance(item, SystemPromptItem):
+            title, body = f"System prompt · {inert(item.summary)}", item.text
         else:
-            title = "Branch summary"
+            title, body = "Branch summary", item.summary
         marker = "▾" if item.expanded else "▸"
         head = Content.styled(f"{marker} {title}", "bold $pi-customMessageLabel")
         if not item.expanded:
             return head
-        return Content.assemble(head, "\n", inert(item.summary))
+        return Content.assemble(head, "\n", inert(body))
 
 
 class ApprovalCard(ItemStatic):
@@ -226,6 +229,7 @@ CONVERSATION_WIDGETS: dict[type, Any] = {
     CustomItem: CustomBlock,
     CompactionItem: SummaryCard,
     BranchSummaryItem: SummaryCard,
+    SystemPromptItem: SummaryCard,
     ApprovalItem: ApprovalCard,
     NoticeItem: NoticeLine,
     ProgressItem: ProgressCard,

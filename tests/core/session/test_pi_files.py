@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from pitui.ai.types import UserMessage
 from pitui.core.messages import convert_to_llm
 from pitui.core.session.context import UNSET, SessionContext, build_session_context, entry_message
 from pitui.core.session.entries import CompactionEntry, MessageEntry, SessionEntry, parse_entry
@@ -118,15 +119,34 @@ async def test_context_of_v1_original_equals_v3_context(name: str) -> None:
     assert [m.to_json_dict() for m in store.build_context().messages] == expected["agentMessages"]
 
 
-async def test_opening_v1_for_writing_rewrites_it_atomically(tmp_path: Path) -> None:
+async def test_opening_v1_to_read_it_never_rewrites_it(tmp_path: Path) -> None:
     target = tmp_path / "s.jsonl"
     shutil.copy(PI_SESSIONS / "large-session.jsonl", target)
+    original = target.read_bytes()
+    for read_only in (True, False):  # `session tree` / the TUI viewing it
+        store = await SessionStore.open(target, read_only=read_only)
+        assert store.report.migrated_from == 1
+        await store.close()
+        assert target.read_bytes() == original
+    assert names_in(tmp_path) == ["s.jsonl"]
+
+
+async def test_the_first_append_writes_the_migration_atomically_keeping_the_original(
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / "s.jsonl"
+    shutil.copy(PI_SESSIONS / "large-session.jsonl", target)
+    original = target.read_bytes()
     store = await SessionStore.open(target)
+    new_id = await store.append_message(UserMessage(content="after migration", timestamp=5))
     await store.close()
+    assert store.migration_backup == tmp_path / "s.jsonl.v1.bak"
+    assert store.migration_backup.read_bytes() == original
     rewritten = read_objects(target)
     assert rewritten[0]["version"] == 3
     assert [o.get("id") for o in rewritten[1:]] == [e.id for e in store.get_entries()]
-    assert names_in(tmp_path) == ["s.jsonl"]  # no temp file left
+    assert rewritten[-1]["id"] == new_id
+    assert names_in(tmp_path) == ["s.jsonl", "s.jsonl.v1.bak"]  # no temp file left
     again = await SessionStore.open(target, read_only=True)
     assert again.report.migrated_from is None
-    assert again.get_leaf_id() == store.get_leaf_id()
+    assert again.get_leaf_id() == new_id

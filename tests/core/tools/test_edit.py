@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from pitui.agent.tool import ToolError
+from pitui.agent.validation import ToolArgumentsError, validate_tool_arguments
 from pitui.ai.abort import AbortSignal
+from pitui.ai.types import ToolCall
 from pitui.core.tools.edit import EditTool
 
 from .helpers import run, text
@@ -238,6 +240,18 @@ def test_schema_is_pi_shaped() -> None:
     assert props["edits"]["type"] == "array"
     item = schema["$defs"]["EditItem"]
     assert item["required"] == ["oldText", "newText"]
+    # Closed objects without a docstring description, as pi's TypeBox schemas are.
+    assert schema["additionalProperties"] is False and item["additionalProperties"] is False
+    assert "description" not in schema and "description" not in item
+
+
+def test_unknown_argument_is_rejected_as_ajv_words_it(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("abc")
+    with pytest.raises(ToolArgumentsError, match="must NOT have additional properties"):
+        validate_tool_arguments(
+            EditTool(tmp_path),
+            ToolCall(id="c", name="edit", arguments={"path": "a.txt", "edits": [], "x": 1}),
+        )
 
 
 async def test_aborted_edit_leaves_file(tmp_path: Path) -> None:
