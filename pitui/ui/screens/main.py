@@ -218,7 +218,8 @@ class MainScreen(Screen[None]):
         self.focus_now(self.conversation)
 
     def on_conversation_view_leave(self, message: ConversationView.Leave) -> None:
-        self.focus_now(self.query_one(Composer))
+        if self.focused is self.conversation:  # not if a key typed meanwhile moved it
+            self.focus_now(self.query_one(Composer))
 
     async def on_conversation_view_tool_jump(self, message: ConversationView.ToolJump) -> None:
         """``t``: the tool card of the selected item, shown and picked in the tool pane."""
@@ -229,7 +230,8 @@ class MainScreen(Screen[None]):
         card = await self.tools.show_card(message.item_id)
         if card is not None:
             self.conversation.highlight_message(card.item.message_id)
-            self.focus_now(self.tools)
+            if self.focused is self.conversation:  # not if a key typed meanwhile moved it
+                self.focus_now(self.tools)
 
     def on_composer_submitted(self, message: Composer.Submitted) -> None:
         """A message was sent: a conversation scrolled away to an old item comes back."""
@@ -257,4 +259,7 @@ class MainScreen(Screen[None]):
         (await self.search_bar()).open(from_item)
 
     def on_search_bar_closed(self, message: SearchBar.Closed) -> None:
-        self.focus_now(self.query_one(Composer))
+        """Back to the composer, unless a key typed meanwhile already moved the focus."""
+        focused = self.focused
+        if focused is None or message.bar in focused.ancestors_with_self:
+            self.focus_now(self.query_one(Composer))

@@ -47,6 +47,10 @@ class SearchBar(Horizontal):
     class Closed(Message):
         """Esc: the search is over (the screen puts the focus back)."""
 
+        def __init__(self, bar: SearchBar) -> None:
+            super().__init__()
+            self.bar = bar
+
     def __init__(self, conversation: ConversationView, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.conversation = conversation
@@ -90,7 +94,7 @@ class SearchBar(Horizontal):
         self.display = False
         self.match = None
         await self.conversation.show_search(None, None)
-        self.post_message(self.Closed())
+        self.post_message(self.Closed(self))
 
     async def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
