@@ -48,6 +48,12 @@ def session_list_cache() -> Path:
     return home() / "cache" / "session-list.json"
 
 
+def trash_dir() -> Path:
+    """Where deleted session files go (moved, never unlinked): one folder per project
+    folder of the sessions tree, so a file can be put back by hand."""
+    return home() / "trash"
+
+
 def themes_dir() -> Path:
     """User theme files (pi's theme JSON format)."""
     return home() / "themes"

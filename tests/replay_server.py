@@ -170,9 +170,12 @@ class ReplayServer:
         return Handler
 
 
-def write_fake_anthropic_models(base_url: str, model: str = "claude-fake") -> None:
+def write_fake_anthropic_models(
+    base_url: str, model: str = "claude-fake", **fields: object
+) -> None:
     """A ``models.json`` in the pitui home with provider ``fake`` (Anthropic Messages API)
-    at ``base_url``: select it with ``fake/<model>``."""
+    at ``base_url``: select it with ``fake/<model>`` (``fields``: more of the model's keys,
+    e.g. ``contextWindow``)."""
     import json
 
     from pitui import paths
@@ -181,7 +184,7 @@ def write_fake_anthropic_models(base_url: str, model: str = "claude-fake") -> No
         "baseUrl": base_url,
         "api": "anthropic-messages",
         "apiKey": "sk-fake-key-123456",
-        "models": [{"id": model}],
+        "models": [{"id": model, **fields}],
     }
     paths.models_file().parent.mkdir(parents=True, exist_ok=True)
     paths.models_file().write_text(json.dumps({"providers": {"fake": provider}}))

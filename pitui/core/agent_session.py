@@ -37,7 +37,7 @@ from pitui.core.messages import BashExecutionMessage, text_of
 from pitui.core.permissions import PermissionGate, mark_denied
 from pitui.core.redaction import SecretRedactor
 from pitui.core.retry import is_retryable_error, retry_delay_ms
-from pitui.core.session.store import SessionStore
+from pitui.core.session.store import SessionStore, read_only_notice
 from pitui.core.session_compaction import CompactionResult, SessionCompaction
 from pitui.core.session_events import (
     AutoRetryEndEvent,
@@ -45,6 +45,7 @@ from pitui.core.session_events import (
     SessionChangedEvent,
     SessionChangeKind,
     SessionEvent,
+    SessionNoticeEvent,
     ToolDeniedEvent,
     UserBashStartEvent,
     UserBashUpdateEvent,
@@ -61,6 +62,9 @@ _SETTING_ATTRIBUTES = {
     "defaultModel": "default_model",
     "defaultThinkingLevel": "default_thinking_level",
 }
+
+DEFAULT_THINKING_LEVEL: ThinkingLevel = "medium"
+"""pi's level for a resumed branch without one when no default is set."""
 
 SessionListener: TypeAlias = Callable[[SessionEvent], Awaitable[None] | None]
 StreamingBehavior: TypeAlias = str | None
@@ -217,6 +221,7 @@ class AgentSession:
         While a run is in progress, ``streaming_behavior`` ``"steer"`` or ``"followUp"``
         queues the message instead; without it a busy prompt raises :class:`AgentError`.
         """
+        self.store.check_writable()  # a read-only session: refuse before anything is queued
         if self.is_streaming:
             if streaming_behavior == "steer":
                 self.steer(text, images)
@@ -224,7 +229,6 @@ class AgentSession:
             if streaming_behavior == "followUp":
                 self.follow_up(text, images)
                 return
-        self.store.check_writable()  # a read-only session: refuse before anything runs
         await self._flush_pending_bash()
         await self.compaction.before_prompt()
         content: list[TextContent | ImageContent] = [TextContent(text=text), *(images or [])]
@@ -402,8 +406,7 @@ class AgentSession:
 
     async def set_thinking_level(self, level: ThinkingLevel) -> None:
         """Set the level (clamped to what the model accepts); recorded as an entry."""
-        available = self.available_thinking_levels()
-        chosen = level if level in available else available[-1] if level != "off" else "off"
+        chosen = self._clamped(level)
         if chosen == self.thinking_level:
             return
         self.agent.state.thinking_level = chosen
@@ -490,6 +493,7 @@ class AgentSession:
         else:
             self.store = await old.fork(parent)
         await old.close()
+        self.agent.session_id = self.store.session_id
         self.rebuild_from_session()
         await self._changed("fork")
         return editor_text
@@ -518,23 +522,57 @@ class AgentSession:
             self.store = SessionStore.create(old.cwd, old.session_dir)
         await old.close()
         self.agent.reset()
+        self.agent.session_id = self.store.session_id
         await self.record_model_and_thinking()
         await self._changed("new")
 
     async def resume(self, path: Path) -> str | None:
-        """Switch to the session file at ``path`` (its model and level come back too).
+        """Switch to the session file at ``path`` in place (pi's ``switchSession``).
+
+        Any run is aborted and queued messages dropped; the transcript, the model (when
+        the registry has it) and the branch's thinking level come from the file; a branch
+        without a level gets the default level, clamped and recorded. A file another
+        pitui holds (or that cannot be written) opens read-only, with a
+        ``session_notice`` saying so.
 
         Returns:
             What opening the file skipped or cut (:meth:`SessionStore.damage_notice`),
             for the caller to show; None for a sound file.
+
+        Raises:
+            SessionError: The file cannot be read (the current session stays).
         """
-        new_store = await SessionStore.open(path)
+        self.abort()
+        await self.wait_for_idle()
+        new_store = await SessionStore.open(path, fallback_read_only=True)
         old, self.store = self.store, new_store
         await old.close()
         self.agent.reset()
+        self.agent.session_id = new_store.session_id
         self.rebuild_from_session(restore_model=True)
+        await self._restore_thinking_level()
         await self._changed("resume")
+        if new_store.read_only:  # after the change: a UI shows the new session first
+            notice = read_only_notice(new_store)
+            await self.emit(SessionNoticeEvent(message=notice, level="warning"))
         return new_store.damage_notice()
+
+    async def _restore_thinking_level(self) -> None:
+        """The branch's level (clamped), else the default level, recorded (as pi)."""
+        branch = self.store.get_branch()
+        recorded = any(entry.type == "thinking_level_change" for entry in branch)
+        wanted = self.thinking_level if recorded else self.settings.default_thinking_level
+        level = self._clamped(wanted or DEFAULT_THINKING_LEVEL)
+        changed = level != self.thinking_level or not recorded
+        self.agent.state.thinking_level = level
+        if changed and not self.store.read_only:
+            await self.store.append_thinking_level_change(level)
+
+    def _clamped(self, level: ThinkingLevel) -> ThinkingLevel:
+        available = self.available_thinking_levels()
+        if level in available:
+            return level
+        return "off" if level == "off" or available == ["off"] else available[-1]
 
     def rebuild_from_session(self, *, restore_model: bool = False) -> None:
         """Replace the agent's transcript with the session context at the leaf."""

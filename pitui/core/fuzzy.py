@@ -29,15 +29,15 @@ def _score(query: str, text: str) -> float | None:
         return 0.0
     if len(query) > len(text):
         return None
-    q = 0
     score = 0.0
     last = -1
     streak = 0
-    for i, char in enumerate(text):
-        if q == len(query):
-            break
-        if char != query[q]:
-            continue
+    # pi matches each query character at its first occurrence after the previous one:
+    # str.find does that walk at C speed (session search runs this over whole transcripts).
+    for char in query:
+        i = text.find(char, last + 1)
+        if i < 0:
+            return None
         if last == i - 1:
             streak += 1
             score -= streak * 5
@@ -49,8 +49,7 @@ def _score(query: str, text: str) -> float | None:
             score -= 10
         score += i * 0.1
         last = i
-        q += 1
-    return score if q == len(query) else None
+    return score
 
 
 def fuzzy_filter(items: list[T], query: str, text_of: Callable[[T], str]) -> list[T]:

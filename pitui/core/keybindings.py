@@ -53,6 +53,7 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo("submit", "Send message", ("enter",)),
     ActionInfo("newLine", "New line", ("shift+enter", "ctrl+j")),
     ActionInfo("newSession", "Start a new session", ()),
+    ActionInfo("resume", "Resume a different session", ()),
     ActionInfo("commandPalette", "Open the command palette", ("ctrl+p",)),
     ActionInfo("toggleToolPane", "Show or hide the tool pane", ("f2",)),
     ActionInfo("tree", "Show and focus the branch tree", ("ctrl+b",)),
@@ -72,7 +73,7 @@ ACTION_IDS: frozenset[str] = frozenset(a.id for a in ACTIONS)
 PI_ONLY_ACTIONS: frozenset[str] = frozenset(
     {
         # pi app actions pitui does not have (yet)
-        "suspend", "toggleSessionNamedFilter", "externalEditor", "pasteImage", "resume",
+        "suspend", "toggleSessionNamedFilter", "externalEditor", "pasteImage",
         # pi editor actions
         "cursorUp", "cursorDown", "cursorLeft", "cursorRight", "cursorWordLeft",
         "cursorWordRight", "cursorLineStart", "cursorLineEnd", "jumpForward", "jumpBackward",

@@ -23,12 +23,15 @@ from pitui.ai.models import ModelRegistry
 from pitui.ai.overflow import is_context_overflow
 from pitui.ai.types import AssistantMessage, Model, UserMessage
 from pitui.core.compaction.apply import compact_store, prepare_for_store
+from pitui.core.compaction.cut import CompactionPreparation
 from pitui.core.compaction.summarize import CompactionCancelled, CompactionError, CompactionResult
 from pitui.core.compaction.tokens import (
     calculate_context_tokens,
     estimate_context_tokens,
-    should_compact,
+    estimate_messages_tokens,
+    estimate_raw_entry,
 )
+from pitui.core.compaction.window import FittedSettings, fit_to_window
 from pitui.core.messages import iso_to_ms
 from pitui.core.session.store import SessionStore
 from pitui.core.session_events import (
@@ -36,8 +39,9 @@ from pitui.core.session_events import (
     AutoCompactionStartEvent,
     SessionChangedEvent,
     SessionEvent,
+    SessionNoticeEvent,
 )
-from pitui.core.settings import Settings
+from pitui.core.settings import CompactionSettings, Settings
 from pitui.errors import PituiError
 
 __all__ = ["CompactionHost", "CompactionResult", "SessionCompaction"]
@@ -50,6 +54,7 @@ RETRY_DELAY_S = 0.1
 """pi continues 100 ms after an overflow recovery (or with queued messages)."""
 
 Reason = Literal["threshold", "overflow"]
+_FRESH_START_KINDS = frozenset({"new", "resume", "fork"})
 
 
 class CompactionHost(Protocol):
@@ -100,6 +105,11 @@ class SessionCompaction:
         self._last_assistant: AssistantMessage | None = None
         self._manual: AbortSignal | None = None
         self._auto: AbortSignal | None = None
+        self._noticed: set[tuple[str, str, int]] = set()
+        """Models whose fitted settings were announced (once each)."""
+        self._stalled_until: int | None = None
+        """After a compaction that did not shrink the context: no threshold compaction
+        until the context is larger than this."""
         session.subscribe(self._on_event)
 
     @property
@@ -114,7 +124,9 @@ class SessionCompaction:
                 signal.abort("compaction cancelled")
 
     def _on_event(self, event: SessionEvent) -> None:
-        if isinstance(event, MessageStartEvent) and isinstance(event.message, UserMessage):
+        if isinstance(event, SessionChangedEvent) and event.kind in _FRESH_START_KINDS:
+            self._stalled_until = None
+        elif isinstance(event, MessageStartEvent) and isinstance(event.message, UserMessage):
             self._overflow_recovery_attempted = False
         elif isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
             self._last_assistant = event.message
@@ -143,15 +155,31 @@ class SessionCompaction:
             api_key = await session.registry.get_api_key(model)
             if not api_key:
                 raise CompactionError(f"No API key for {model.provider}")
-            settings = session.settings.compaction
+            settings = (await self.fitted_settings()).settings
             result = await compact_store(
                 session.store, settings, model, api_key, custom_instructions, signal
             )
         finally:
             self._manual = None
+        self._stalled_until = None
         session.rebuild_from_session()
         await session.emit(SessionChangedEvent(kind="compaction"))
         return result
+
+    async def fitted_settings(self) -> FittedSettings:
+        """The compaction settings for the current model's window (small windows clamped,
+        see :mod:`pitui.core.compaction.window`); the first time a model's settings are
+        clamped, a ``session_notice`` says so."""
+        session = self._session
+        model = session.model
+        window = model.context_window if model is not None else 0
+        fitted = fit_to_window(session.settings.compaction, window)
+        if fitted.notice is not None and model is not None:
+            key = (model.provider, model.id, window)
+            if key not in self._noticed:
+                self._noticed.add(key)
+                await session.emit(SessionNoticeEvent(message=fitted.notice, level="warning"))
+        return fitted
 
     # ------------------------------------------------------------------ automatic
 
@@ -182,11 +210,13 @@ class SessionCompaction:
 
     async def _check(self, message: AssistantMessage, *, skip_aborted: bool) -> None:
         session = self._session
-        settings = session.settings.compaction
-        if not settings.enabled or (skip_aborted and message.stop_reason == "aborted"):
+        if not session.settings.compaction.enabled:
             return
+        if skip_aborted and message.stop_reason == "aborted":
+            return
+        fitted = await self.fitted_settings()
         model = session.model
-        window = model.context_window if model is not None else 0
+        window = fitted.window
         same_model = model is not None and (message.provider, message.model) == (
             model.provider,
             model.id,
@@ -198,8 +228,11 @@ class SessionCompaction:
             await self._recover_overflow()
             return
         tokens = self._context_tokens(message, compacted_at)
-        if tokens is not None and should_compact(tokens, window, settings.reserve_tokens):
-            await self._run_auto("threshold", will_retry=False)
+        if tokens is None or tokens <= fitted.threshold:
+            return
+        if self._stalled_until is not None and tokens <= self._stalled_until:
+            return  # the last compaction gained nothing; wait until the context grows
+        await self._run_auto("threshold", will_retry=False)
 
     def _context_tokens(self, message: AssistantMessage, compacted_at: int | None) -> int | None:
         if message.stop_reason != "error":
@@ -228,11 +261,20 @@ class SessionCompaction:
         await self._run_auto("overflow", will_retry=True)
 
     async def _run_auto(self, reason: Reason, *, will_retry: bool) -> None:
+        """An automatic compaction with its start/end events (none when there is no model,
+        no key or nothing to compact, as pi 1.6)."""
         session = self._session
+        prepared = await self._prepare_auto()
+        if prepared is None:
+            return
+        settings, preparation, model, api_key = prepared
         await session.emit(AutoCompactionStartEvent(reason=reason))
+        before = estimate_messages_tokens(session.messages)
         signal = self._auto = AbortSignal()
         try:
-            result = await self._auto_compact(signal)
+            result = await compact_store(
+                session.store, settings, model, api_key, signal=signal, preparation=preparation
+            )
         except CompactionCancelled:
             await session.emit(AutoCompactionEndEvent(aborted=True))
             return
@@ -246,30 +288,42 @@ class SessionCompaction:
             return
         finally:
             self._auto = None
-        if result is None:
-            await session.emit(AutoCompactionEndEvent())
-            return
         session.rebuild_from_session()
+        self._note_gain(before, preparation, result)
         await session.emit(
             AutoCompactionEndEvent(result=result_json(result), will_retry=will_retry)
         )
         await self._continue_after(will_retry)
 
-    async def _auto_compact(self, signal: AbortSignal) -> CompactionResult | None:
-        """The compaction itself; None when there is no model, key or nothing to do."""
+    async def _prepare_auto(
+        self,
+    ) -> tuple[CompactionSettings, CompactionPreparation, Model, str] | None:
+        """Settings, preparation, model and key of an automatic compaction; None when
+        there is no model, no key or nothing to compact."""
         session = self._session
         model = session.model
         api_key = None if model is None else await session.registry.get_api_key(model)
         if model is None or not api_key:
             return None
-        settings = session.settings.compaction
+        settings = (await self.fitted_settings()).settings
         try:
             preparation = prepare_for_store(session.store, settings)
         except CompactionError:
             return None
-        return await compact_store(
-            session.store, settings, model, api_key, signal=signal, preparation=preparation
-        )
+        return settings, preparation, model, api_key
+
+    def _note_gain(
+        self, before: int, preparation: CompactionPreparation, result: CompactionResult
+    ) -> None:
+        """Remember a compaction that did not shrink the context (estimates before and
+        after), so the threshold does not fire again until the context has grown by at
+        least the summary's size: compacting then has new material to gain from."""
+        after = estimate_messages_tokens(self._session.messages)
+        if after < before:
+            self._stalled_until = None
+            return
+        summary = estimate_raw_entry({"type": "compaction", "summary": result.summary})
+        self._stalled_until = preparation.tokens_before + summary
 
     async def _continue_after(self, will_retry: bool) -> None:
         session = self._session

@@ -1,8 +1,8 @@
 """Session-level events: AgentEvents plus what the façade adds (PI_SPEC §3.3).
 
 pi's additions (auto-retry, auto-compaction) keep pi's names and fields. pitui's own
-(``tool_denied``, ``user_bash_*``, ``session_changed``) tell a UI what pi's interactive
-mode learns by reaching into its session object.
+(``tool_denied``, ``user_bash_*``, ``session_notice``, ``session_changed``) tell a UI
+what pi's interactive mode learns by reaching into its session object.
 """
 
 from __future__ import annotations
@@ -65,6 +65,15 @@ class UserBashUpdateEvent(PiModel):
     output: str
 
 
+class SessionNoticeEvent(PiModel):
+    """Something the user should read once (e.g. compaction settings fitted to a small
+    context window); not an error, nothing to answer."""
+
+    type: Literal["session_notice"] = "session_notice"
+    message: str
+    level: Literal["info", "warning"] = "info"
+
+
 SessionChangeKind: TypeAlias = Literal[
     "model", "thinking", "name", "label", "new", "resume", "navigate", "fork", "compaction"
 ]
@@ -85,6 +94,7 @@ SessionOnlyEvent: TypeAlias = Annotated[
     | ToolDeniedEvent
     | UserBashStartEvent
     | UserBashUpdateEvent
+    | SessionNoticeEvent
     | SessionChangedEvent,
     Field(discriminator="type"),
 ]

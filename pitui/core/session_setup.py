@@ -36,7 +36,7 @@ from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy
 from pitui.core.redaction import SecretRedactor
 from pitui.core.sandbox import Sandbox, find_sandbox
 from pitui.core.session.context import ModelRef, SessionContext
-from pitui.core.session.store import SessionStore
+from pitui.core.session.store import SessionStore, read_only_notice
 from pitui.core.settings import ApprovalMode, Settings, load_settings, update_project_settings
 from pitui.core.system_prompt import load_system_prompt
 from pitui.core.tools import create_tools
@@ -180,12 +180,6 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     elif not store.read_only:
         await session.record_model_and_thinking()
     return session
-
-
-def read_only_notice(store: SessionStore) -> str:
-    """Why the session is read-only and what that means, for the user."""
-    why = f"{store.read_only_reason} " if store.read_only_reason else ""
-    return f"{why}{store.path} is open read-only: it is shown, but nothing can be added to it."
 
 
 async def _open_store(options: SessionOptions) -> SessionStore:

@@ -80,6 +80,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         binding("dequeue"),
         binding("selectModel"),
         binding("newSession"),
+        binding("resume"),
         binding("hotkeys"),
         binding("contextInspector"),
         binding("fork"),
@@ -305,21 +306,45 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             self.main.show_status(self.info, new)
 
     async def on_agent_event_batch(self, message: AgentEventBatch) -> None:
-        from pitui.core.session_events import SessionChangedEvent
+        from pitui.core.session_events import AutoCompactionEndEvent, SessionChangedEvent
         from pitui.ui.view.replay import state_from_messages
+        from pitui.ui.view.session_handlers import compaction_done
 
-        await self.apply(message.events)
-        rebuild = any(
-            isinstance(e, SessionChangedEvent) and e.kind in REBUILD_KINDS for e in message.events
+        events = message.events
+        live = self.live
+        kinds = {e.kind for e in events if isinstance(e, SessionChangedEvent)} & REBUILD_KINDS
+        # An automatic compaction changed the transcript too: rebuild, then put its card
+        # at the bottom where the user is looking (as pi).
+        done = [compaction_done(e) for e in events if isinstance(e, AutoCompactionEndEvent)]
+        cards = [d for d in done if d is not None]
+        last = max(
+            (
+                i
+                for i, e in enumerate(events)
+                if (isinstance(e, SessionChangedEvent) and e.kind in REBUILD_KINDS)
+                or (isinstance(e, AutoCompactionEndEvent) and e.result is not None)
+            ),
+            default=None,
         )
-        if rebuild and self.session is not None:
-            await self.rebuild(state_from_messages(self.session.messages))
-        if self.live is not None and self.live.changes_info(message.events):
-            self.update_info(self.live.info())
+        if last is None or self.session is None:
+            await self.apply(events)
+        else:  # what came after the change is shown on the rebuilt view
+            await self.apply(events[: last + 1])
+            await self.rebuild(
+                state_from_messages(self.session.messages), keep_queue=kinds <= {"compaction"}
+            )
+            await self.apply([*cards, *events[last + 1 :]])
+        if live is not None and live.changes_info(events):
+            self.update_info(live.info())
             self.branches.sync()
 
-    async def rebuild(self, state: ChatState) -> None:
-        """Replace the whole view (after /new, resume, navigation, compaction)."""
+    async def rebuild(self, state: ChatState, *, keep_queue: bool = False) -> None:
+        """Replace the whole view (after /new, resume, navigation, compaction).
+
+        ``keep_queue``: the messages waiting to be sent stay shown (after a compaction
+        they are delivered next; a new or switched session drops them)."""
+        if keep_queue:
+            state = replace(state, steering=self.chat.steering, follow_up=self.chat.follow_up)
         # One layout for the whole new view: each await below (clearing, mounting the
         # earlier-items marker, then the item widgets, in two panes) would otherwise let the
         # screen lay out and draw a half-built view, at ~30-70 ms a pass for a long session.
@@ -361,6 +386,9 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             command = text[2:] if text.startswith("!!") else text[1:]
             excluded = text.startswith("!!")
             self._run(session.run_bash(command.strip(), exclude_from_context=excluded))
+        elif self.live is not None and self.live.session.compaction.is_compacting:
+            session.follow_up(text)  # sent once the compaction is done (pi)
+            await self.apply([QueueMessage(text, "followUp")])
         elif self.chat.busy or session.is_streaming:
             if message.follow_up:
                 session.follow_up(text)
@@ -416,6 +444,10 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
     def action_new_session(self) -> None:
         """Start a new session (``/new``; unbound by default, as in pi)."""
         self.commands.run("/new")
+
+    def action_resume(self) -> None:
+        """The resume picker (``/resume``; unbound by default, as in pi)."""
+        self.commands.run("/resume")
 
     def action_hotkeys(self) -> None:
         """Show every binding (``/hotkeys``)."""

@@ -10,9 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     # Types only: the message models load with the session, after the first frame.
-    from pitui.agent.messages import AgentMessage
     from pitui.ai.types import Model
-    from pitui.core.agent_session import AgentSession
     from pitui.ui.commands import Commands, SlashCommand
 
 
@@ -97,57 +95,6 @@ async def name_command(commands: Commands, arg: str) -> None:
     await commands.notice(f"Session name set: {arg}")
 
 
-async def session_command(commands: Commands, _arg: str) -> None:
-    """``/session``: file, id, message and tool counts, tokens and cost (pi's layout)."""
-    session = commands.require_session()
-    await commands.notice(session_info_text(session))
-
-
-def session_info_text(session: AgentSession) -> str:
-    """pi's ``/session`` text, over the messages of the current branch."""
-    lines = ["Session Info", ""]
-    if session.session_name:
-        lines.append(f"Name: {session.session_name}")
-    lines.append(f"File: {session.session_file or 'In-memory'}")
-    lines += [f"ID: {session.store.session_id}", ""]
-    lines += _message_counts(session.messages)
-    return "\n".join(lines)
-
-
-def _message_counts(messages: list[AgentMessage]) -> list[str]:
-    from pitui.ai.types import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
-
-    assistants = [m for m in messages if isinstance(m, AssistantMessage)]
-    tool_calls = sum(isinstance(b, ToolCall) for m in assistants for b in m.content)
-    users = sum(isinstance(m, UserMessage) for m in messages)
-    results = sum(isinstance(m, ToolResultMessage) for m in messages)
-    tin = sum(int(m.usage.input) for m in assistants)
-    tout = sum(int(m.usage.output) for m in assistants)
-    cread = sum(int(m.usage.cache_read) for m in assistants)
-    cwrite = sum(int(m.usage.cache_write) for m in assistants)
-    cost = sum(float(m.usage.cost.total) for m in assistants)
-    lines = [
-        "Messages",
-        f"User: {users}",
-        f"Assistant: {len(assistants)}",
-        f"Tool Calls: {tool_calls}",
-        f"Tool Results: {results}",
-        f"Total: {len(messages)}",
-        "",
-        "Tokens",
-        f"Input: {tin:,}",
-        f"Output: {tout:,}",
-    ]
-    if cread > 0:
-        lines.append(f"Cache Read: {cread:,}")
-    if cwrite > 0:
-        lines.append(f"Cache Write: {cwrite:,}")
-    lines.append(f"Total: {tin + tout + cread + cwrite:,}")
-    if cost > 0:
-        lines += ["", "Cost", f"Total: {cost:.4f}"]
-    return lines
-
-
 async def copy_command(commands: Commands, _arg: str) -> None:
     """``/copy``: the last assistant text to the clipboard (OSC 52 via Textual)."""
     session = commands.require_session()
@@ -190,6 +137,9 @@ async def quit_command(commands: Commands, _arg: str) -> None:
 def builtin_commands() -> list[SlashCommand]:
     """The commands every pitui has, in the order completion lists them."""
     from pitui.ui.commands import SlashCommand
+    from pitui.ui.commands_compact import compact_command
+    from pitui.ui.commands_resume import resume_command
+    from pitui.ui.commands_session import session_command
     from pitui.ui.context_command import context_command
     from pitui.ui.permission_commands import permissions_command
     from pitui.ui.transfer_commands import export_command, import_command
@@ -201,8 +151,12 @@ def builtin_commands() -> list[SlashCommand]:
             "thinking", "Set thinking level", thinking_command, "[level]", thinking_levels
         ),
         SlashCommand("new", "Start a new session", new_command),
+        SlashCommand("resume", "Resume a different session", resume_command),
         SlashCommand("name", "Set session display name", name_command, "[name]"),
         SlashCommand("session", "Show session info and stats", session_command),
+        SlashCommand(
+            "compact", "Manually compact the session context", compact_command, "[instructions]"
+        ),
         SlashCommand("tree", "Navigate the session tree (switch branches)", tree_command),
         SlashCommand("fork", "Create a new fork from a previous message", fork_command),
         SlashCommand(

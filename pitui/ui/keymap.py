@@ -34,6 +34,7 @@ ACTION_TARGETS: dict[str, tuple[str, str]] = {
     "toggleThinking": ("app", "toggle_thinking"),
     "dequeue": ("app", "dequeue"),
     "newSession": ("app", "new_session"),
+    "resume": ("app", "resume"),
     "commandPalette": ("app", "command_palette"),
     "hotkeys": ("app", "hotkeys"),
     "contextInspector": ("app", "context_inspector"),

@@ -91,6 +91,7 @@ class Launcher:
 
         options = tui_options(self.args, self.cwd)
         options.asker = ApprovalBroker(app, self.cwd).ask
+        picking = self._open_picker_first(app, options)
         try:
             session = await create_agent_session(options)
         except Exception as exc:  # e.g. an unknown model, an unreadable file; never a hang
@@ -100,8 +101,10 @@ class Launcher:
             await app.apply([*warnings, AddNotice(f"Error: {exc}", "error")])
             app.startup = None  # nothing is loading any more
             return
-        live = LiveSession(session, await git_branch(self.cwd))
+        live = LiveSession(session, await git_branch(self.cwd), options.session_dir)
         await app.attach_session(session, live)
+        if picking is not None and not await self._resume_picked(app, picking):
+            return
         notices = [AddNotice(w, "warning") for w in options.warnings]
         if live.info().demo and not self.args.model:
             notices.append(AddNotice(DEMO_HINT, "warning"))
@@ -112,6 +115,43 @@ class Launcher:
             app.run_worker(
                 _prompt_in_turn(app, session, prompts), group="session", exit_on_error=False
             )
+
+    def _open_picker_first(
+        self, app: PituiApp, options: SessionOptions
+    ) -> asyncio.Future[Path | None] | None:
+        """``pitui -r``: the resume picker, at once (the session loads meanwhile, as a new
+        one, and switches to the chosen file when it is picked)."""
+        if not resume_requested(self.args):
+            return None
+        from pitui.core.session.listing_ops import picker_scopes, rename_session
+        from pitui.ui.screens.resume import ResumeScreen
+
+        options.continue_recent = False
+        picked: asyncio.Future[Path | None] = asyncio.get_running_loop().create_future()
+        scopes = picker_scopes(str(self.cwd), options.session_dir)
+        app.push_screen(ResumeScreen(scopes, rename=rename_session), picked.set_result)
+        return picked
+
+    async def _resume_picked(self, app: PituiApp, picked: asyncio.Future[Path | None]) -> bool:
+        """Switch to the picked session; without a choice quit, as pi (False)."""
+        from pitui.ui.commands_resume import switch_session
+
+        path = await picked
+        if path is None:
+            app.exit(message="No session selected")
+            return False
+        await app.commands.guarded(switch_session(app.commands, path))
+        return True
+
+
+def resume_requested(args: argparse.Namespace) -> bool:
+    """``-r`` without ``-c`` or ``--session``: pick the session first."""
+    return bool(
+        getattr(args, "resume", False)
+        and not getattr(args, "continue_", False)
+        and not getattr(args, "session", None)
+        and not getattr(args, "no_session", False)
+    )
 
 
 async def _prompt_in_turn(app: PituiApp, session: AgentSession, prompts: list[str]) -> None:
@@ -132,9 +172,16 @@ class LiveSession:
     a dataclass's generated methods cost import time for nothing used here.
     """
 
-    def __init__(self, session: AgentSession, git_branch: str | None = None) -> None:
+    def __init__(
+        self,
+        session: AgentSession,
+        git_branch: str | None = None,
+        session_dir: Path | None = None,
+    ) -> None:
         self.session = session
         self.git_branch = git_branch
+        self.session_dir = session_dir
+        """``--session-dir`` (None: the pitui home's sessions), for the resume picker."""
 
     def info(self) -> SessionInfo:
         """The status bar's facts, read from the session now."""

@@ -1,8 +1,8 @@
 """``/export [path]`` and ``/import FILE``: take the conversation out, bring one in.
 
 Both are thin: the work is :mod:`pitui.core.export` and
-:mod:`pitui.core.session.importing`; switching to an imported session is the façade's
-``resume`` (the app rebuilds its view on the ``resume`` event, as after ``/resume``).
+:mod:`pitui.core.session.importing`; switching to an imported session is ``/resume``'s
+(``switch_session``: AgentSession.resume, whose event makes the app rebuild its view).
 """
 
 from __future__ import annotations
@@ -58,14 +58,8 @@ async def import_command(commands: Commands, arg: str) -> None:
     source = _source(arg, session.cwd)
     directory = session.store.session_dir or default_session_dir(str(session.cwd))
     imported = await import_session(source, directory)
-    if session.is_streaming:
-        session.abort()
-        await session.wait_for_idle()
-    await session.resume(imported.path)
-    commands.refresh_status()
+    # Switching is /resume's, notices and all (what loading skipped, another cwd).
+    from pitui.ui.commands_resume import switch_session
+
+    await switch_session(commands, imported.path)
     commands.notice_after_events(f"Session imported from: {source}")
-    if imported.cwd and Path(imported.cwd) != session.cwd:
-        commands.notice_after_events(
-            f"It was recorded in {imported.cwd}; tools keep working in {session.cwd}.",
-            "warning",
-        )

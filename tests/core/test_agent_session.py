@@ -15,6 +15,7 @@ from pitui.core.messages import BashExecutionMessage, convert_to_llm
 from pitui.core.session_events import AutoRetryEndEvent, SessionEvent
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.core.settings import Settings
+from pitui.errors import SessionError
 from tests.replay_server import ReplayServer, Reply
 
 
@@ -225,6 +226,75 @@ async def test_print_mode_denies_writes_outside_the_project(tmp_path: Path) -> N
     results = [m for m in session.messages if isinstance(m, ToolResultMessage)]
     assert results[0].is_error is True
     await session.close()
+
+
+async def test_resume_switches_in_place_with_model_and_level(
+    tmp_path: Path, replay_server: ReplayServer
+) -> None:
+    _models_json(replay_server.url)
+    replay_server.add(Reply.sse_file("anthropic_text.sse"))
+    other, _ = await _session(tmp_path, model="fake/claude-fake", thinking="high")
+    await other.prompt("in the other session")
+    target = other.session_file
+    await other.close()
+    session, events = await _session(tmp_path, model="demo/demo", thinking="low")
+    await session.prompt("here")
+    assert target is not None and session.model is not None and session.model.id == "demo"
+    await session.resume(target)
+    assert session.session_file == target and session.agent.session_id == session.store.session_id
+    assert [m.role for m in session.messages] == ["user", "assistant"]
+    assert session.model is not None and session.model.id == "claude-fake"
+    assert session.thinking_level == "off"  # claude-fake has no reasoning: clamped
+    assert any(e.type == "session_changed" and e.kind == "resume" for e in events)
+    await session.close()
+
+
+async def test_resume_without_a_recorded_level_takes_the_default_and_records_it(
+    tmp_path: Path,
+) -> None:
+    header = {"type": "session", "version": 3, "id": "0b7c", "timestamp": "2026-01-01T00:00:00Z",
+              "cwd": str(tmp_path)}  # fmt: skip
+    user = {"type": "message", "id": "a1", "parentId": None, "timestamp": "2026-01-01T00:00:01Z",
+            "message": {"role": "user", "content": "hi", "timestamp": 1}}  # fmt: skip
+    reply = {"type": "message", "id": "b2", "parentId": "a1", "timestamp": "2026-01-01T00:00:02Z",
+             "message": {"role": "assistant", "content": [{"type": "text", "text": "yo"}],
+                         "api": "demo", "provider": "demo", "model": "demo",
+                         "stopReason": "stop", "timestamp": 2,
+                         "usage": {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0,
+                                   "totalTokens": 2}}}  # fmt: skip
+    path = tmp_path / "old.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in (header, user, reply)))
+    session, _ = await _session(tmp_path, thinking="low")
+    await session.resume(path)
+    assert session.thinking_level == "medium"  # pi's default: no defaultThinkingLevel set
+    last = json.loads(path.read_text().splitlines()[-1])
+    assert last["type"] == "thinking_level_change" and last["thinkingLevel"] == "medium"
+    await session.close()
+
+
+async def test_a_session_another_pitui_holds_opens_read_only(tmp_path: Path) -> None:
+    from pitui.core.session.store import read_only_notice
+    from pitui.core.session.writer import SessionWriter
+
+    first, _ = await _session(tmp_path)
+    await first.prompt("hello")
+    held = first.session_file
+    assert held is not None
+    await first.close()
+    writer = await SessionWriter.open(held)  # as another pitui holding the file
+    session, events = await _session(tmp_path)
+    try:
+        before = held.read_bytes()
+        await session.resume(held)
+        assert session.store.read_only and [m.role for m in session.messages][:1] == ["user"]
+        notices = [e for e in events if e.type == "session_notice"]
+        assert [n.message for n in notices] == [read_only_notice(session.store)]
+        with pytest.raises(SessionError, match="open read-only"):
+            await session.prompt("refused")
+        assert held.read_bytes() == before
+    finally:
+        await writer.close()
+        await session.close()
 
 
 async def test_clone_copies_the_current_path_into_a_new_file(tmp_path: Path) -> None:

@@ -120,9 +120,10 @@ async def test_provider_error_goes_to_stderr_with_exit_1(
     code, out, err = await _run(project, "hello", continue_recent=False)
     assert code == 1
     assert out == ""
-    # Overflow recovery tried to compact; with nothing else queued on the server it fails
-    # and the user is told, with the provider's words.
-    assert "Context overflow recovery failed" in err
+    # A one-turn session has nothing to compact (pi 1.6), so no recovery is tried and
+    # the user is told with the provider's words.
+    assert "prompt is too long" in err
+    assert len(replay_server.requests) == 1
 
 
 async def test_json_mode_streams_every_event_of_the_tool_run(

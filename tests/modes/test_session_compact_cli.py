@@ -119,3 +119,27 @@ def test_unknown_target_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
     file = str(ORACLE / "large-session.v3.jsonl")
     code, _, err = _run(["navigate", file, "--to", "nope", "--dry-run", "--json"], capsys)
     assert code == 1 and "Entry nope not found" in err
+
+
+def test_a_two_message_session_is_too_small(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Everything fits in keepRecentTokens: refused, nothing written (pi 1.6's rule)."""
+    file = tmp_path / "s.jsonl"
+    lines = [
+        {"type": "session", "version": 3, "id": "0b7c", "timestamp": "2025-03-01T10:20:30Z",
+         "cwd": str(tmp_path)},
+        {"type": "message", "id": "a1", "parentId": None, "timestamp": "2025-03-01T10:20:31.000Z",
+         "message": {"role": "user", "content": "hi", "timestamp": 1740824431000}},
+        {"type": "message", "id": "a2", "parentId": "a1", "timestamp": "2025-03-01T10:20:32.000Z",
+         "message": {"role": "assistant", "content": [{"type": "text", "text": "hello"}],
+                     "api": "demo", "provider": "demo", "model": "demo", "stopReason": "stop",
+                     "usage": {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0,
+                               "totalTokens": 2}, "timestamp": 1740824432000}},
+    ]  # fmt: skip
+    file.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    before = file.read_bytes()
+    for extra in (["--dry-run"], ["--model", "demo/demo"]):
+        code, _, err = _run(["compact", str(file), *extra], capsys)
+        assert code == 1 and "Nothing to compact (session too small)" in err
+    assert file.read_bytes() == before

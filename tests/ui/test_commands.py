@@ -8,9 +8,12 @@ import pytest
 from textual.command import CommandPalette
 from textual.widgets import DataTable, Static
 
-from pitui.ui.command_handlers import exact_model_match, session_info_text
+from pitui.ui.command_handlers import exact_model_match
 from pitui.ui.commands import split_command
 from pitui.ui.screens.hotkeys import HotkeysScreen
+from pitui.ui.screens.session_panel import SessionPanel
+from pitui.ui.view.events import AddNotice
+from pitui.ui.view.session_panel import sections_text
 from tests.ui.command_support import (
     make_app,
     make_registry,
@@ -125,15 +128,21 @@ async def test_session_info_and_copy(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: not session.is_streaming and session.messages, "a reply")
         await settle(pilot)
         await submit(pilot, "/session")
-        text = notices(app)[-1]
-        assert text == session_info_text(session)
-        lines = text.splitlines()
-        assert lines[0] == "Session Info"
-        assert f"File: {session.session_file}" in lines
-        assert f"ID: {session.store.session_id}" in lines
-        assert "User: 1" in lines and "Assistant: 1" in lines and "Total: 2" in lines
-        assert "Tool Calls: 0" in lines and "Tool Results: 0" in lines
-        assert any(line.startswith("Input: ") for line in lines)
+        panel = app.screen
+        assert isinstance(panel, SessionPanel)
+        text = sections_text(panel.sections())
+        rows = [line.split() for line in text.splitlines()]
+        assert rows[0] == ["Session"]
+        assert ["ID", session.store.session_id] in rows
+        assert ["User", "1"] in rows and ["Assistant", "1"] in rows
+        assert ["Tool", "calls", "0"] in rows and ["Total", "2"] in rows
+        assert any(row[:1] == ["Input"] for row in rows)
+        await app.apply([AddNotice("another notice")])  # the panel stays (it was a notice)
+        await settle(pilot)
+        assert app.screen is panel
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, SessionPanel)
         await submit(pilot, "/copy")
         assert notices(app)[-1] == "Copied last agent message to clipboard"
         assert app.clipboard == session.last_assistant_text()

@@ -18,8 +18,9 @@ from pitui.core.session_events import (
 )
 from pitui.ui.app import PituiApp
 from pitui.ui.theme import discover_themes
+from pitui.ui.view.progress import any_running, running
 from pitui.ui.view.reducer import reduce_all
-from pitui.ui.view.state import BashItem, ChatState, CompactionItem, NoticeItem
+from pitui.ui.view.state import BashItem, ChatState, CompactionItem, NoticeItem, ProgressItem
 from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
 from tests.ui.harness import INFO, settle
 from tests.ui.script import Script
@@ -37,18 +38,33 @@ def test_retry_activity_and_final_failure() -> None:
     assert notice.text == "Error: Retry failed after 3 attempts: overloaded"
 
 
-def test_auto_compaction() -> None:
+def test_auto_compaction_shows_a_progress_card_then_the_summary_card() -> None:
     state = reduce_all(ChatState(), [AutoCompactionStartEvent(reason="overflow")])
-    assert state.activity == "Context overflow detected, Auto-compacting... (escape to cancel)"
-    state = reduce_all(state, [AutoCompactionEndEvent(aborted=True)])
+    card = running(state, "compaction")
+    assert card is not None and card.title == "Context overflow detected, auto-compacting"
+    assert card.cancel_hint == "Esc to cancel" and "retried" in card.detail
     assert state.activity is None
+    state = reduce_all(state, [AutoCompactionEndEvent(aborted=True)])
+    assert running(state, "compaction") is None and not any_running(state)
     last = state.items[-1]
-    assert isinstance(last, NoticeItem) and last.text == "Auto-compaction cancelled"
+    assert isinstance(last, ProgressItem) and last.outcome == "Auto-compaction cancelled"
+    state = reduce_all(state, [AutoCompactionStartEvent(reason="threshold")])
+    threshold = running(state, "compaction")
+    assert threshold is not None and threshold.id != card.id  # a new card, at the end
+    assert threshold.title == "Auto-compacting context"
     result = {"summary": "## Goal\n...", "tokensBefore": 182_000}
     state = reduce_all(state, [AutoCompactionEndEvent(result=result)])
     item = state.items[-1]
     assert isinstance(item, CompactionItem) and item.tokens_before == 182_000
+    assert not item.expanded and running(state, "compaction") is None
     assert state.usage.context_tokens is None  # shown as ?/window until the next reply
+    failed = reduce_all(
+        state,
+        [AutoCompactionStartEvent(reason="threshold"), AutoCompactionEndEvent(error_message="x")],
+    )
+    last = failed.items[-1]
+    assert not any_running(failed)
+    assert isinstance(last, ProgressItem) and (last.outcome, last.level) == ("x", "error")
 
 
 def test_denied_card_stays_denied() -> None:

@@ -1,10 +1,11 @@
 """What the offline demo model says: a deterministic script over the conversation.
 
-The latest user message is matched against a few request shapes ("read FILE", "ls DIR",
-"run CMD", "change X to Y in FILE", "write FILE: text", "find PATTERN", "grep PATTERN");
-a match becomes a call of the built-in tool with pi's parameter names. When the context
-ends with tool results the reply summarises them. Anything else gets a Markdown overview.
-Same context → same reply.
+A summarisation request (compaction, branch summary) gets an extractive summary
+(:mod:`.demo_summary`). Otherwise the latest user message is matched against a few
+request shapes ("read FILE", "ls DIR", "run CMD", "change X to Y in FILE",
+"write FILE: text", "find PATTERN", "grep PATTERN"); a match becomes a call of the
+built-in tool with pi's parameter names. When the context ends with tool results the
+reply summarises them. Anything else gets a Markdown overview. Same context → same reply.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pitui.ai.providers.demo_summary import summary_text
+from pitui.ai.providers.demo_transcript import SummaryRequest, recognise
 from pitui.ai.types import (
     AssistantMessage,
     Context,
@@ -47,6 +50,9 @@ class DemoReply:
 
 def plan_reply(context: Context) -> DemoReply:
     """The demo model's reply to ``context``."""
+    summary = recognise(context)
+    if summary is not None:
+        return _summary_reply(summary)
     messages = context.messages
     if messages and isinstance(messages[-1], ToolResultMessage):
         return _answer_results(messages)
@@ -57,6 +63,17 @@ def plan_reply(context: Context) -> DemoReply:
     if request is not None:
         return _call_reply(request, tools)
     return _overview(text, images)
+
+
+def _summary_reply(request: SummaryRequest) -> DemoReply:
+    transcript = request.transcript
+    what = {"turn_prefix": "the start of a long turn", "branch": "an abandoned branch"}
+    thinking = (
+        f"A summarisation request ({what.get(request.kind, 'a compaction')}): "
+        f"{len(transcript.requests)} user request(s), {len(transcript.calls)} tool call(s). "
+        f"I'm the {DEMO_NOTICE}, so I extract rather than write."
+    )
+    return DemoReply(thinking=thinking, text=summary_text(request))
 
 
 # --------------------------------------------------------------------------- requests

@@ -217,9 +217,12 @@ def prepare_compaction(
     """pi's ``prepareCompaction`` over a branch path.
 
     Returns:
-        None when the path is empty or already ends with a compaction; otherwise the cut,
-        the messages to summarise (history, and the turn prefix of a split turn), the
-        previous summary, the file operations and the context size before compacting.
+        None when the path is empty, already ends with a compaction, or the cut would
+        summarise nothing (everything since the previous compaction fits in
+        ``keep_recent_tokens``: pi 1.6's rule; 0.58 still called the summariser on an
+        empty conversation and wrote a compaction that kept everything); otherwise the
+        cut, the messages to summarise (history, and the turn prefix of a split turn),
+        the previous summary, the file operations and the context size before compacting.
     """
     settings = settings or CompactionSettings()
     # Lists of 100k items and many short-lived objects: no GC passes over the session.
@@ -242,6 +245,8 @@ def _prepare(view: PathView, settings: CompactionSettings) -> CompactionPreparat
     if cut.is_split_turn:
         prefix = _message_indices(view, cut.turn_start_index, cut.first_kept_entry_index)
         ranges.append((cut.turn_start_index, cut.first_kept_entry_index))
+    if not summarize and not prefix:
+        return None  # a compaction would summarise nothing and keep everything
     previous_summary = None
     if previous >= 0:
         summary = view.raw(previous).get("summary")

@@ -140,6 +140,11 @@ def estimate_raw_entry(entry: Mapping[str, Any]) -> int:
     return 0
 
 
+def estimate_messages_tokens(messages: Sequence[AgentMessage]) -> int:
+    """Sum of :func:`estimate_tokens` (no usage figures: comparable before and after)."""
+    return sum(map(estimate_tokens, messages))
+
+
 def calculate_context_tokens(usage: Usage) -> int:
     """Context size a reply reports: ``totalTokens``, or the sum of its parts when 0."""
     return usage.total_tokens or (usage.input + usage.output + usage.cache_read + usage.cache_write)

@@ -41,6 +41,9 @@ class SessionInfo:
     """First user text (blocks joined by a space), or ``(no messages)``."""
     name: str | None = None
     parent_session_path: str | None = None
+    error: str | None = None
+    """Set on the row of a file that could not be listed (why); its other fields are
+    placeholders (only :func:`scan_files` with ``unreadable=True`` makes such rows)."""
 
     @property
     def modified(self) -> str:
@@ -169,6 +172,8 @@ def _fast_scan(data: bytes) -> _Facts | None:
     facts.count = data.count(_MESSAGE_AT_LINE_START)
     if facts.count != data.count(_MESSAGE_ANYWHERE):
         return None
+    if not facts.count and b'"message"' in data:
+        return None  # entries written with other spacing ("type": "message"): parse them
     pos = 0
     while (pos := data.find(b'"role":"user"', pos)) > 0:
         start, line = _line_around(data, pos)
@@ -197,12 +202,26 @@ def _fast_scan(data: bytes) -> _Facts | None:
 
 def read_session_info(path: Path, mtime_ms: int | None = None) -> SessionInfo | None:
     """The listing row of one file; None when it is not a session file."""
+    found = _read_info(path, mtime_ms)
+    return found if isinstance(found, SessionInfo) else None
+
+
+NOT_A_SESSION = "not a session file (no session header)"
+
+
+def unreadable_info(path: Path, error: str, mtime_ms: int = 0) -> SessionInfo:
+    """The row of a file that could not be listed."""
+    return SessionInfo(str(path), "", "", "", mtime_ms, 0, error, error=error)
+
+
+def _read_info(path: Path, mtime_ms: int | None) -> SessionInfo | str | None:
+    """The row; None for a file that is not a session; the error text when unreadable."""
     try:
         data = path.read_bytes()
         if mtime_ms is None:
             mtime_ms = int(path.stat().st_mtime * 1000)
-    except OSError:
-        return None
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
     newline = data.find(b"\n")
     header = _load(data if newline < 0 else data[:newline])
     if header is None or header.get("type") != "session" or not isinstance(header.get("id"), str):
@@ -247,19 +266,65 @@ def _from_row(path: str, row: list[Any]) -> SessionInfo | None:
     return SessionInfo(path, sid, cwd, created, modified, count, first, name, parent)
 
 
-def _info(path: Path, cache: ListCache | None) -> SessionInfo | None:
+def _info(path: Path, cache: ListCache | None, unreadable: bool = False) -> SessionInfo | None:
     try:
         stat = path.stat()
-    except OSError:
-        return None
-    key = str(path)
+    except OSError as exc:
+        error = f"cannot be read: {exc.strerror or exc}"
+        return unreadable_info(path, error) if unreadable else None
+    key, mtime_ms = str(path), int(stat.st_mtime * 1000)
     row = cache.get(key, stat.st_size, stat.st_mtime_ns) if cache else MISS
     if row is not MISS:
-        return None if row is None else _from_row(key, row)
-    info = read_session_info(path, int(stat.st_mtime * 1000))
+        if row is None:
+            return unreadable_info(path, NOT_A_SESSION, mtime_ms) if unreadable else None
+        return _from_row(key, row)
+    found = _read_info(path, mtime_ms)
+    if isinstance(found, str):  # not cached: a permission problem may be fixed by then
+        return unreadable_info(path, found, mtime_ms) if unreadable else None
     if cache is not None:
-        cache.put(key, stat.st_size, stat.st_mtime_ns, None if info is None else _row(info))
-    return info
+        cache.put(key, stat.st_size, stat.st_mtime_ns, None if found is None else _row(found))
+    if found is None and unreadable:
+        return unreadable_info(path, NOT_A_SESSION, mtime_ms)
+    return found
+
+
+def cached_rows(
+    files: list[Path], cache: ListCache, *, unreadable: bool = False
+) -> tuple[list[SessionInfo], list[Path]]:
+    """The rows the cache holds for unchanged files, and the files it has no row for
+    (only stats files: a warm picker shows its first rows after this)."""
+    rows: list[SessionInfo] = []
+    misses: list[Path] = []
+    for file in files:
+        try:
+            stat = file.stat()
+        except OSError:
+            misses.append(file)  # read again, to say why
+            continue
+        key = str(file)
+        row = cache.get(key, stat.st_size, stat.st_mtime_ns)
+        if row is MISS:
+            misses.append(file)
+        elif row is not None:
+            info = _from_row(key, row)
+            if info is not None:
+                rows.append(info)
+        elif unreadable:
+            rows.append(unreadable_info(file, NOT_A_SESSION, int(stat.st_mtime * 1000)))
+    return rows, misses
+
+
+def scan_files(
+    files: list[Path], cache: ListCache | None, *, unreadable: bool = False
+) -> list[SessionInfo]:
+    """The rows of these files (cache rows where valid; unreadable rows on request)."""
+    rows = (_info(file, cache, unreadable) for file in files)
+    return [row for row in rows if row is not None]
+
+
+def session_files(directories: list[Path]) -> list[Path]:
+    """Every ``*.jsonl`` file in these directories."""
+    return [file for directory in directories for file in _session_files(directory)]
 
 
 def _session_files(directory: Path) -> list[Path]:
@@ -268,6 +333,17 @@ def _session_files(directory: Path) -> list[Path]:
             return [Path(e.path) for e in it if e.name.endswith(".jsonl") and e.is_file()]
     except OSError:
         return []
+
+
+def listing_directories(
+    cwd: str | None, session_dir: Path | None, all_projects: bool
+) -> list[Path]:
+    """The directories a listing reads (see :func:`list_sessions` for the arguments)."""
+    if all_projects:
+        root = session_dir or paths.sessions_dir()
+    else:
+        root = session_dir or default_session_dir(cwd or os.getcwd())
+    return _directories(Path(os.path.abspath(root)), all_projects)
 
 
 def _directories(root: Path, all_projects: bool) -> list[Path]:
@@ -295,18 +371,9 @@ def list_sessions(
         all_projects: Every project directory under the sessions root.
         use_cache: Reuse rows of unchanged files from the listing cache (and update it).
     """
-    if all_projects:
-        root = session_dir or paths.sessions_dir()
-    else:
-        root = session_dir or default_session_dir(cwd or os.getcwd())
-    directories = _directories(Path(os.path.abspath(root)), all_projects)
+    directories = listing_directories(cwd, session_dir, all_projects)
     cache = ListCache.load(paths.session_list_cache()) if use_cache else None
-    infos: list[SessionInfo] = []
-    for directory in directories:
-        for file in _session_files(directory):
-            info = _info(file, cache)
-            if info is not None:
-                infos.append(info)
+    infos = scan_files(session_files(directories), cache)
     if cache is not None:
         cache.save({str(d) for d in directories})
     infos.sort(key=lambda i: i.modified_ms, reverse=True)

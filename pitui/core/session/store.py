@@ -9,6 +9,7 @@ once, and each later entry is one appended line.
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 from pitui.core.session import listing
@@ -162,6 +163,10 @@ class SessionStore(AppendMixin):
     def cwd(self) -> str:
         """Working directory the session belongs to."""
         return self.header.cwd
+
+    def has_reply(self) -> bool:
+        """Whether the session holds an assistant message (before that, pi writes nothing)."""
+        return self._has_assistant
 
     @property
     def persisted(self) -> bool:
@@ -330,3 +335,13 @@ class SessionStore(AppendMixin):
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+
+def read_only_notice(store: SessionStore) -> str:
+    """Why the session is read-only and what that means, for the user."""
+    why = store.read_only_reason
+    # The reason is an open error ("… in another pitui process; close it there, or …"):
+    # its first clause says why; its advice is what just happened.
+    cause = re.split(r"; |\. ", why, maxsplit=1)[0].rstrip(".") if why else ""
+    lead = f"{cause}: opened read-only" if cause else f"{store.path} is open read-only"
+    return f"{lead}. It is shown and can be forked (/fork), but nothing can be added to it."

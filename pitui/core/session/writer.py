@@ -81,6 +81,30 @@ async def _free_name(path: Path) -> Path:
     return candidate
 
 
+def held_elsewhere(path: Path) -> bool:
+    """Whether another process holds ``path``'s writer lock (a pitui has it open).
+
+    Probes with the same ``flock`` the writer takes, released at once; a file this
+    process holds open through another descriptor also counts as held (flock locks
+    belong to the open file description).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
+
+
 async def _fsync_dir(directory: Path) -> None:
     fd = await aiofiles.os.wrap(os.open)(directory, os.O_RDONLY)
     try:

@@ -104,20 +104,33 @@ class BashFinished:
 
 @dataclass(frozen=True, slots=True)
 class ProgressStarted:
-    """A long operation started (its card shows the elapsed time and how to cancel)."""
+    """A long operation started: its card shows at the end of the conversation, with the
+    elapsed time and how to cancel (see :mod:`pitui.ui.view.progress`)."""
 
     operation: str
     title: str
-    started: float
+    started: float | None = None
+    """``time.monotonic()`` at the start (None: when the card first shows)."""
+    detail: str = ""
+    cancel_hint: str = "Esc to cancel"
 
 
 @dataclass(frozen=True, slots=True)
 class ProgressEnded:
-    """The operation ended: its card shows ``outcome`` instead."""
+    """The operation ended: its card shows ``outcome`` instead (``""``: the card goes,
+    the outcome is shown by other events, e.g. :class:`CompactionDone`)."""
 
     operation: str
-    outcome: str
+    outcome: str = ""
     level: NoticeLevel = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionDone:
+    """A compaction was written: its card ends and the summary card shows."""
+
+    summary: str
+    tokens_before: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,5 +155,6 @@ UiEvent: TypeAlias = (
     | BashFinished
     | ProgressStarted
     | ProgressEnded
+    | CompactionDone
     | ShowBranchSwitches
 )

@@ -13,13 +13,22 @@ from pitui.core.session_events import (
     AutoRetryEndEvent,
     AutoRetryStartEvent,
     SessionChangedEvent,
+    SessionNoticeEvent,
     ToolDeniedEvent,
     UserBashStartEvent,
     UserBashUpdateEvent,
 )
 from pitui.ui.view import items
-from pitui.ui.view.events import ApprovalResolved, BashOutput, BashStarted
-from pitui.ui.view.state import TOOL_DONE_STATES, ChatState, CompactionItem
+from pitui.ui.view.events import (
+    ApprovalResolved,
+    BashOutput,
+    BashStarted,
+    CompactionDone,
+    ProgressEnded,
+    ProgressStarted,
+)
+from pitui.ui.view.progress import COMPACTION, PROGRESS_HANDLERS
+from pitui.ui.view.state import TOOL_DONE_STATES, ChatState
 from pitui.ui.view.ui_handlers import UI_HANDLERS
 
 Handler: TypeAlias = Callable[[ChatState, Any], ChatState]
@@ -46,9 +55,23 @@ def _retry_end(state: ChatState, event: AutoRetryEndEvent) -> ChatState:
     )
 
 
+COMPACTION_TITLES = {
+    "manual": "Compacting context",
+    "threshold": "Auto-compacting context",
+    "overflow": "Context overflow detected, auto-compacting",
+}
+COMPACTION_DETAILS = {
+    "threshold": "the context is near the model's window",
+    "overflow": "the model refused the context as too long; the turn is retried afterwards",
+}
+
+
 def _compaction_start(state: ChatState, event: AutoCompactionStartEvent) -> ChatState:
-    prefix = "Context overflow detected, " if event.reason == "overflow" else ""
-    return replace(state, activity=f"{prefix}Auto-compacting... ({INTERRUPT_KEY} to cancel)")
+    state = replace(state, activity=None)
+    started = ProgressStarted(
+        COMPACTION, COMPACTION_TITLES[event.reason], detail=COMPACTION_DETAILS[event.reason]
+    )
+    return PROGRESS_HANDLERS[ProgressStarted](state, started)
 
 
 def _result_field(result: Any, *names: str) -> Any:
@@ -59,20 +82,31 @@ def _result_field(result: Any, *names: str) -> Any:
     return None
 
 
+def compaction_done(event: AutoCompactionEndEvent) -> CompactionDone | None:
+    """The summary card's event of a successful automatic compaction."""
+    if event.result is None:
+        return None
+    tokens = _result_field(event.result, "tokensBefore", "tokens_before")
+    summary = _result_field(event.result, "summary")
+    return CompactionDone(str(summary or ""), tokens if isinstance(tokens, int) else 0)
+
+
 def _compaction_end(state: ChatState, event: AutoCompactionEndEvent) -> ChatState:
     state = replace(state, activity=WORKING if state.busy else None)
+    done = compaction_done(event)
+    if done is not None:
+        return PROGRESS_HANDLERS[CompactionDone](state, done)
     if event.aborted:
-        return items.status(state, "Auto-compaction cancelled")
-    if event.result is not None:
-        tokens = _result_field(event.result, "tokensBefore", "tokens_before")
-        summary = _result_field(event.result, "summary")
-        state, mid = items.next_id(state)
-        tokens_before = tokens if isinstance(tokens, int) else 0
-        state = replace(state, usage=replace(state.usage, context_tokens=None))
-        return items.add(state, CompactionItem(mid, str(summary or ""), tokens_before))
-    if event.error_message:
-        return items.notice(state, event.error_message, "error")
-    return state
+        ended = ProgressEnded(COMPACTION, "Auto-compaction cancelled")
+    elif event.error_message:
+        ended = ProgressEnded(COMPACTION, event.error_message, "error")
+    else:
+        ended = ProgressEnded(COMPACTION)
+    return PROGRESS_HANDLERS[ProgressEnded](state, ended)
+
+
+def _session_notice(state: ChatState, event: SessionNoticeEvent) -> ChatState:
+    return items.notice(state, event.message, event.level)
 
 
 def _denied(state: ChatState, event: ToolDeniedEvent) -> ChatState:
@@ -106,4 +140,5 @@ SESSION_HANDLERS: dict[type, Handler] = {
     UserBashStartEvent: _bash_start,
     UserBashUpdateEvent: _bash_update,
     SessionChangedEvent: _changed,
+    SessionNoticeEvent: _session_notice,
 }

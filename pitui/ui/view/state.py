@@ -12,7 +12,8 @@ Item ids are stable for the life of an item so widgets can update one item in pl
 - ``tool:<toolCallId>`` the card of one tool call;
 - ``approval:<toolCallId>`` the approval prompt of one call;
 - ``n<seq>`` a notice;
-- ``progress:<op>`` the card of a long operation (a branch summary, a compaction).
+- ``progress:<operation>:<seq>`` the card of a long operation (a compaction, a branch
+  summary); one runs per operation at a time.
 """
 
 from __future__ import annotations
@@ -166,12 +167,17 @@ class ProgressItem:
 
     id: str
     title: str
-    """What runs, e.g. ``Summarizing branch``."""
-    started: float
-    """``time.monotonic()`` when it started: the widget shows the time since."""
+    """What runs, e.g. ``Summarizing branch``, ``Compacting context``."""
+    started: float | None = None
+    """``time.monotonic()`` when it started: the widget shows the time since (None: since
+    the card first showed, for an operation the session started by itself)."""
     outcome: str | None = None
-    """None while running; then what came of it (``Branch summary cancelled`` …)."""
+    """None while running; then what came of it (``Branch summary cancelled`` …); ``""``
+    when the outcome shows elsewhere (a summary card): the card is then hidden."""
     level: NoticeLevel = "info"
+    detail: str = ""
+    """A second line: why it runs or what it works on."""
+    cancel_hint: str = "Esc to cancel"
 
 
 ChatItem: TypeAlias = (
@@ -200,6 +206,6 @@ def approval_item_id(tool_call_id: str) -> str:
     return f"approval:{tool_call_id}"
 
 
-def progress_item_id(operation: str) -> str:
-    """The item id of a long operation's card."""
-    return f"progress:{operation}"
+def progress_item_id(operation: str, seq: int) -> str:
+    """The item id of one run of a long operation's card."""
+    return f"progress:{operation}:{seq}"

@@ -16,14 +16,13 @@ from pitui.ui.view.events import (
     BashStarted,
     ClearQueue,
     MarkCopied,
-    ProgressEnded,
-    ProgressStarted,
     QueueMessage,
     ShowBranchSwitches,
     ToggleAllThinking,
     ToggleAllTools,
     ToggleItem,
 )
+from pitui.ui.view.progress import PROGRESS_HANDLERS
 from pitui.ui.view.state import (
     TOOL_DONE_STATES,
     ApprovalItem,
@@ -34,13 +33,11 @@ from pitui.ui.view.state import (
     ChatState,
     CompactionItem,
     CustomItem,
-    ProgressItem,
     SystemPromptItem,
     ThinkingItem,
     ToolCardItem,
     UserItem,
     approval_item_id,
-    progress_item_id,
 )
 
 FOLDABLE = (
@@ -64,7 +61,7 @@ def _toggle(state: ChatState, event: ToggleItem) -> ChatState:
 
 
 def _set_all(
-    state: ChatState, kind: type[ThinkingItem] | type[ToolCardItem], expanded: bool
+    state: ChatState, kind: type[Any] | tuple[type[Any], ...], expanded: bool
 ) -> ChatState:
     for item in list(state.items):
         if isinstance(item, kind) and item.expanded != expanded:
@@ -77,9 +74,13 @@ def _toggle_thinking(state: ChatState, event: ToggleAllThinking) -> ChatState:
     return replace(_set_all(state, ThinkingItem, expanded), thinking_expanded=expanded)
 
 
+TOOL_OUTPUT_KINDS = (ToolCardItem, CompactionItem, BranchSummaryItem)
+"""What Ctrl+O opens and closes: tool output and the summary cards (as pi)."""
+
+
 def _toggle_tools(state: ChatState, event: ToggleAllTools) -> ChatState:
     expanded = not state.tools_expanded
-    return replace(_set_all(state, ToolCardItem, expanded), tools_expanded=expanded)
+    return replace(_set_all(state, TOOL_OUTPUT_KINDS, expanded), tools_expanded=expanded)
 
 
 def _notice(state: ChatState, event: AddNotice) -> ChatState:
@@ -158,18 +159,6 @@ def _bash_finished(state: ChatState, event: BashFinished) -> ChatState:
     return replace(items.put(state, done), bash_id=None)
 
 
-def _progress_started(state: ChatState, event: ProgressStarted) -> ChatState:
-    item = ProgressItem(progress_item_id(event.operation), event.title, event.started)
-    return items.put(state, item)
-
-
-def _progress_ended(state: ChatState, event: ProgressEnded) -> ChatState:
-    item = state.get(progress_item_id(event.operation))
-    if not isinstance(item, ProgressItem):
-        return items.notice(state, event.outcome, event.level)
-    return items.put(state, replace(item, outcome=event.outcome, level=event.level))
-
-
 def _branch_switches(state: ChatState, event: ShowBranchSwitches) -> ChatState:
     for item in list(state.items):
         if isinstance(item, UserItem) and item.branch != event.switches.get(item.id):
@@ -190,7 +179,6 @@ UI_HANDLERS: dict[type, Handler] = {
     BashStarted: _bash_started,
     BashOutput: _bash_output,
     BashFinished: _bash_finished,
-    ProgressStarted: _progress_started,
-    ProgressEnded: _progress_ended,
     ShowBranchSwitches: _branch_switches,
+    **PROGRESS_HANDLERS,
 }

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from textual.content import Content
-from textual.timer import Timer
 
 from pitui.core.sanitize import inert
 from pitui.ui.view.state import (
@@ -26,6 +24,7 @@ from pitui.ui.view.state import (
 )
 from pitui.ui.widgets.assistant_text import AssistantMarkdown as AssistantMarkdown
 from pitui.ui.widgets.base import ItemStatic
+from pitui.ui.widgets.progress_card import ProgressCard
 from pitui.ui.widgets.tool_renderers import renderer_for
 
 GLYPHS = {"pending": "○", "running": "●", "success": "✓", "error": "✗", "denied": "⊘"}
@@ -152,8 +151,10 @@ class SummaryCard(ItemStatic):
         marker = "▾" if item.expanded else "▸"
         head = Content.styled(f"{marker} {title}", "bold $pi-customMessageLabel")
         if not item.expanded:
-            return head
-        return Content.assemble(head, "\n", inert(body))
+            return Content.assemble(head, (" (ctrl+o to expand)", "$pi-dim"))
+        from pitui.ui import md_render  # summaries and prompts are Markdown (pi's skeleton)
+
+        return Content.assemble(head, "\n\n", md_render.render(inert(body)))
 
 
 class ApprovalCard(ItemStatic):
@@ -184,40 +185,6 @@ class NoticeLine(ItemStatic):
 
     def render_item(self, item: NoticeItem) -> Content:
         return Content(inert(item.text))
-
-
-class ProgressCard(ItemStatic):
-    """A long operation: its title and elapsed time while it runs, then its outcome."""
-
-    TICK_SECONDS = 0.1
-
-    def __init__(self, item: ProgressItem) -> None:
-        super().__init__(item)
-        self._timer: Timer | None = None
-
-    def on_mount(self) -> None:
-        if isinstance(self.item, ProgressItem) and self.item.outcome is None:
-            self._timer = self.set_interval(self.TICK_SECONDS, self._tick)
-
-    def _tick(self) -> None:
-        if isinstance(self.item, ProgressItem) and self.item.outcome is None:
-            self.update(self.render_item(self.item))
-        elif self._timer is not None:
-            self._timer.stop()
-
-    def classes_for(self, item: ChatItem) -> str:
-        assert isinstance(item, ProgressItem)
-        return "-running" if item.outcome is None else f"-{item.level}"
-
-    def render_item(self, item: ProgressItem) -> Content:
-        if item.outcome is not None:
-            return Content(inert(item.outcome))
-        elapsed = max(0.0, time.monotonic() - item.started)
-        return Content.assemble(
-            (f"◌ {inert(item.title)}… ", "$pi-accent"),
-            (f"{elapsed:.1f}s", "$pi-text"),
-            ("  (Esc to cancel)", "$pi-muted"),
-        )
 
 
 CONVERSATION_WIDGETS: dict[type, Any] = {

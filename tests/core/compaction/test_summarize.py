@@ -58,6 +58,10 @@ async def _copy(tmp_path: Path, name: str) -> SessionStore:
     return await SessionStore.open(target)
 
 
+SMALL = CompactionSettings(keep_recent_tokens=5)
+"""Keeps the second turn of :func:`_small_session` and summarises the first."""
+
+
 async def _small_session(tmp_path: Path) -> SessionStore:
     store = SessionStore.create(tmp_path, tmp_path / "sessions")
     for text in ("first question", "second question"):
@@ -128,14 +132,12 @@ async def test_no_reasoning_for_models_without_it(
     replay_server.add(Reply.sse_file("anthropic_text.sse"))
     store = await _small_session(tmp_path)
     model = claude(replay_server.url, reasoning=False)
-    await compact_store(store, CompactionSettings(), model, "sk")
+    await compact_store(store, SMALL, model, "sk")
     (request,) = replay_server.requests
     body = request.json()
     assert "thinking" not in body and body["max_tokens"] == 13107
     text = body["messages"][0]["content"][0]["text"]
-    assert text.startswith(
-        "<conversation>\n\n</conversation>\n\n"
-    )  # all kept: nothing to summarise
+    assert text.startswith("<conversation>\n[User]: first question\n\n[Assistant]: answer\n")
     await store.close()
 
 
@@ -147,7 +149,7 @@ async def test_error_reply_raises_pi_text_and_writes_nothing(
     assert store.path is not None
     before = store.path.read_bytes()
     with pytest.raises(CompactionError) as caught:
-        await compact_store(store, CompactionSettings(), claude(replay_server.url), "sk")
+        await compact_store(store, SMALL, claude(replay_server.url), "sk")
     assert caught.value.message.startswith("Summarization failed: ")
     assert "prompt is too long" in caught.value.message
     assert store.path.read_bytes() == before
@@ -163,9 +165,7 @@ async def test_abort_during_summarisation_leaves_the_file_unchanged(
     before = store.path.read_bytes()
     signal = AbortSignal()
     model = claude(replay_server.url)
-    task = asyncio.create_task(
-        compact_store(store, CompactionSettings(), model, "sk", signal=signal)
-    )
+    task = asyncio.create_task(compact_store(store, SMALL, model, "sk", signal=signal))
     for _ in range(1000):  # until the request is on the wire
         if replay_server.requests:
             break
@@ -180,10 +180,24 @@ async def test_abort_during_summarisation_leaves_the_file_unchanged(
 
 async def test_already_compacted_and_empty_sessions_are_refused(tmp_path: Path) -> None:
     store = await _small_session(tmp_path)
-    await compact_store(store, CompactionSettings(), DEMO_MODEL, "demo")
+    await compact_store(store, SMALL, DEMO_MODEL, "demo")
     with pytest.raises(CompactionError, match=r"^Already compacted$"):
-        prepare_for_store(store, CompactionSettings())
+        prepare_for_store(store, SMALL)
     empty = SessionStore.in_memory(tmp_path)
     with pytest.raises(CompactionError, match=r"^Nothing to compact \(session too small\)$"):
         prepare_for_store(empty, CompactionSettings())
+    await store.close()
+
+
+async def test_a_compaction_that_would_summarise_nothing_is_refused(tmp_path: Path) -> None:
+    """pi 1.6's rule: everything fits in keepRecentTokens → nothing written, ever."""
+    store = await _small_session(tmp_path)
+    assert store.path is not None
+    before = store.path.read_bytes()
+    with pytest.raises(CompactionError, match=r"^Nothing to compact \(session too small\)$"):
+        await compact_store(store, CompactionSettings(), DEMO_MODEL, "demo")
+    # With a smaller budget the same session has a first turn to summarise.
+    prep = prepare_for_store(store, CompactionSettings(keep_recent_tokens=1))
+    assert prep.is_split_turn and prep.turn_prefix_indices
+    assert store.path.read_bytes() == before
     await store.close()
