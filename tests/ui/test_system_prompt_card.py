@@ -42,7 +42,7 @@ async def test_system_messages_are_collapsed_cards_that_expand(tmp_path: Path) -
         assert [u.text for u in items_of(app, UserItem)] == ["hello", "again"]
         pane = app.query_one(ConversationView)
         first = pane.widget_for(cards[0].id)
-        assert _text(first) == "▸ System prompt · 5 sections, 4 tools"
+        assert _text(first) == "▸ System prompt · 5 sections, 4 tools (ctrl+o to expand)"
         await app.apply([ToggleItem(cards[0].id)])
         await pilot.pause()
         shown = _text(pane.widget_for(cards[0].id))

@@ -152,7 +152,9 @@ class SummaryCard(ItemStatic):
         head = Content.styled(f"{marker} {title}", "bold $pi-customMessageLabel")
         if not item.expanded:
             return Content.assemble(head, (" (ctrl+o to expand)", "$pi-dim"))
-        from pitui.ui import md_render  # summaries and prompts are Markdown (pi's skeleton)
+        if isinstance(item, SystemPromptItem):  # shown as sent: tags and lists verbatim
+            return Content.assemble(head, "\n", inert(body))
+        from pitui.ui import md_render  # summaries are Markdown (pi's skeleton)
 
         return Content.assemble(head, "\n\n", md_render.render(inert(body)))
 
