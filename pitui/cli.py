@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pitui",
         description="A full-screen terminal client for LLM coding agents.",
-        epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate} --help",
+        epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate,import} --help",
     )
     parser.add_argument("--version", action="version", version=f"pitui {__version__}")
     parser.add_argument("messages", nargs="*", help="initial prompt (with -p: the prompt)")
@@ -73,6 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="list models (optionally matching SEARCH) and exit",
     )
     parser.add_argument("--api-key", metavar="KEY", help="API key for this run")
+    parser.add_argument(
+        "--export",
+        metavar="SESSION",
+        help="export SESSION (a .jsonl file) to HTML and exit; an OUT argument after it picks "
+        "the file (.html, .md or .jsonl)",
+    )
     return parser
 
 
@@ -90,6 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run_mode(args: argparse.Namespace) -> int:
     if args.list_models is not None:
         module_name = "pitui.modes.models_cli"
+    elif args.export is not None:
+        module_name = "pitui.modes.export_cli"
     elif args.print or args.mode == "json" or not sys.stdin.isatty():
         module_name = "pitui.modes.print_mode"
     else:

@@ -28,14 +28,26 @@ from pitui.agent.events import (
     ToolExecutionStartEvent,
     TurnEndEvent,
 )
-from pitui.agent.loop import run_agent_loop, run_agent_loop_continue
+from pitui.agent.loop import (
+    RequestTrace,
+    build_llm_context,
+    run_agent_loop,
+    run_agent_loop_continue,
+)
 from pitui.agent.messages import AgentMessage, default_convert_to_llm
 from pitui.agent.state import AgentState
 from pitui.agent.tool import ExecutionMode
 from pitui.ai.abort import AbortSignal
 from pitui.ai.options import StreamOptions
 from pitui.ai.stream import StreamFn, stream
-from pitui.ai.types import AssistantMessage, ImageContent, Model, TextContent, UserMessage
+from pitui.ai.types import (
+    AssistantMessage,
+    Context,
+    ImageContent,
+    Model,
+    TextContent,
+    UserMessage,
+)
 from pitui.errors import PituiError
 
 AgentListener: TypeAlias = Callable[[AgentEvent], Awaitable[None] | None]
@@ -176,6 +188,20 @@ class Agent:
         self.state.pending_tool_calls = set()
         self.state.error = None
         self.clear_all_queues()
+
+    # ------------------------------------------------------------------ requests
+
+    async def request_context(
+        self,
+        messages: list[AgentMessage] | None = None,
+        trace: RequestTrace | None = None,
+    ) -> Context:
+        """The context the next model call would carry for ``messages`` (default: the
+        transcript): the same builder, hooks, system prompt and tools as a real call.
+        """
+        transcript = self.state.messages if messages is None else messages
+        current = AgentContext(self.state.system_prompt, list(transcript), list(self.state.tools))
+        return await build_llm_context(current, self, AbortSignal(), trace)
 
     # ------------------------------------------------------------------ runs
 

@@ -10,9 +10,18 @@ execution (hooks, key lookup, a stream function that raises) propagate to the ca
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass, field
+from typing import Protocol
 
 from pitui.agent.clone import deep_clone, shallow_copy
-from pitui.agent.config import AgentContext, AgentEventSink, AgentLoopConfig, MessageSource
+from pitui.agent.config import (
+    AgentContext,
+    AgentEventSink,
+    AgentLoopConfig,
+    ConvertToLlm,
+    MessageSource,
+    TransformContext,
+)
 from pitui.agent.events import (
     AgentEndEvent,
     AgentStartEvent,
@@ -27,7 +36,7 @@ from pitui.agent.tool_exec import ToolRunner, maybe_await
 from pitui.ai.abort import AbortSignal
 from pitui.ai.events import DoneEvent, ErrorEvent, StartEvent
 from pitui.ai.options import StreamOptions
-from pitui.ai.types import AssistantMessage, Context, ToolResultMessage
+from pitui.ai.types import AssistantMessage, Context, Message, ToolResultMessage
 
 
 async def run_agent_loop(
@@ -127,25 +136,80 @@ async def _poll(source: MessageSource | None) -> list[AgentMessage]:
     return [] if source is None else await source()
 
 
+class RequestHooks(Protocol):
+    """The two hooks between a transcript and a request (an AgentLoopConfig, an Agent)."""
+
+    @property
+    def transform_context(self) -> TransformContext | None: ...
+
+    @property
+    def convert_to_llm(self) -> ConvertToLlm: ...
+
+
+@dataclass(slots=True)
+class RequestTrace:
+    """Where each message of a request came from (filled by :func:`build_llm_context`).
+
+    Only inspection asks for it (the context report); a model call never does.
+    """
+
+    sources: list[int | None] = field(default_factory=list)
+    """Per ``Context.messages``: index of the transcript message it was made from, None
+    when unknown (a transform's own message, or a converter that does not map one to one)."""
+
+
 async def build_llm_context(
-    current: AgentContext, config: AgentLoopConfig, signal: AbortSignal
+    current: AgentContext,
+    config: RequestHooks,
+    signal: AbortSignal,
+    trace: RequestTrace | None = None,
 ) -> Context:
-    """The request's context: transform_context → convert_to_llm on a copy (PI_SPEC §3.6)."""
-    messages = current.messages
-    if config.transform_context is not None or config.convert_to_llm is not default_convert_to_llm:
-        # The hooks may edit what they are given; the transcript must not notice.
-        messages = [deep_clone(message) for message in messages]
-    else:
-        messages = list(messages)
+    """The request's context: transform_context → convert_to_llm on a copy (PI_SPEC §3.6).
+
+    The one builder of what a model call carries: the loop calls it before every call,
+    and the context report (what the model sees) calls it with a ``trace``.
+    """
+    originals = current.messages
+    copied = config.transform_context is not None or config.convert_to_llm is not (
+        default_convert_to_llm
+    )
+    # The hooks may edit what they are given; the transcript must not notice.
+    messages = [deep_clone(m) for m in originals] if copied else list(originals)
+    origin = {id(m): i for i, m in enumerate(messages)} if trace is not None else {}
     if config.transform_context is not None:
         messages = await maybe_await(config.transform_context(messages, signal))
-    llm_messages = await maybe_await(config.convert_to_llm(messages))
+    llm_messages = list(await maybe_await(config.convert_to_llm(messages)))
+    if trace is not None:
+        trace.sources = await _trace_sources(config, messages, llm_messages, origin)
     tools = [tool.to_tool() for tool in current.tools] or None
     # The messages are typed models already; validating thousands per call is the cost
     # that dominated long runs, so the context is assembled without re-validation.
     return Context.model_construct(
-        system_prompt=current.system_prompt, messages=list(llm_messages), tools=tools
+        system_prompt=current.system_prompt, messages=llm_messages, tools=tools
     )
+
+
+async def _trace_sources(
+    config: RequestHooks,
+    transformed: list[AgentMessage],
+    llm_messages: list[Message],
+    origin: dict[int, int],
+) -> list[int | None]:
+    """Attribute each request message to a transcript message.
+
+    The converter is run once more per message: when the pieces add up to the real
+    result (any one-to-one or dropping converter, as pi's), each piece names its source;
+    otherwise every source is unknown. The request itself is always the real result.
+    """
+    sources: list[int | None] = []
+    roles: list[str] = []
+    for message in transformed:
+        piece = await maybe_await(config.convert_to_llm([message]))
+        sources.extend([origin.get(id(message))] * len(piece))
+        roles.extend(m.role for m in piece)
+    if roles != [m.role for m in llm_messages]:
+        return [None] * len(llm_messages)
+    return sources
 
 
 async def stream_options_for(config: AgentLoopConfig, signal: AbortSignal) -> StreamOptions:

@@ -61,6 +61,9 @@ ACTIONS: tuple[ActionInfo, ...] = (
     ActionInfo("previousBranch", "Switch a message to its previous sibling branch", ("alt+left",)),
     ActionInfo("nextBranch", "Switch a message to its next sibling branch", ("alt+right",)),
     ActionInfo("hotkeys", "Show all keyboard shortcuts", ()),
+    ActionInfo("contextInspector", "Show what the model sees (context inspector)", ()),
+    ActionInfo("focusConversation", "Select items in the conversation", ("ctrl+up",)),
+    ActionInfo("searchConversation", "Find in the conversation", ("ctrl+f",)),
     ActionInfo("quit", "Quit pitui", ("ctrl+q",)),
 )
 """Every action pitui binds, in the order ``/hotkeys`` lists them."""

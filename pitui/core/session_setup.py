@@ -66,6 +66,9 @@ class SessionOptions:
     """Open the session file without ever writing to it (``--read-only``)."""
     fallback_read_only: bool = False
     """A file that is locked or cannot be written opens read-only instead of failing."""
+    store: SessionStore | None = None
+    """An already open store to use instead of the session flags (inspection: the context
+    report); one opened read-only gets nothing recorded."""
     system_prompt: str | None = None
     append_system_prompt: str | None = None
     api_key: str | None = None
@@ -180,6 +183,8 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
 
 
 async def _open_store(options: SessionOptions) -> SessionStore:
+    if options.store is not None:
+        return options.store
     if options.no_session:
         return SessionStore.in_memory(options.cwd)
     modes = {"read_only": options.read_only, "fallback_read_only": options.fallback_read_only}

@@ -27,6 +27,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "check": ("pitui.modes.session_inspect:cmd_check", "validate a session file (and repair)"),
     "compact": ("pitui.modes.session_compact_cli:cmd_compact", "compact a session"),
     "navigate": ("pitui.modes.session_compact_cli:cmd_navigate", "move a session's leaf"),
+    "import": ("pitui.modes.session_import_cli:cmd_import", "copy a session file into the store"),
 }
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import math
 import os
 import sys
 import tempfile
@@ -17,12 +16,11 @@ from typing import Any
 
 import pydantic_core
 
-from pitui.agent.messages import AgentMessage
-from pitui.ai.types import Message
-from pitui.core.messages import SystemMessage, convert_to_llm
+from pitui.core.context_report import ContextReport, NotSent, report_for_file
+from pitui.core.message_text import message_preview
 from pitui.core.sanitize import inert, json_inert_bytes
 from pitui.core.session.check import check_bytes, repaired_bytes
-from pitui.core.session.context import UNSET, LeafArg, SessionContext
+from pitui.core.session.context import UNSET, LeafArg
 from pitui.core.session.listing import resolve_session
 from pitui.core.session.opening import read_session_bytes
 from pitui.core.session.store import SessionStore
@@ -64,26 +62,6 @@ def cmd_tree(argv: list[str]) -> int:
 # --------------------------------------------------------------------------- context
 
 
-def _dump(
-    messages: list[AgentMessage] | list[Message], source: dict[int, dict[str, Any]]
-) -> list[Any]:
-    # A loaded message dumps to exactly the JSON it was read from (the round-trip tests
-    # prove it), so that JSON is used as is; built ones (summaries …) are dumped.
-    return [source.get(id(m)) or m.to_json_dict() for m in messages]
-
-
-def _context_json(store: SessionStore, context: SessionContext) -> dict[str, Any]:
-    source = context.message_json
-    return {
-        "leafId": context.leaf_id,
-        "entryCount": store.entry_count(),
-        "model": context.model.to_json_dict() if context.model else None,
-        "thinkingLevel": context.thinking_level,
-        "agentMessages": _dump(context.messages, source),
-        "llmMessages": _dump(convert_to_llm(context.messages), source),
-    }
-
-
 def _to_json(data: dict[str, Any]) -> bytes:
     try:
         return pydantic_core.to_json(data) + b"\n"  # Rust: several times json.dumps' speed
@@ -91,61 +69,40 @@ def _to_json(data: dict[str, Any]) -> bytes:
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
-def _estimate_tokens(message: Message) -> int:
-    chars = 0
-    content = message.content
-    if isinstance(content, str):
-        chars = len(content)
-    else:
-        for block in content:
-            data = block.to_json_dict()
-            chars += sum(len(v) for k, v in data.items() if isinstance(v, str) and k != "type")
-            if block.type == "toolCall":
-                chars += len(json.dumps(data.get("arguments", {})))
-    return math.ceil(chars / 4)
+def _share(report: ContextReport, tokens: int) -> str:
+    share = report.share(tokens)
+    return "" if share is None else f" {share:5.1f}%"
 
 
-def _preview(message: Message) -> str:
-    content = message.content
-    if isinstance(content, str):
-        text = content
-    else:
-        parts = []
-        for block in content:
-            data = block.to_json_dict()
-            if block.type == "toolCall":
-                parts.append(f"→ {data.get('name')}({json.dumps(data.get('arguments'))})")
-            else:
-                parts.append(str(data.get("text") or data.get("thinking") or f"[{block.type}]"))
-        text = " ".join(parts)
-    flat = " ".join(text.split())
-    return flat if len(flat) <= 80 else flat[:79] + "…"
-
-
-def _context_text(store: SessionStore, context: SessionContext) -> str:
-    model = context.model
+def _context_text(report: ContextReport) -> str:
+    model = report.model
     model_text = f"{model.provider}/{model.model_id}" if model else "(none)"
-    lines = [
-        f"leaf {context.leaf_id}  model {model_text}  thinking {context.thinking_level}",
-    ]
-    total = 0
-    for number, (agent, llm) in enumerate(_paired(context.messages), 1):
-        tokens = _estimate_tokens(llm) if llm is not None else 0
-        total += tokens
-        shown = _preview(llm) if llm is not None else _unsent(agent)
-        lines.append(f"{number:>5}  {agent.role:<17} ~{tokens:>6} tok  {shown}")
-    lines.append(f"{len(context.messages)} messages, ~{total} tokens (chars/4)")
+    lines = [f"leaf {report.leaf_id}  model {model_text}  thinking {report.thinking_level}"]
+    sent = {m.source: m for m in report.messages if m.source is not None}
+    unsent: dict[str | None, NotSent] = {n.entry_id: n for n in report.not_sent}
+    for number, agent in enumerate(report.transcript, 1):
+        message = sent.get(number - 1)
+        if message is None:
+            entry = unsent.get(report.transcript_entry_ids[number - 1])
+            why = f"({entry.reason})" if entry else "(not sent to the model)"
+            shown = f"{entry.preview} {why}" if entry and entry.preview else why
+            lines.append(f"{number:>5}  {agent.role:<17} ~{0:>6} tok  {shown}")
+            continue
+        shown = message_preview(message.message)
+        lines.append(f"{number:>5}  {agent.role:<17} ~{message.tokens:>6} tok  {shown}")
+    lines.append(f"system prompt ~{report.system_tokens} tok{_share(report, report.system_tokens)}")
+    for tool in report.tools:
+        lines.append(
+            f"tool {tool.name:<12} ~{tool.tokens:>6} tok (schema ~{tool.schema_tokens})"
+            f"{_share(report, tool.tokens)}"
+        )
+    outside = len(report.not_sent) - (len(report.transcript) - len(sent))
+    if outside:
+        lines.append(f"{outside} entries of the path are not messages the model sees (--json)")
+    total = report.total_tokens
+    window = f" of {report.context_window}{_share(report, total)}" if report.context_window else ""
+    lines.append(f"{len(report.transcript)} messages, ~{total} tokens (chars/4){window}")
     return "\n".join(lines) + "\n"
-
-
-def _unsent(message: AgentMessage) -> str:
-    if isinstance(message, SystemMessage):
-        return f"[system prompt: {message.summary()}] (pi's; not sent, pitui sends its own)"
-    return "(not sent to the model)"
-
-
-def _paired(messages: list[AgentMessage]) -> list[tuple[AgentMessage, Message | None]]:
-    return [(m, next(iter(convert_to_llm([m])), None)) for m in messages]
 
 
 def cmd_context(argv: list[str]) -> int:
@@ -157,19 +114,14 @@ def cmd_context(argv: list[str]) -> int:
     parser.add_argument("--leaf", metavar="ID", help="entry id to build the context at")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args(argv)
-    store = _open(_file(args))
-    leaf: LeafArg = UNSET
-    if args.leaf is not None:
-        if store.get_entry(args.leaf) is None:
-            raise SessionError(f"Entry {args.leaf} not found")
-        leaf = args.leaf
-    context = store.build_context(leaf, keep_json=args.json)
+    leaf: LeafArg = UNSET if args.leaf is None else args.leaf
+    report = asyncio.run(report_for_file(_file(args), leaf, keep_json=args.json))
     if args.json:
         sys.stdout.flush()
-        sys.stdout.buffer.write(json_inert_bytes(_to_json(_context_json(store, context))))
+        sys.stdout.buffer.write(json_inert_bytes(_to_json(report.to_json())))
         sys.stdout.flush()
     else:
-        sys.stdout.write(inert(_context_text(store, context)))
+        sys.stdout.write(inert(_context_text(report)))
     return 0
 
 

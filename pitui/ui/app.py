@@ -82,6 +82,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         binding("newSession"),
         binding("resume"),
         binding("hotkeys"),
+        binding("contextInspector"),
         binding("fork"),
         binding("previousBranch"),
         binding("nextBranch"),
@@ -451,6 +452,10 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
     def action_hotkeys(self) -> None:
         """Show every binding (``/hotkeys``)."""
         self.commands.run("/hotkeys")
+
+    def action_context_inspector(self) -> None:
+        """What the model sees on the next request (``/context``)."""
+        self.commands.run("/context")
 
     async def action_toggle_thinking(self) -> None:
         from pitui.ui.view.events import ToggleAllThinking  # lazy: not first-frame

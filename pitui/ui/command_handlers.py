@@ -140,7 +140,9 @@ def builtin_commands() -> list[SlashCommand]:
     from pitui.ui.commands_compact import compact_command
     from pitui.ui.commands_resume import resume_command
     from pitui.ui.commands_session import session_command
+    from pitui.ui.context_command import context_command
     from pitui.ui.permission_commands import permissions_command
+    from pitui.ui.transfer_commands import export_command, import_command
     from pitui.ui.tree_commands import clone_command, fork_command, tree_command
 
     return [
@@ -161,6 +163,13 @@ def builtin_commands() -> list[SlashCommand]:
             "clone", "Duplicate the current session at the current position", clone_command
         ),
         SlashCommand("copy", "Copy last agent message to clipboard", copy_command),
+        SlashCommand("context", "Show what the model sees on the next request", context_command),
+        SlashCommand(
+            "export", "Export the session to HTML (.md, .jsonl)", export_command, "[path]"
+        ),
+        SlashCommand(
+            "import", "Import a session file and continue in it", import_command, "<file>"
+        ),
         SlashCommand("theme", "Switch theme", theme_command, "[name]", theme_names),
         SlashCommand("hotkeys", "Show all keyboard shortcuts", hotkeys_command),
         SlashCommand("permissions", "List and remove remembered approvals", permissions_command),

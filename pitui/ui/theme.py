@@ -1,307 +1,43 @@
-"""pi theme files (PI_SPEC §9.9) → Textual themes.
+"""pi themes → Textual themes: every token becomes a theme variable ``pi-<token>``.
 
-A pi theme is JSON: ``name``, optional ``vars`` (reusable colours), ``colors`` (all 51
-tokens) and optional ``export``. A colour is ``"#rrggbb"``, a 256-colour index, the name of
-a var (resolved recursively) or ``""`` for the terminal default. Every token becomes a
-Textual theme variable ``pi-<token>`` so ``.tcss`` files can say ``$pi-toolPendingBg``.
-
-A broken file is reported as a :class:`ThemeProblem` (file + token) and skipped; loading
-never raises for bad data.
+Theme data (files, validation, discovery) lives in :mod:`pitui.core.themes`; this module
+only maps it onto Textual, so ``.tcss`` files can say ``$pi-toolPendingBg``.
 """
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-
 from textual.theme import Theme
 
-from pitui import paths
-
-THEME_TOKENS: tuple[str, ...] = (
-    "accent",
-    "border",
-    "borderAccent",
-    "borderMuted",
-    "success",
-    "error",
-    "warning",
-    "muted",
-    "dim",
-    "text",
-    "thinkingText",
-    "selectedBg",
-    "userMessageBg",
-    "userMessageText",
-    "customMessageBg",
-    "customMessageText",
-    "customMessageLabel",
-    "toolPendingBg",
-    "toolSuccessBg",
-    "toolErrorBg",
-    "toolTitle",
-    "toolOutput",
-    "mdHeading",
-    "mdLink",
-    "mdLinkUrl",
-    "mdCode",
-    "mdCodeBlock",
-    "mdCodeBlockBorder",
-    "mdQuote",
-    "mdQuoteBorder",
-    "mdHr",
-    "mdListBullet",
-    "toolDiffAdded",
-    "toolDiffRemoved",
-    "toolDiffContext",
-    "syntaxComment",
-    "syntaxKeyword",
-    "syntaxFunction",
-    "syntaxVariable",
-    "syntaxString",
-    "syntaxNumber",
-    "syntaxType",
-    "syntaxOperator",
-    "syntaxPunctuation",
-    "thinkingOff",
-    "thinkingMinimal",
-    "thinkingLow",
-    "thinkingMedium",
-    "thinkingHigh",
-    "thinkingXhigh",
-    "bashMode",
+from pitui.core.themes import (
+    DEFAULT_COLORS,
+    THEME_TOKENS,
+    VARIABLE_PREFIX,
+    PiTheme,
+    ThemeCatalog,
+    ThemeFileError,
+    ThemeProblem,
+    builtin_theme_texts,
+    color256_to_hex,
+    discover_themes,
+    load_theme_text,
+    parse_theme,
 )
-"""The 51 colour tokens every pi theme must define."""
 
-VARIABLE_PREFIX = "pi-"
-_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
-_DEFAULTS = {  # what "" (terminal default) becomes where Textual needs a real colour
-    True: {"background": "#18181e", "surface": "#1e1e24", "foreground": "#d4d4d4"},
-    False: {"background": "#f8f8f8", "surface": "#ffffff", "foreground": "#1e1e1e"},
-}
-
-
-class ThemeFileError(ValueError):
-    """A theme file that cannot be used; ``token`` names the offending entry if any."""
-
-    def __init__(self, message: str, token: str | None = None) -> None:
-        super().__init__(message)
-        self.token = token
-
-
-@dataclass(frozen=True)
-class ThemeProblem:
-    """Why one theme file was skipped."""
-
-    source: str
-    token: str | None
-    message: str
-
-    def __str__(self) -> str:
-        where = f"{self.source} ({self.token})" if self.token else self.source
-        return f"Theme {where}: {self.message}"
-
-
-@dataclass(frozen=True)
-class PiTheme:
-    """A validated pi theme: every token resolved to ``#rrggbb`` or ``""`` (default)."""
-
-    name: str
-    colors: Mapping[str, str]
-    export: Mapping[str, str] = field(default_factory=dict)
-    source: str = ""
-
-    @property
-    def dark(self) -> bool:
-        """Whether the theme is meant for a dark background (judged from its backgrounds)."""
-        probe = self.export.get("pageBg") or self.colors.get("userMessageBg") or ""
-        return not probe or _luminance(probe) < 0.5
-
-    @property
-    def textual_name(self) -> str:
-        """The name registered with Textual (prefixed so it never shadows a Textual theme)."""
-        return f"{VARIABLE_PREFIX}{self.name}"
-
-    def color(self, token: str) -> str:
-        """The colour of ``token`` with ``""`` replaced by a concrete default."""
-        value = self.colors.get(token, "")
-        if value:
-            return value
-        defaults = _DEFAULTS[self.dark]
-        return defaults["background"] if token.endswith("Bg") else defaults["foreground"]
-
-
-@dataclass
-class ThemeCatalog:
-    """All themes found, by name, and the files that were skipped."""
-
-    themes: dict[str, PiTheme] = field(default_factory=dict)
-    problems: list[ThemeProblem] = field(default_factory=list)
-
-
-# --------------------------------------------------------------------------- parsing
-
-
-def color256_to_hex(index: int) -> str:
-    """The xterm-256 palette colour ``index`` as ``#rrggbb``."""
-    basic = [
-        "000000",
-        "800000",
-        "008000",
-        "808000",
-        "000080",
-        "800080",
-        "008080",
-        "c0c0c0",
-        "808080",
-        "ff0000",
-        "00ff00",
-        "ffff00",
-        "0000ff",
-        "ff00ff",
-        "00ffff",
-        "ffffff",
-    ]
-    if index < 16:
-        return f"#{basic[index]}"
-    if index < 232:
-        steps = (0, 95, 135, 175, 215, 255)
-        n = index - 16
-        r, g, b = steps[n // 36], steps[(n // 6) % 6], steps[n % 6]
-        return f"#{r:02x}{g:02x}{b:02x}"
-    level = 8 + (index - 232) * 10
-    return f"#{level:02x}{level:02x}{level:02x}"
-
-
-def _resolve(
-    value: object, variables: Mapping[str, object], token: str, seen: tuple[str, ...]
-) -> str:
-    if isinstance(value, bool):  # bool is an int subclass; never a colour
-        raise ThemeFileError(f"invalid colour {value!r}", token)
-    if isinstance(value, int):
-        if not 0 <= value <= 255:
-            raise ThemeFileError(f"colour index {value} is outside 0-255", token)
-        return color256_to_hex(value)
-    if not isinstance(value, str):
-        raise ThemeFileError(f"invalid colour {value!r}", token)
-    if value == "":
-        return ""
-    if value.startswith("#"):
-        if not _HEX.match(value):
-            raise ThemeFileError(f"invalid hex colour {value!r} (expected #rrggbb)", token)
-        return value.lower()
-    if value in seen:
-        raise ThemeFileError(f"circular variable reference {' -> '.join((*seen, value))}", token)
-    if value not in variables:
-        raise ThemeFileError(f"unknown variable {value!r}", token)
-    return _resolve(variables[value], variables, token, (*seen, value))
-
-
-def parse_theme(data: object, source: str = "") -> PiTheme:
-    """Validate decoded theme JSON.
-
-    Raises:
-        ThemeFileError: the data is not a usable pi theme.
-    """
-    if not isinstance(data, dict):
-        raise ThemeFileError("theme must be a JSON object")
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise ThemeFileError("missing or empty 'name'", "name")
-    variables = data.get("vars", {})
-    colors = data.get("colors")
-    if not isinstance(variables, dict):
-        raise ThemeFileError("'vars' must be an object", "vars")
-    if not isinstance(colors, dict):
-        raise ThemeFileError("missing 'colors' object", "colors")
-    missing = [t for t in THEME_TOKENS if t not in colors]
-    if missing:
-        raise ThemeFileError(f"missing colour token(s): {', '.join(missing)}", missing[0])
-    resolved = {t: _resolve(colors[t], variables, t, ()) for t in THEME_TOKENS}
-    export_raw = data.get("export", {})
-    export: dict[str, str] = {}
-    if isinstance(export_raw, dict):
-        for key, value in export_raw.items():
-            export[key] = _resolve(value, variables, f"export.{key}", ())
-    return PiTheme(name=name, colors=resolved, export=export, source=source)
-
-
-def load_theme_text(text: str, source: str) -> PiTheme:
-    """Parse theme JSON text. Raises :class:`ThemeFileError`."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ThemeFileError(f"invalid JSON: {exc.msg} at line {exc.lineno}") from exc
-    return parse_theme(data, source)
-
-
-# --------------------------------------------------------------------------- discovery
-
-
-def builtin_theme_texts() -> list[tuple[str, str]]:
-    """``(source, json text)`` of the built-in themes shipped with pitui.
-
-    A wheel carries them as ``pitui/_themes``; an editable install reads the repo's
-    ``themes/`` directory next to the package.
-    """
-    package_dir = Path(__file__).resolve().parents[1]
-    # Plain directories first: importlib.resources imports zipfile & co. (~5 ms), which
-    # only a zipped install needs.
-    installed = package_dir / "_themes"
-    if installed.is_dir():
-        files = sorted(installed.glob("*.json"))
-        return [(f"pitui/_themes/{p.name}", p.read_text("utf-8")) for p in files]
-    repo_dir = package_dir.parent / "themes"
-    if repo_dir.is_dir():
-        return [(str(p), p.read_text("utf-8")) for p in sorted(repo_dir.glob("*.json"))]
-    import importlib.resources
-
-    packaged = importlib.resources.files("pitui") / "_themes"
-    if not packaged.is_dir():
-        return []
-    entries = [e for e in packaged.iterdir() if e.name.endswith(".json")]
-    entries.sort(key=lambda e: e.name)
-    return [(f"pitui/_themes/{e.name}", e.read_text("utf-8")) for e in entries]
-
-
-def user_theme_dirs() -> list[Path]:
-    """Where user themes live: pi's own theme dir first, then pitui's (which wins)."""
-    return [paths.pi_themes_dir(), paths.themes_dir()]
-
-
-def discover_themes(extra_dirs: Iterable[Path] | None = None) -> ThemeCatalog:
-    """Load the built-in themes and every ``*.json`` in the user theme dirs.
-
-    Later sources override earlier ones by name. Bad files land in ``problems``.
-    """
-    catalog = ThemeCatalog()
-    sources = list(builtin_theme_texts())
-    for directory in user_theme_dirs() if extra_dirs is None else list(extra_dirs):
-        if directory.is_dir():
-            for file in sorted(directory.glob("*.json")):
-                try:
-                    sources.append((str(file), file.read_text("utf-8")))
-                except (OSError, UnicodeDecodeError) as exc:
-                    catalog.problems.append(ThemeProblem(str(file), None, str(exc)))
-    for source, text in sources:
-        try:
-            theme = load_theme_text(text, source)
-        except ThemeFileError as exc:
-            catalog.problems.append(ThemeProblem(source, exc.token, str(exc)))
-            continue
-        catalog.themes[theme.name] = theme
-    return catalog
-
-
-# --------------------------------------------------------------------------- textual
-
-
-def _luminance(hex_color: str) -> float:
-    r, g, b = (int(hex_color[i : i + 2], 16) / 255 for i in (1, 3, 5))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+__all__ = [
+    "THEME_TOKENS",
+    "PiTheme",
+    "ThemeCatalog",
+    "ThemeFileError",
+    "ThemeProblem",
+    "builtin_theme_texts",
+    "color256_to_hex",
+    "discover_themes",
+    "fallback_variables",
+    "load_theme_text",
+    "parse_theme",
+    "theme_variables",
+    "to_textual_theme",
+]
 
 
 def theme_variables(theme: PiTheme) -> dict[str, str]:
@@ -311,7 +47,7 @@ def theme_variables(theme: PiTheme) -> dict[str, str]:
 
 def to_textual_theme(theme: PiTheme) -> Theme:
     """Map a pi theme onto Textual's semantic colours plus one variable per pi token."""
-    defaults = _DEFAULTS[theme.dark]
+    defaults = DEFAULT_COLORS[theme.dark]
     background = theme.export.get("pageBg") or defaults["background"]
     surface = theme.export.get("cardBg") or defaults["surface"]
     return Theme(

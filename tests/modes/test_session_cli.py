@@ -198,3 +198,36 @@ def test_ls_process_never_imports_pydantic(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
     assert "text a1" in result.stdout
+
+
+def test_context_json_reports_the_request_and_what_stays_out(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    views = Path(__file__).parents[1] / "fixtures" / "context" / "views.jsonl"
+    code, out, _ = _run(["context", str(views), "--json"], capsys)
+    assert code == 0
+    got = json.loads(out)
+    assert len(got["messages"]) == len(got["llmMessages"]) == 11
+    assert [t["name"] for t in got["tools"]] == ["read", "bash", "edit", "write"]
+    assert all(t["schemaTokens"] < t["tokens"] for t in got["tools"])
+    assert got["systemPrompt"]["text"].startswith("You are an expert coding assistant")
+    reasons = {n["preview"]: n["reason"] for n in got["notSent"]}
+    assert reasons["$ ls -la"].startswith("!! command")
+    assert {c["customType"]: (c["display"], c["sentToModel"]) for c in got["customMessages"]} == {
+        "reminder": (False, True),
+        "ui-note": (True, False),
+    }
+    parts = got["systemPrompt"]["tokens"] + sum(t["tokens"] for t in got["tools"])
+    assert got["total"]["tokens"] == parts + sum(m["tokens"] for m in got["messages"])
+    assert got["total"]["contextWindow"] == 200_000
+
+
+def test_context_text_lists_system_prompt_tools_and_unsent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    views = Path(__file__).parents[1] / "fixtures" / "context" / "views.jsonl"
+    code, out, _ = _run(["context", str(views)], capsys)
+    assert code == 0
+    assert "(!! command: shown to you, kept from the model)" in out
+    assert "\nsystem prompt ~" in out and "\ntool edit " in out
+    assert out.splitlines()[-1].startswith("13 messages, ~")

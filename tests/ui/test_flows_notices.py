@@ -76,8 +76,7 @@ async def test_a_session_open_in_another_pitui_opens_read_only(tmp_path: Path) -
             await pilot.pause(0.05)
             notices = [n.text for n in items_of(app, NoticeItem)]
             assert any(
-                "open for writing in another pitui process: opened read-only" in n
-                for n in notices
+                "open for writing in another pitui process: opened read-only" in n for n in notices
             ), notices
             await submit(pilot, "hello")
             await pilot.pause(0.2)

@@ -61,6 +61,12 @@ class SessionContext:
     """The entry the context was built at (None for an empty context)."""
     message_json: dict[int, dict[str, Any]] = field(default_factory=dict)
     """With ``keep_json``: the JSON each message was read from, by ``id(message)``."""
+    entry_ids: list[str] = field(default_factory=list)
+    """Parallel to ``messages``: the entry each message stands for (the compaction's own
+    id for its summary)."""
+    summarised_ids: list[str] = field(default_factory=list)
+    """Ids of the path's entries before the last compaction's ``firstKeptEntryId``: what
+    its summary stands for (empty without a compaction)."""
 
 
 def entry_message(entry: SessionEntry) -> AgentMessage | None:
@@ -156,15 +162,17 @@ def _settings(table: EntryTable, path: list[int], context: SessionContext) -> in
 def _emit(
     table: EntryTable,
     positions: Sequence[int],
-    out: list[AgentMessage],
+    context: SessionContext,
     sink: dict[int, dict[str, Any]] | None,
 ) -> None:
-    types = table.types
+    types, ids = table.types, table.ids
+    out, out_ids = context.messages, context.entry_ids
     for position in positions:
         if types[position] in _CONTEXT_TYPES:
             message = entry_message(table.entry(position, sink))
             if message is not None:
                 out.append(message)
+                out_ids.append(ids[position])
 
 
 def build_context_from_table(
@@ -188,19 +196,21 @@ def _build(table: EntryTable, leaf_id: LeafArg, keep_json: bool) -> SessionConte
     path = table.path_positions(leaf)
     compaction_at = _settings(table, path, context)
     if compaction_at is None:
-        _emit(table, path, context.messages, sink)
+        _emit(table, path, context, sink)
         return context
     compaction = table.entry(compaction_at)
     assert isinstance(compaction, CompactionEntry)
     context.messages.append(compaction_summary_message(compaction))
+    context.entry_ids.append(table.ids[compaction_at])
     cut = path.index(compaction_at)
     first_kept = compaction.first_kept_entry_id
     before = path[:cut]
     kept_from = next(
         (i for i, position in enumerate(before) if table.ids[position] == first_kept), cut
     )
-    _emit(table, before[kept_from:], context.messages, sink)
-    _emit(table, path[cut + 1 :], context.messages, sink)
+    context.summarised_ids = [table.ids[position] for position in before[:kept_from]]
+    _emit(table, before[kept_from:], context, sink)
+    _emit(table, path[cut + 1 :], context, sink)
     return context
 
 

@@ -31,6 +31,7 @@ from pitui.ui.widgets.status_bar import SessionInfo, StatusBar
 if TYPE_CHECKING:
     from pitui.ui.view.state import ChatItem
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
+    from pitui.ui.widgets.search_bar import SearchBar
     from pitui.ui.widgets.tool_card import ToolCard
 
 NARROW_BELOW = 100
@@ -56,6 +57,9 @@ class MainScreen(Screen[None]):
         binding("tree", priority=True),  # before the next key of a burst reaches the composer
         # On the screen, not the app: the screen's own shift+tab (focus back) would win.
         binding("cycleThinkingLevel"),
+        # Priority, as the tree's: the focus moves before the next key of a burst.
+        binding("focusConversation", priority=True),
+        binding("searchConversation", priority=True),
     ]
 
     def __init__(self, info: SessionInfo | None = None, state: ChatState | None = None) -> None:
@@ -200,3 +204,62 @@ class MainScreen(Screen[None]):
     def _refresh_hints(self) -> None:
         if self._status is not None:
             self.show_status(*self._status)
+
+    # ------------------------------------------------------------------ keyboard
+
+    def _show_conversation(self) -> None:
+        """Narrow: swap the conversation back in for the tools or the tree."""
+        if self.has_class("-narrow"):
+            self.remove_class("-show-tools", "-show-branches")
+
+    def action_focus_conversation(self) -> None:
+        """Select items in the conversation (its key, or Tab from the composer)."""
+        self._show_conversation()
+        self.focus_now(self.conversation)
+
+    def on_conversation_view_leave(self, message: ConversationView.Leave) -> None:
+        if self.focused is self.conversation:  # not if a key typed meanwhile moved it
+            self.focus_now(self.query_one(Composer))
+
+    async def on_conversation_view_tool_jump(self, message: ConversationView.ToolJump) -> None:
+        """``t``: the tool card of the selected item, shown and picked in the tool pane."""
+        narrow = self.has_class("-narrow")
+        self.set_class(narrow, "-show-tools")  # wide, the class hides the pane
+        if narrow:
+            self.remove_class("-show-branches")
+        card = await self.tools.show_card(message.item_id)
+        if card is not None:
+            self.conversation.highlight_message(card.item.message_id)
+            if self.focused is self.conversation:  # not if a key typed meanwhile moved it
+                self.focus_now(self.tools)
+
+    def on_composer_submitted(self, message: Composer.Submitted) -> None:
+        """A message was sent: a conversation scrolled away to an old item comes back."""
+        if self.conversation.detached:
+            self.run_worker(self.conversation.follow_bottom(), exit_on_error=False)
+
+    # ------------------------------------------------------------------ search
+
+    async def search_bar(self) -> SearchBar:
+        """The find bar (mounted the first time it is opened: not first-frame)."""
+        from pitui.ui.widgets.search_bar import SearchBar
+
+        found = self.query(SearchBar)
+        if found:
+            return found.first()
+        bar = SearchBar(self.conversation, id="search")
+        await self.query_one("#conversation-box").mount(bar)
+        return bar
+
+    async def action_open_search(self) -> None:
+        """Ctrl+F: find in the conversation (narrow: swapped back in), upwards from the
+        selected item when the conversation has the focus, else from the end."""
+        from_item = self.conversation.selected if self.focused is self.conversation else None
+        self._show_conversation()
+        (await self.search_bar()).open(from_item)
+
+    def on_search_bar_closed(self, message: SearchBar.Closed) -> None:
+        """Back to the composer, unless a key typed meanwhile already moved the focus."""
+        focused = self.focused
+        if focused is None or message.bar in focused.ancestors_with_self:
+            self.focus_now(self.query_one(Composer))

@@ -21,6 +21,7 @@ from textual.widgets import Static
 from pitui.core.sanitize import inert
 from pitui.ui import md_render
 from pitui.ui.view.state import AssistantItem
+from pitui.ui.widgets.search_marks import SearchMarks, highlight
 
 
 class _LiveTail(Static):
@@ -30,6 +31,8 @@ class _LiveTail(Static):
         super().__init__(classes="md-part")
         self._source = ""
         self._drawn: tuple[str, Content] | None = None
+        self.marks: tuple[SearchMarks | None, int] = (None, 0)
+        """Search highlights and how many matches the frozen parts above hold."""
 
     def show(self, source: str) -> None:
         """Draw ``source`` on the next frame."""
@@ -37,10 +40,19 @@ class _LiveTail(Static):
             self._source = source
             self.refresh(layout=True)
 
-    def render(self) -> Content:
+    def _content(self) -> Content:
         if self._drawn is None or self._drawn[0] != self._source:
             self._drawn = (self._source, md_render.render(self._source))
         return self._drawn[1]
+
+    def render(self) -> Content:
+        marks, skip = self.marks
+        content = self._content()
+        return highlight(content, marks, skip)[0] if marks else content
+
+    def highlighted(self, marks: SearchMarks | None) -> bool:
+        """Whether ``marks`` match anything in the tail."""
+        return marks is not None and marks.pattern.search(self._content().plain) is not None
 
 
 class AssistantMarkdown(Vertical):
@@ -62,6 +74,8 @@ class AssistantMarkdown(Vertical):
         self._shown = inert(item.text)
         self._frozen = 0  # characters of _shown drawn by frozen parts
         self._parts: list[Static] = []
+        self._part_contents: list[Content] = []
+        self._marks: SearchMarks | None = None
         self._live = _LiveTail()
         self._blanks_checked = 0  # blank lines in the tail when freezing last failed
 
@@ -89,6 +103,28 @@ class AssistantMarkdown(Vertical):
             while self.streaming and self._freeze_ready():
                 await self.mount(self._freeze(), before=self._live)
             self._draw_live()
+
+    def set_search(self, marks: SearchMarks | None) -> None:
+        """Highlight the search's matches across the parts (None: none)."""
+        if marks != self._marks:
+            self._marks = marks
+            self._draw_marks()
+
+    def _draw_marks(self) -> None:
+        skip = 0
+        for part, content in zip(self._parts, self._part_contents, strict=True):
+            shown, count = highlight(content, self._marks, skip)
+            if count or part.has_class("-marked"):
+                part.update(shown, layout=False)  # styles only: no new layout
+            part.set_class(bool(count), "-marked")
+            skip += count
+        live = self._live
+        previous = live.marks
+        live.marks = (self._marks, skip)
+        if live.highlighted(self._marks) or (
+            previous[0] is not None and live.highlighted(previous[0])
+        ):
+            live.refresh()
 
     @property
     def shown_text(self) -> str:
@@ -127,14 +163,19 @@ class AssistantMarkdown(Vertical):
     def _freeze(self) -> Static:
         tail = self._tail()
         cut = self._cut(tail)
-        part = Static(md_render.render(tail[:cut]), classes="md-part")
+        content = md_render.render(tail[:cut])
+        part = Static(content, classes="md-part")
         part.set_class(bool(self._parts), "-cont")
         self._parts.append(part)
+        self._part_contents.append(content)
+        if self._marks is not None:
+            self.call_after_refresh(self._draw_marks)
         self._frozen += cut
         return part
 
     async def _reset(self) -> None:
         parts, self._parts = self._parts, []
+        self._part_contents = []
         self._frozen = 0
         self._blanks_checked = 0
         if parts:

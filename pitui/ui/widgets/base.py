@@ -8,8 +8,14 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
+from pitui.ui.widgets.search_marks import SearchMarks, highlight
+
 if TYPE_CHECKING:
     from pitui.ui.view.state import ChatItem
+
+PANE_MARKS = ("-selected", "-highlight", "-search-current")
+"""Classes the pane sets on an item widget (selection, links, search): kept when the
+item's own classes are recomputed."""
 
 
 class ToggleRequested(Message):
@@ -29,6 +35,14 @@ class ItemWidget(Protocol):
     async def update_item(self, item: Any) -> None:
         """Show the new version of the item."""
 
+    def set_search(self, marks: SearchMarks | None) -> None:
+        """Highlight the search's matches (None: none)."""
+
+
+def pane_marks(widget: Static | Any) -> str:
+    """The pane's marks currently on ``widget``, as a class string."""
+    return " ".join(c for c in PANE_MARKS if widget.has_class(c))
+
 
 class ItemStatic(Static):
     """An item drawn as one block of styled text (re-rendered only when its item changes)."""
@@ -40,7 +54,10 @@ class ItemStatic(Static):
         super().__init__(classes=self.classes_for(item))
         self.item_id = item.id
         self.item: ChatItem = item
-        self.update(self.render_item(item))
+        self._marks: SearchMarks | None = None
+        self._content = self.render_item(item)
+        self._highlighted = 0  # matches highlighted in what is shown
+        self.update(self._content)
 
     def classes_for(self, item: ChatItem) -> str:
         """CSS classes that depend on the item's state."""
@@ -54,8 +71,22 @@ class ItemStatic(Static):
     async def update_item(self, item: Any) -> None:
         """Re-render for a new version of the item."""
         self.item = item
-        self.set_classes(self.classes_for(item))
-        self.update(self.render_item(item))
+        self.set_classes(f"{self.classes_for(item)} {pane_marks(self)}")
+        self._content = self.render_item(item)
+        shown, self._highlighted = highlight(self._content, self._marks)
+        self.update(shown)
+
+    def set_search(self, marks: SearchMarks | None) -> None:
+        """Highlight the search's matches (None: none). Only the styles change, so the
+        pane is not laid out again; an item without matches before or after is left as is
+        (a keystroke re-marks every mounted item)."""
+        if marks == self._marks:
+            return
+        self._marks = marks
+        shown, count = highlight(self._content, marks)
+        if count or self._highlighted:
+            self.update(shown, layout=False)
+        self._highlighted = count
 
     def on_click(self) -> None:
         if self.FOLDABLE:

@@ -11,24 +11,33 @@ Two things keep long sessions cheap and pleasant:
   can show "new output ↓";
 - a bounded DOM: while following, widgets far above the viewport are unmounted (their
   items stay in the state); scrolling to the top mounts them again, a batch at a time.
+  :meth:`ItemPane.reveal` brings any item into view (keyboard selection, search): one
+  far from the mounted window gets a window of its own, detached from the bottom until
+  the user scrolls back down (or sends a message).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import events
 from textual.app import App
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
 from pitui.ui.view.chat_state import ChatState
+from pitui.ui.widgets.search_marks import SearchMarks
 from pitui.ui.widgets.type_through import TypesIntoComposer
 
 if TYPE_CHECKING:
+    from pitui.ui.view.search import Match
+    from pitui.ui.view.selection import Copied
     from pitui.ui.view.state import ChatItem
     from pitui.ui.widgets.tool_card import ToolCard
 
@@ -82,7 +91,9 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
     PRUNE_SLACK: ClassVar[int] = 20
     """Prune only once this many extra widgets piled up (pruning in batches)."""
     RESTORE_BATCH: ClassVar[int] = 30
-    """Widgets mounted again per scroll to the top."""
+    """Widgets mounted again per scroll to the top (or, detached, to the bottom)."""
+    REVEAL_AROUND: ClassVar[int] = 15
+    """Widgets mounted on each side of an item revealed far from the mounted window."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -90,6 +101,7 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         self._order: list[str] = []  # every item id this pane shows, in order
         self._known: set[str] = set()
         self._first = 0  # position in _order of the first mounted widget
+        self._last: int | None = None  # end of the mounted window; None: the bottom
         self._state: ChatState | None = None
         self._unseen = False
         self._following = True
@@ -97,6 +109,7 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         # Mounted (as the first child) only once items are unmounted above the window:
         # an empty pane at start-up need not create, style and lay out a hidden widget.
         self._earlier = Static(classes="earlier-marker")
+        self._later = Static(classes="earlier-marker later-marker")
 
     def widget_for(self, item_id: str) -> Widget | None:
         """The widget showing ``item_id``, if mounted."""
@@ -119,9 +132,11 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         self._order.clear()
         self._known.clear()
         self._first = 0
+        self._last = None
         self._set_unseen(False)
         self._following = True  # a rebuilt view opens at its end
         self._earlier.display = False
+        self._later.display = False
         await self.remove_children(widgets)
 
     def _at_bottom(self) -> bool:
@@ -140,7 +155,7 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
     async def sync(self, state: ChatState, changed: Iterable[ChatItem]) -> None:
         """Create or update the widgets of the given (changed) items of ``state``, in order."""
         self._state = state
-        follow = self._following
+        follow = self._following and self._last is None
         fresh: list[tuple[str, Any]] = []
         touched = unseen = False
         factories = self.factories()
@@ -156,8 +171,11 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
             elif item_id not in self._known:
                 self._known.add(item_id)
                 self._order.append(item_id)
-                fresh.append((item_id, item))
-            # else: unmounted above the window; rebuilt from the state when scrolled to.
+                if self._last is None:
+                    fresh.append((item_id, item))
+                else:  # detached: it waits below the window
+                    await self._show_later_marker()
+            # else: unmounted outside the window; rebuilt from the state when scrolled to.
         if fresh:
             load_item_styles(self.app)
         if follow and len(fresh) > self.MAX_MOUNTED:
@@ -192,7 +210,11 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
 
     def _create(self, item_id: str, item: Any) -> Widget:
         widget = self._widgets[item_id] = self.factories()[type(item)](item)
+        self.decorate(item_id, widget)
         return widget
+
+    def decorate(self, item_id: str, widget: Widget) -> None:
+        """Give a newly created item widget the pane's marks (selection, search)."""
 
     async def _skip_to_tail(self, fresh: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
         """A flood of new items (a resumed session): mount only the last window of them."""
@@ -201,7 +223,9 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         await self.remove_children(old)
         kept = fresh[-self.MAX_MOUNTED :]
         self._first = len(self._order) - len(kept)
+        self._last = None
         await self._show_earlier_marker()
+        await self._show_later_marker()
         return kept
 
     async def _prune(self) -> None:
@@ -240,6 +264,87 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
     def _keep_position(self, height_before: int) -> None:
         self.scroll_to(y=self.virtual_size.height - height_before, animate=False)
 
+    # ------------------------------------------------------------------ revealing
+
+    @property
+    def detached(self) -> bool:
+        """Whether the mounted window ends above the last item (see :meth:`reveal`)."""
+        return self._last is not None
+
+    def _end(self) -> int:
+        return len(self._order) if self._last is None else self._last
+
+    async def _show_later_marker(self) -> None:
+        marker = self._later
+        later = len(self._order) - self._end()
+        marker.display = later > 0
+        marker.update(f"▼ {later} later items: scroll down to show them")
+        if marker.display and marker.parent is None:
+            await self.mount(marker)
+
+    async def restore_later(self) -> None:
+        """Detached: mount the batch of item widgets just below the window."""
+        if self._last is None or self._state is None:
+            return
+        end = min(len(self._order), self._last + self.RESTORE_BATCH)
+        ids = self._order[self._last : end]
+        self._last = None if end >= len(self._order) else end
+        widgets = [self._create(item_id, self._state.get(item_id)) for item_id in ids]
+        await self.mount_all(widgets, before=self._later if self._later.parent else None)
+        await self._show_later_marker()
+
+    async def reveal(self, item_id: str) -> Widget | None:
+        """Make the widget of ``item_id`` mounted and scroll it into view (None: unknown).
+
+        A nearby item is reached by mounting the batches in between; a far one by
+        mounting a window around it instead (the rest stays unmounted, as always).
+        """
+        if item_id not in self._known:
+            return None
+        if item_id != self._order[-1]:
+            self._following = False  # the user looks up there: growth must not pull away
+        widget = self._widgets.get(item_id)
+        if widget is None:
+            if self._state is None:
+                return None
+            widget = await self._mount_around(self._order.index(item_id))
+        self.call_after_refresh(self._scroll_into_view, widget)
+        return widget
+
+    async def _mount_around(self, position: int) -> Widget:
+        assert self._state is not None
+        if self._first - self.RESTORE_BATCH <= position < self._first:
+            await self.restore_earlier()
+        elif self._last is not None and self._last <= position < self._last + self.RESTORE_BATCH:
+            await self.restore_later()
+        else:
+            start = max(0, position - self.REVEAL_AROUND)
+            end = min(len(self._order), position + self.REVEAL_AROUND + 1)
+            with self.app.batch_update():
+                old = list(self._widgets.values())
+                self._widgets.clear()
+                await self.remove_children(old)
+                self._first, self._last = start, None if end >= len(self._order) else end
+                ids = self._order[start:end]
+                await self.mount_all(
+                    [self._create(i, self._state.get(i)) for i in ids],
+                    before=self._later if self._later.parent else None,
+                )
+                await self._show_earlier_marker()
+                await self._show_later_marker()
+        return self._widgets[self._order[position]]
+
+    def _scroll_into_view(self, widget: Widget) -> None:
+        if widget.is_attached:
+            self.scroll_to_widget(widget, animate=False, top=widget.outer_size.height > 8)
+
+    async def follow_bottom(self) -> None:
+        """Back to the bottom (a message was sent): a detached window returns to the tail."""
+        if self._last is not None and self._state is not None:
+            await self._mount_around(len(self._order) - 1)
+        self._following = True
+        self.scroll_end(animate=False)
+
     def _set_unseen(self, unseen: bool) -> None:
         if unseen != self._unseen:
             self._unseen = unseen
@@ -250,14 +355,52 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         # Only a scroll moves scroll_y (a resize or growing content leave it), so this is
         # where the user leaves the bottom or comes back to it.
         self._following = self._at_bottom()
-        if self._unseen and self._following:
+        if self._unseen and self._following and self._last is None:
             self._set_unseen(False)
         if new_value <= 0 < old_value and self._first > 0:
             self.call_later(self.restore_earlier)
+        if self._last is not None and new_value > old_value and self._at_bottom():
+            self.call_later(self.restore_later)
 
 
 class ConversationView(ItemPane):
-    """Users, replies, thinking, tool references, bash, summaries, notices."""
+    """Users, replies, thinking, tool references, bash, summaries, notices.
+
+    Focused (its own key, or Tab from the composer), it selects items: ↑/↓ (PgUp/PgDn,
+    Home/End) move, Enter folds, ``c`` copies the item, ``C`` its last code block, ``t``
+    jumps to its tool card, Esc goes back to the composer. Other typing goes on to the
+    composer (:mod:`~pitui.ui.widgets.type_through`). What the keys do is view-model logic
+    (:mod:`pitui.ui.view.selection`, imported on first use: not first-frame); this
+    widget keeps the selected id and shows it.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "select(-1)", "previous item", show=False, id="conversation.up"),
+        Binding("down", "select(1)", "next item", show=False, id="conversation.down"),
+        Binding("pageup", "select(-10)", show=False, id="conversation.pageup"),
+        Binding("pagedown", "select(10)", show=False, id="conversation.pagedown"),
+        Binding("home", "select_edge(-1)", show=False, id="conversation.home"),
+        Binding("end", "select_edge(1)", show=False, id="conversation.end"),
+        Binding("enter", "fold", "fold / unfold", show=False, id="conversation.fold"),
+        Binding("escape", "leave", "back to the composer", show=False, id="conversation.leave"),
+    ]
+
+    class ToolJump(Message):
+        """``t`` on an item: show its tool card (the screen owns the tool pane)."""
+
+        def __init__(self, item_id: str) -> None:
+            super().__init__()
+            self.item_id = item_id
+
+    class Leave(Message):
+        """Esc: the user is done with the conversation (the screen focuses the composer)."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.selected: str | None = None
+        """The selected item's id (kept while the pane is not focused, shown when it is)."""
+        self.marks: tuple[re.Pattern[str], str | None, int] | None = None
+        """Search highlights: pattern, the current match's item and its occurrence there."""
 
     def factories(self) -> Mapping[type, WidgetFactory]:
         # Imported on the first item, after the first frame: the item widgets (markdown,
@@ -265,6 +408,168 @@ class ConversationView(ItemPane):
         from pitui.ui.widgets.messages import CONVERSATION_WIDGETS
 
         return CONVERSATION_WIDGETS
+
+    @property
+    def state(self) -> ChatState:
+        """The chat state this pane last showed."""
+        return self._state or ChatState()
+
+    @property
+    def _showing_selection(self) -> bool:
+        # The screen's focus, not has_focus: the Focus handler runs before has_focus is set.
+        return self.screen.focused is self
+
+    def decorate(self, item_id: str, widget: Widget) -> None:
+        widget.set_class(self._showing_selection and item_id == self.selected, "-selected")
+        if self.marks is not None:
+            self._mark(item_id, widget)
+
+    def expand_for_match(self, item_id: str) -> None:
+        """The current match is in a folded card or thinking block: unfold it."""
+        from pitui.ui.view.state import BranchSummaryItem, CompactionItem, CustomItem, ThinkingItem
+        from pitui.ui.widgets.base import ToggleRequested
+
+        item = self.state.get(item_id)
+        folded = (ThinkingItem, CompactionItem, BranchSummaryItem, CustomItem)
+        if isinstance(item, folded) and not item.expanded:
+            self.post_message(ToggleRequested(item_id))
+
+    # ------------------------------------------------------------------ selection
+
+    async def select_item(self, item_id: str | None) -> None:
+        """Select ``item_id`` (mounting it if needed) and scroll it into view."""
+        old = self.selected
+        self.selected = item_id
+        if old is not None and old in self._widgets:
+            self._widgets[old].remove_class("-selected")
+        widget = await self.reveal(item_id) if item_id is not None else None
+        if widget is not None:
+            widget.set_class(self._showing_selection, "-selected")
+
+    def _first_visible(self) -> str | None:
+        """The last item whose widget shows in the viewport (where the eye is)."""
+        region = self.scrollable_content_region
+        seen = [i for i, w in self._widgets.items() if w.region.overlaps(region)]
+        return seen[-1] if seen else None
+
+    async def on_focus(self) -> None:
+        from pitui.ui.view.selection import step
+
+        chosen = self.selected
+        if chosen is None or chosen not in self.state.index:
+            chosen = self._first_visible() or step(self.state, None, -1)
+        await self.select_item(chosen)
+
+    def on_blur(self) -> None:
+        selected = self.selected
+        if selected is not None and selected in self._widgets:
+            self._widgets[selected].remove_class("-selected")
+
+    async def action_select(self, delta: int) -> None:
+        """Move the selection ``delta`` items."""
+        from pitui.ui.view.selection import step
+
+        await self.select_item(step(self.state, self.selected, delta))
+
+    async def action_select_edge(self, direction: int) -> None:
+        """The first (-1) or last (1) item."""
+        items = self.state.items
+        if len(items):
+            await self.select_item(items[0 if direction < 0 else len(items) - 1].id)
+
+    def action_fold(self) -> None:
+        """Enter: fold or unfold the selected item (the app applies it to the state)."""
+        from pitui.ui.view.selection import is_foldable
+        from pitui.ui.widgets.base import ToggleRequested
+
+        item_id = self.selected
+        if item_id is not None and is_foldable(self.state.get(item_id)):
+            self.post_message(ToggleRequested(item_id))
+
+    def action_leave(self) -> None:
+        """Esc: back to the composer."""
+        self.post_message(self.Leave())
+
+    _ITEM_KEYS = frozenset({"c", "C", "t"})
+
+    def _composer_for(self, event: events.Event) -> Widget | None:
+        # c / C / t stay here while an item is selected; any other typing goes on to the
+        # composer (decided where the app hands the key over, so a burst keeps its order).
+        if (
+            isinstance(event, events.Key)
+            and event.character in self._ITEM_KEYS
+            and self.selected in self.state.index
+        ):
+            return None
+        return super()._composer_for(event)
+
+    async def on_key(self, event: events.Key) -> None:
+        """``c`` copies the selected item, ``C`` its last code block, ``t`` jumps to its
+        tool card."""
+        action = {"c": self._copy_item, "C": self._copy_code, "t": self._jump_to_tool}.get(
+            event.character or ""
+        )
+        item = self.state.get(self.selected or "")
+        if action is None or item is None:
+            return
+        event.stop()
+        event.prevent_default()
+        action(item)
+
+    def _copy_item(self, item: ChatItem) -> None:
+        from pitui.ui.view.selection import copy_of
+
+        self._copy(copy_of(item))
+
+    def _copy_code(self, item: ChatItem) -> None:
+        from pitui.ui.view.selection import last_code_block
+
+        code = last_code_block(item)
+        if code is None:
+            self.app.notify("No code block in this item", severity="warning", timeout=3)
+            return
+        self._copy(code)
+
+    def _copy(self, copied: Copied) -> None:
+        self.app.copy_to_clipboard(copied.text)
+        lines = copied.text.count("\n") + 1
+        self.app.notify(f"Copied {copied.what}: {len(copied.text):,} characters, {lines} lines")
+
+    def _jump_to_tool(self, item: ChatItem) -> None:
+        from pitui.ui.view.selection import tool_card_of
+
+        card = tool_card_of(self.state, item)
+        if card is None:
+            self.app.notify("No tool call here", severity="warning", timeout=3)
+            return
+        self.post_message(self.ToolJump(card))
+
+    # ------------------------------------------------------------------ search
+
+    def _mark(self, item_id: str, widget: Widget) -> None:
+        marks = self.marks
+        set_search = getattr(widget, "set_search", None)
+        if marks is None:
+            widget.remove_class("-search-current")
+            if set_search is not None:
+                set_search(None)
+            return
+        pattern, current_id, occurrence = marks
+        widget.set_class(item_id == current_id, "-search-current")
+        if set_search is not None:
+            set_search(SearchMarks(pattern, occurrence if item_id == current_id else None))
+
+    async def show_search(self, pattern: re.Pattern[str] | None, match: Match | None) -> None:
+        """Highlight ``pattern`` in the mounted items and bring ``match`` into view."""
+        if pattern is None:
+            self.marks = None
+        else:
+            current = (match.item_id, match.occurrence) if match else (None, 0)
+            self.marks = (pattern, *current)
+        if match is not None:
+            await self.reveal(match.item_id)
+        for item_id, widget in self._widgets.items():
+            self._mark(item_id, widget)
 
     def highlight_message(self, message_id: str | None) -> None:
         """Mark the mounted widgets of assistant message ``message_id`` (blocks, tool refs)."""
@@ -305,6 +610,11 @@ class ToolPane(ItemPane):
         from pitui.ui.widgets.tool_card import ToolCard  # lazy: see ConversationView
 
         return {ToolCardItem: ToolCard}
+
+    async def show_card(self, item_id: str) -> ToolCard | None:
+        """Mount the card of ``item_id`` if needed, pick it and scroll it into view."""
+        await self.reveal(item_id)
+        return self.select(item_id)
 
     def select(self, item_id: str | None) -> ToolCard | None:
         """Mark the card of ``item_id`` as selected (and no other); scroll it into view."""

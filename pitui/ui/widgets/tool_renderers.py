@@ -8,13 +8,12 @@ show pi's line budgets (read/write 10, bash last 5, ls/find 20, grep 15) and a
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from typing import Any
 
 from textual.content import Content
 
 from pitui.core.sanitize import inert
+from pitui.core.tool_titles import PartKind, arg_text, tool_title
 from pitui.ui.view.format import shorten_path
 from pitui.ui.view.state import ToolCardItem
 
@@ -27,19 +26,22 @@ MUTED = "$pi-muted"
 ERROR = "$pi-error"
 
 
-def _arg(args: Mapping[str, Any], *names: str) -> str | None:
-    for name in names:
-        value = args.get(name)
-        if value is not None:
-            return value if isinstance(value, str) else json.dumps(value)
-    return None
+_PART_STYLES = {
+    "title": TITLE,
+    "path": ACCENT,
+    "plain_path": OUTPUT,
+    "accent": ACCENT,
+    "warning": WARNING,
+    "output": OUTPUT,
+    "muted": MUTED,
+}
 
 
-def _path(args: Mapping[str, Any], default: str = "...") -> Content:
-    raw = _arg(args, "path", "file_path")
-    if raw is None:
-        return Content.styled(default, OUTPUT)
-    return Content.styled(inert(shorten_path(raw)), ACCENT)
+def _title_part(text: str, kind: PartKind) -> tuple[str, str] | str:
+    if kind == "space":
+        return text
+    shown = shorten_path(text) if kind in ("path", "plain_path") else text
+    return inert(shown), _PART_STYLES[kind]
 
 
 def _lines(text: str, style: str = OUTPUT) -> Content:
@@ -51,16 +53,20 @@ def _more(remaining: int, suffix: str = "") -> Content:
 
 
 class ToolRenderer:
-    """The generic renderer: the tool name, its arguments and the head of the output."""
+    """The generic renderer: the call's title and the head of the output."""
 
     collapsed_lines = 10
 
+    def __init__(self, collapsed_lines: int | None = None) -> None:
+        if collapsed_lines is not None:
+            self.collapsed_lines = collapsed_lines
+
     def header(self, card: ToolCardItem) -> Content:
-        """One line naming the call as pi does."""
-        args = inert(json.dumps(dict(card.args), ensure_ascii=False)) if card.args else ""
-        if len(args) > 60:
-            args = args[:57] + "..."
-        return Content.assemble((card.tool_name, TITLE), " ", (args, MUTED))
+        """One line naming the call as pi does (the words: :mod:`pitui.core.tool_titles`)."""
+        parts = tool_title(
+            card.tool_name, card.args, card.details, succeeded=card.state == "success"
+        )
+        return Content.assemble(*(_title_part(text, kind) for text, kind in parts))
 
     def body(self, card: ToolCardItem) -> Content | None:
         """The card's body below the header, or None."""
@@ -79,28 +85,14 @@ class ToolRenderer:
         return Content("\n").join([_lines(shown, style), _more(rest, suffix)])
 
 
-class ReadRenderer(ToolRenderer):
-    def header(self, card: ToolCardItem) -> Content:
-        parts = [Content.styled("read", TITLE), Content(" "), _path(card.args)]
-        offset, limit = card.args.get("offset"), card.args.get("limit")
-        if isinstance(offset, int) or isinstance(limit, int):
-            start = offset if isinstance(offset, int) else 1
-            end = f"-{start + limit - 1}" if isinstance(limit, int) else ""
-            parts.append(Content.styled(f":{start}{end}", WARNING))
-        return Content.assemble(*parts)
-
-
 class WriteRenderer(ToolRenderer):
-    def header(self, card: ToolCardItem) -> Content:
-        return Content.assemble(("write", TITLE), " ", _path(card.args))
-
     def body(self, card: ToolCardItem) -> Content | None:
         if card.state in ("error", "denied"):
             return _lines(inert(card.output), ERROR) if card.output else None
         diff = _details_diff(card.details)
         if diff:
             return render_diff(diff)
-        content = _arg(card.args, "content")
+        content = arg_text(card.args, "content")
         if not content:
             return None
         total = len(content.split("\n"))
@@ -108,13 +100,6 @@ class WriteRenderer(ToolRenderer):
 
 
 class EditRenderer(ToolRenderer):
-    def header(self, card: ToolCardItem) -> Content:
-        parts = [Content.styled("edit", TITLE), Content(" "), _path(card.args)]
-        line = card.details.get("firstChangedLine") if isinstance(card.details, dict) else None
-        if isinstance(line, int) and card.state == "success":
-            parts.append(Content.styled(f":{line}", WARNING))
-        return Content.assemble(*parts)
-
     def body(self, card: ToolCardItem) -> Content | None:
         if card.state in ("error", "denied"):
             return _lines(inert(card.output), ERROR) if card.output else None
@@ -124,18 +109,6 @@ class EditRenderer(ToolRenderer):
 
 class BashRenderer(ToolRenderer):
     collapsed_lines = 5
-
-    def header(self, card: ToolCardItem) -> Content:
-        command = _arg(card.args, "command")
-        shown = (
-            Content.styled(f"$ {inert(command)}", TITLE)
-            if command
-            else Content.assemble(("$ ", TITLE), ("...", OUTPUT))
-        )
-        timeout = card.args.get("timeout")
-        if isinstance(timeout, int | float):
-            return Content.assemble(shown, (f" (timeout {timeout}s)", MUTED))
-        return shown
 
     def body(self, card: ToolCardItem) -> Content | None:
         text = inert(card.output).strip("\n")
@@ -156,29 +129,6 @@ class BashRenderer(ToolRenderer):
         return Content("\n").join(parts) if parts else None
 
 
-class SearchRenderer(ToolRenderer):
-    """grep / find: ``grep /pattern/ in path``, ``find pattern in path``."""
-
-    def __init__(self, name: str, lines: int, slashes: bool) -> None:
-        self.name = name
-        self.collapsed_lines = lines
-        self.slashes = slashes
-
-    def header(self, card: ToolCardItem) -> Content:
-        pattern = inert(_arg(card.args, "pattern") or "")
-        shown = f"/{pattern}/" if self.slashes else pattern
-        path = inert(shorten_path(_arg(card.args, "path") or "."))
-        return Content.assemble((self.name, TITLE), " ", (shown, ACCENT), (f" in {path}", OUTPUT))
-
-
-class LsRenderer(ToolRenderer):
-    collapsed_lines = 20
-
-    def header(self, card: ToolCardItem) -> Content:
-        path = inert(shorten_path(_arg(card.args, "path") or "."))
-        return Content.assemble(("ls", TITLE), " ", (path, ACCENT))
-
-
 def _details_diff(details: Any) -> str | None:
     diff = details.get("diff") if isinstance(details, dict) else None
     return diff if isinstance(diff, str) and diff else None
@@ -196,13 +146,13 @@ def render_diff(diff: str) -> Content:
 
 _DEFAULT = ToolRenderer()
 _REGISTRY: dict[str, ToolRenderer] = {
-    "read": ReadRenderer(),
+    "read": ToolRenderer(),
     "write": WriteRenderer(),
     "edit": EditRenderer(),
     "bash": BashRenderer(),
-    "grep": SearchRenderer("grep", 15, slashes=True),
-    "find": SearchRenderer("find", 20, slashes=False),
-    "ls": LsRenderer(),
+    "grep": ToolRenderer(collapsed_lines=15),
+    "find": ToolRenderer(collapsed_lines=20),
+    "ls": ToolRenderer(collapsed_lines=20),
 }
 
 

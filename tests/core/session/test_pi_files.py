@@ -12,8 +12,8 @@ import pytest
 
 from pitui.ai.types import UserMessage
 from pitui.core.messages import convert_to_llm
-from pitui.core.session.context import UNSET, build_session_context
-from pitui.core.session.entries import MessageEntry, parse_entry
+from pitui.core.session.context import UNSET, SessionContext, build_session_context, entry_message
+from pitui.core.session.entries import CompactionEntry, MessageEntry, SessionEntry, parse_entry
 from pitui.core.session.load import parse_session_bytes
 from pitui.core.session.migrate import migrate_objects
 from pitui.core.session.store import SessionStore
@@ -90,6 +90,25 @@ def test_context_equals_pis(name: str, suffix: str, leaf: str | None) -> None:
     assert [m.to_json_dict() for m in context.messages] == expected["agentMessages"]
     llm = convert_to_llm(context.messages)
     assert [m.to_json_dict() for m in llm] == expected["llmMessages"]
+    _check_sources(entries, context)
+
+
+def _check_sources(entries: list[SessionEntry], context: SessionContext) -> None:
+    """Each message names its entry; the summarised ones are the path before the kept."""
+    by_id = {e.id: e for e in entries}
+    assert len(context.entry_ids) == len(context.messages)
+    for message, entry_id in zip(context.messages, context.entry_ids, strict=True):
+        source = by_id[entry_id]
+        expected = "compaction" if message.role == "compactionSummary" else None
+        assert source.type == expected or entry_message(source) == message
+    if context.summarised_ids:
+        compaction = by_id[context.entry_ids[0]]
+        assert isinstance(compaction, CompactionEntry)
+        assert compaction.first_kept_entry_id not in context.summarised_ids
+        kept = compaction.first_kept_entry_id
+        assert kept is not None
+        kept_parent = by_id[kept].parent_id  # summarised: the path up to the kept one
+        assert kept_parent == context.summarised_ids[-1]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -1,0 +1,326 @@
+"""What the model receives on the next request, and what it does not (PI_SPEC §4).
+
+Computed by the request's own code: the transcript goes through
+:meth:`pitui.agent.agent.Agent.request_context` (transform_context → convert_to_llm, the
+system prompt and tool definitions of a real call). The session path then says where each
+message came from and why everything else stays out. ``pitui session context`` prints
+this report; the TUI's context inspector shows it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pitui.agent.loop import RequestTrace
+from pitui.agent.messages import AgentMessage
+from pitui.ai.types import AssistantMessage, Message
+from pitui.core.compaction.jsjson import js_stringify, utf16_len
+from pitui.core.compaction.tokens import estimate_tokens
+from pitui.core.context_unsent import NotSent, not_sent_entries, not_sent_messages
+from pitui.core.messages import CustomMessage
+from pitui.core.session.context import UNSET, LeafArg, ModelRef, SessionContext
+from pitui.core.session.store import SessionStore
+from pitui.errors import SessionError
+
+if TYPE_CHECKING:
+    from pitui.core.agent_session import AgentSession
+
+__all__ = [
+    "ContextReport",
+    "CustomSwitches",
+    "NotSent",
+    "SentMessage",
+    "ToolReport",
+    "build_context_report",
+    "report_for_file",
+    "tokens_of_text",
+]
+
+FAILED_REPLY_NOTE = "failed reply (error or aborted): every provider leaves it out"
+
+
+def tokens_of_text(text: str) -> int:
+    """chars/4 rounded up, in JavaScript string length (pi's estimate, §6.2)."""
+    return -(-utf16_len(text) // 4)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolReport:
+    """One tool definition as the model receives it."""
+
+    name: str
+    definition: dict[str, Any]
+    """``{name, description, parameters}``: the definition the request carries."""
+    tokens: int
+    """The whole definition's size."""
+    schema_tokens: int
+    """The size of its JSON schema (``parameters``) alone."""
+
+
+@dataclass(frozen=True, slots=True)
+class SentMessage:
+    """One message of the request, with where it came from."""
+
+    message: Message
+    source: int | None
+    """Index of the transcript message it was made from (None: not attributable)."""
+    entry_id: str | None
+    """The session entry it stands for (None: not in the file, or not attributable)."""
+    source_role: str | None
+    """Role of the transcript message it was made from (``bashExecution``, ``custom``…)."""
+    tokens: int
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CustomSwitches:
+    """A custom message's two independent switches."""
+
+    entry_id: str | None
+    custom_type: str
+    display: bool
+    """Shown in the conversation. ``False`` hides it from the user only."""
+    sent: bool
+    """Reaches the model (only ``excludeFromContext`` keeps it out)."""
+
+
+@dataclass
+class ContextReport:
+    """The next request as the model receives it, and what stays out of it."""
+
+    leaf_id: str | None
+    entry_count: int
+    model: ModelRef | None
+    """The model in effect at the leaf, as the file records it."""
+    thinking_level: str
+    request_model: str | None
+    """``provider/id`` of the model the next request goes to."""
+    context_window: int | None
+    system_prompt: str
+    tools: list[ToolReport]
+    transcript: list[AgentMessage]
+    """The agent messages the request was built from, in order."""
+    transcript_entry_ids: list[str | None]
+    messages: list[SentMessage]
+    not_sent: list[NotSent]
+    custom: list[CustomSwitches]
+    message_json: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The JSON loaded messages were read from (by ``id``), to print them as read."""
+
+    @property
+    def system_tokens(self) -> int:
+        """The system prompt's size."""
+        return tokens_of_text(self.system_prompt)
+
+    @property
+    def total_tokens(self) -> int:
+        """System prompt + tool definitions + every message."""
+        tools = sum(tool.tokens for tool in self.tools)
+        return self.system_tokens + tools + sum(m.tokens for m in self.messages)
+
+    def share(self, tokens: int) -> float | None:
+        """``tokens`` as a percentage of the context window (None when unknown)."""
+        if not self.context_window:
+            return None
+        return tokens * 100 / self.context_window
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as pi-style JSON (``pitui session context --json``)."""
+        return {
+            "leafId": self.leaf_id,
+            "entryCount": self.entry_count,
+            "model": self.model.to_json_dict() if self.model else None,
+            "thinkingLevel": self.thinking_level,
+            "agentMessages": [self._dump(m) for m in self.transcript],
+            "llmMessages": [self._dump_sent(m) for m in self.messages],
+            "systemPrompt": {"text": self.system_prompt, "tokens": self.system_tokens},
+            "tools": [self._tool_json(t) for t in self.tools],
+            "messages": [self._message_json(m) for m in self.messages],
+            "notSent": [n.to_json() for n in self.not_sent],
+            "customMessages": [
+                {
+                    "entryId": c.entry_id,
+                    "customType": c.custom_type,
+                    "display": c.display,
+                    "sentToModel": c.sent,
+                }
+                for c in self.custom
+            ],
+            "total": {
+                "tokens": self.total_tokens,
+                "contextWindow": self.context_window,
+                "share": _rounded(self.share(self.total_tokens)),
+                "requestModel": self.request_model,
+            },
+        }
+
+    def _dump(self, message: AgentMessage) -> Any:
+        # A loaded message dumps to exactly the JSON it was read from (the round-trip
+        # tests prove it), so that JSON is used as is; built ones are dumped.
+        return self.message_json.get(id(message)) or message.to_json_dict()
+
+    def _dump_sent(self, sent: SentMessage) -> Any:
+        source = self._source_of(sent)
+        if source is not None and source == sent.message:
+            return self._dump(source)  # an unchanged copy of a loaded message
+        return sent.message.to_json_dict()
+
+    def _source_of(self, sent: SentMessage) -> AgentMessage | None:
+        return None if sent.source is None else self.transcript[sent.source]
+
+    def _tool_json(self, tool: ToolReport) -> dict[str, Any]:
+        return {
+            "name": tool.name,
+            "tokens": tool.tokens,
+            "schemaTokens": tool.schema_tokens,
+            "share": _rounded(self.share(tool.tokens)),
+            "definition": tool.definition,
+        }
+
+    def _message_json(self, sent: SentMessage) -> dict[str, Any]:
+        return {
+            "role": sent.message.role,
+            "sourceRole": sent.source_role,
+            "entryId": sent.entry_id,
+            "tokens": sent.tokens,
+            "share": _rounded(self.share(sent.tokens)),
+            "note": sent.note,
+        }
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+# --------------------------------------------------------------------------- building
+
+
+async def build_context_report(
+    session: AgentSession, leaf: LeafArg = UNSET, *, keep_json: bool = False
+) -> ContextReport:
+    """The report of the request ``session`` would send next.
+
+    At the current leaf the transcript is the agent's own; at another ``leaf`` it is the
+    session context there (what the model would see after moving to it).
+    """
+    store = session.store
+    context = store.build_context(leaf, keep_json=keep_json)
+    at_leaf = leaf is UNSET or leaf == store.get_leaf_id()
+    transcript = session.messages if at_leaf else context.messages
+    entry_ids = align_entry_ids(transcript, context)
+    trace = RequestTrace()
+    request = await session.agent.request_context(transcript, trace)
+    messages = [
+        _sent(message, source, transcript, entry_ids)
+        for message, source in zip(request.messages, trace.sources, strict=True)
+    ]
+    sent_sources = {source for source in trace.sources if source is not None}
+    model = session.model
+    return ContextReport(
+        leaf_id=context.leaf_id,
+        entry_count=store.entry_count(),
+        model=context.model,
+        thinking_level=context.thinking_level,
+        request_model=f"{model.provider}/{model.id}" if model else None,
+        context_window=model.context_window if model else None,
+        system_prompt=request.system_prompt or "",
+        tools=[_tool_report(tool.to_json_dict()) for tool in request.tools or []],
+        transcript=list(transcript),
+        transcript_entry_ids=entry_ids,
+        messages=messages,
+        not_sent=[
+            *not_sent_messages(transcript, entry_ids, sent_sources),
+            *not_sent_entries(store.table, context, set(entry_ids)),
+        ],
+        custom=[
+            CustomSwitches(entry_id, m.custom_type, m.display, bool(index in sent_sources))
+            for index, (m, entry_id) in enumerate(zip(transcript, entry_ids, strict=True))
+            if isinstance(m, CustomMessage)
+        ],
+        message_json=context.message_json,
+    )
+
+
+def align_entry_ids(transcript: list[AgentMessage], context: SessionContext) -> list[str | None]:
+    """The entry each transcript message stands for, matched in order against ``context``.
+
+    The agent's transcript is the context at the leaf, give or take a failed reply taken
+    out for a retry, so a walk of both lists in step matches them.
+    """
+    if transcript is context.messages:
+        return list(context.entry_ids)
+    found: list[str | None] = []
+    candidates, ids = context.messages, context.entry_ids
+    position = 0
+    for message in transcript:
+        match = next(
+            (
+                i
+                for i in range(position, len(candidates))
+                if candidates[i] is message or candidates[i] == message
+            ),
+            None,
+        )
+        if match is None:
+            found.append(None)
+            continue
+        found.append(ids[match])
+        position = match + 1
+    return found
+
+
+def _sent(
+    message: Message,
+    source: int | None,
+    transcript: list[AgentMessage],
+    entry_ids: list[str | None],
+) -> SentMessage:
+    origin = transcript[source] if source is not None else None
+    note = None
+    if isinstance(message, AssistantMessage) and message.stop_reason in ("error", "aborted"):
+        note = FAILED_REPLY_NOTE
+    return SentMessage(
+        message=message,
+        source=source,
+        entry_id=entry_ids[source] if source is not None else None,
+        source_role=origin.role if origin is not None else None,
+        tokens=estimate_tokens(message),
+        note=note,
+    )
+
+
+def _tool_report(definition: dict[str, Any]) -> ToolReport:
+    return ToolReport(
+        name=str(definition.get("name", "")),
+        definition=definition,
+        tokens=tokens_of_text(js_stringify(definition)),
+        schema_tokens=tokens_of_text(js_stringify(definition.get("parameters", {}))),
+    )
+
+
+async def report_for_file(
+    path: Path, leaf: LeafArg = UNSET, *, keep_json: bool = False
+) -> ContextReport:
+    """The report of a session file, opened read-only, as a session resumed on it would
+    send it: its cwd (when that directory exists, else this process's), the settings,
+    tools and system prompt there.
+
+    Raises:
+        SessionError: The file cannot be read, or ``leaf`` is not one of its entries.
+    """
+    from pitui.core.session_setup import SessionOptions, create_agent_session
+
+    store = await SessionStore.open(path, read_only=True)
+    if isinstance(leaf, str) and store.get_entry(leaf) is None:
+        raise SessionError(f"Entry {leaf} not found")
+    cwd = Path(store.cwd)
+    if not await asyncio.to_thread(cwd.is_dir):
+        cwd = Path.cwd()
+    session = await create_agent_session(SessionOptions(cwd=cwd, store=store))
+    try:
+        return await build_context_report(session, leaf, keep_json=keep_json)
+    finally:
+        await session.close()

@@ -1,0 +1,48 @@
+"""``pitui session import FILE``: copy a session file (pi's or pitui's) into the store.
+
+The copy keeps the file's id and cwd; it goes to the sessions folder of that cwd (so
+``pitui -r`` in that project lists it), or to ``--session-dir``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from pitui.core.session.importing import import_session
+from pitui.core.session.listing import default_session_dir
+from pitui.core.session.load import parse_session_bytes
+from pitui.errors import SessionError
+
+
+def _session_dir(source: Path, given: str | None) -> Path:
+    if given:
+        return Path(given)
+    try:
+        header = parse_session_bytes(source.read_bytes(), name=str(source)).header or {}
+    except OSError as exc:
+        raise SessionError(f"{source}: {exc.strerror or exc}") from exc
+    return default_session_dir(str(header.get("cwd") or Path.cwd()))
+
+
+def cmd_import(argv: list[str]) -> int:
+    """``pitui session import FILE [--session-dir DIR]``."""
+    parser = argparse.ArgumentParser(
+        prog="pitui session import", description="Copy a session file into the sessions store."
+    )
+    parser.add_argument("file")
+    parser.add_argument("--session-dir", metavar="DIR", help="store the copy in DIR")
+    args = parser.parse_args(argv)
+    source = Path(args.file).expanduser()
+    if not source.is_file():
+        raise SessionError(f"{source}: no such session file")
+    imported = asyncio.run(import_session(source, _session_dir(source, args.session_dir)))
+    verb = "imported to" if imported.copied else "already in the store:"
+    sys.stdout.write(
+        f"Session {verb} {imported.path}\n"
+        f"  id {imported.session_id}  cwd {imported.cwd}\n"
+        f"  open it with: pitui --session {imported.path}\n"
+    )
+    return 0
