@@ -9,11 +9,11 @@ printed by ``pitui session tree`` as well as drawn by the Branches pane.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
+from pitui.core.display import shorten_path
 from pitui.core.sanitize import inert
 from pitui.core.system_summary import system_summary
 
@@ -114,11 +114,6 @@ def tool_calls_of(message: Mapping[str, Any]) -> list[tuple[str, str, Mapping[st
     return calls
 
 
-def _short(path: str) -> str:
-    home = os.environ.get("HOME", "")
-    return "~" + path[len(home) :] if home and path.startswith(home) else path
-
-
 def _arg(args: Mapping[str, Any], *names: str, default: str = "") -> str:
     for name in names:
         value = args.get(name)
@@ -129,7 +124,7 @@ def _arg(args: Mapping[str, Any], *names: str, default: str = "") -> str:
 
 def tool_call_text(name: str, args: Mapping[str, Any]) -> str:
     """A tool result's row, from its call: ``[read: path:a-b]``, ``[bash: cmd]``, …"""
-    path = _short(_arg(args, "path", "file_path"))
+    path = shorten_path(_arg(args, "path", "file_path"))
     if name == "read":
         offset, limit = args.get("offset"), args.get("limit")
         if offset is not None or limit is not None:
@@ -145,7 +140,7 @@ def tool_call_text(name: str, args: Mapping[str, Any]) -> str:
         raw = _arg(args, "command")
         cmd = raw.replace("\n", " ").replace("\t", " ").strip()[:50]
         return f"[bash: {cmd}{'...' if len(raw) > 50 else ''}]"
-    where = _short(_arg(args, "path", default="."))
+    where = shorten_path(_arg(args, "path", default="."))
     if name == "grep":
         return f"[grep: /{_arg(args, 'pattern')}/ in {where}]"
     if name == "find":

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+from pitui.core.display import shorten_path as shorten_path
 
 
 def format_tokens(count: int) -> str:
@@ -17,14 +16,6 @@ def format_tokens(count: int) -> str:
     if count < 10_000_000:
         return f"{count / 1_000_000:.1f}M"
     return f"{round(count / 1_000_000)}M"
-
-
-def shorten_path(path: str) -> str:
-    """Replace the home directory prefix with ``~``."""
-    home = str(Path.home())
-    if home and home != "/" and (path == home or path.startswith(home + os.sep)):
-        return "~" + path[len(home) :]
-    return path
 
 
 def context_percent(tokens: int | None, window: int) -> float | None:
