@@ -10,8 +10,9 @@ import pytest
 from textual.pilot import Pilot
 
 from pitui.ui.view.state import AssistantItem, ToolCardItem
-from pitui.ui.widgets.conversation import ConversationView, ItemPane, ToolPane
+from pitui.ui.widgets.conversation import ConversationView, ItemPane
 from pitui.ui.widgets.tool_card import ToolCard
+from pitui.ui.widgets.tool_pane import ToolPane
 from tests.ui.flows import approval, idle, items_of, launch, make_project, started, submit
 from tests.ui.harness import FeedSource, make_app, settle
 from tests.ui.script import Script

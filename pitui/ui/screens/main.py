@@ -25,8 +25,9 @@ from pitui.ui.keymap import binding
 from pitui.ui.view.chat_state import ChatState
 from pitui.ui.widgets.branch_tree import PANE_HINTS, BranchesPane, BranchTree
 from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
-from pitui.ui.widgets.conversation import ConversationView, ItemPane, ToolPane
+from pitui.ui.widgets.conversation import ConversationView, ItemPane
 from pitui.ui.widgets.status_bar import SessionInfo, StatusBar
+from pitui.ui.widgets.tool_pane import ToolPane
 
 if TYPE_CHECKING:
     from pitui.ui.view.state import ChatItem

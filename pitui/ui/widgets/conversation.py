@@ -1,4 +1,5 @@
-"""Scrolling panes that show ChatItems: the conversation and the tool cards.
+"""Scrolling panes that show ChatItems: the item pane and the conversation (the Tools pane is
+``tool_pane.py``).
 
 A pane keeps one widget per item id. ``sync`` is given only the ids that changed, so a
 streamed token costs one widget update no matter how long the conversation is.
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
     from pitui.ui.view.search import Match
     from pitui.ui.view.selection import Copied
     from pitui.ui.view.state import ChatItem
-    from pitui.ui.widgets.tool_card import ToolCard
 
 WidgetFactory = Callable[[Any], Widget]
 ITEM_STYLESHEETS = ("conversation.tcss", "tool_card.tcss")
@@ -586,45 +586,3 @@ class ConversationView(ItemPane):
             first = first or (widget if on else None)
         if first is not None:
             self.scroll_to_widget(first, animate=False)
-
-
-class ToolPane(ItemPane):
-    """One card per tool call, newest at the bottom."""
-
-    MAX_MOUNTED: ClassVar[int] = 20
-    """Cards are several lines tall: 20 fill more than any viewport."""
-
-    def new_items(self, item_ids: list[str]) -> None:
-        """A new call's card is brought into view even when the pane does not follow
-        (the user picked an older card, or the pane was hidden)."""
-        if not self.following and item_ids:
-            self.call_after_refresh(self._show_card, item_ids[-1])
-
-    def _show_card(self, item_id: str) -> None:
-        widget = self._widgets.get(item_id)
-        if widget is not None:
-            self.scroll_to_widget(widget, animate=False)
-
-    def factories(self) -> Mapping[type, WidgetFactory]:
-        from pitui.ui.view.state import ToolCardItem
-        from pitui.ui.widgets.tool_card import ToolCard  # lazy: see ConversationView
-
-        return {ToolCardItem: ToolCard}
-
-    async def show_card(self, item_id: str) -> ToolCard | None:
-        """Mount the card of ``item_id`` if needed, pick it and scroll it into view."""
-        await self.reveal(item_id)
-        return self.select(item_id)
-
-    def select(self, item_id: str | None) -> ToolCard | None:
-        """Mark the card of ``item_id`` as selected (and no other); scroll it into view."""
-        from pitui.ui.widgets.tool_card import ToolCard
-
-        chosen: ToolCard | None = None
-        for key, widget in self._widgets.items():
-            widget.set_class(key == item_id, "-selected")
-            if key == item_id and isinstance(widget, ToolCard):
-                chosen = widget
-        if chosen is not None:
-            self.scroll_to_widget(chosen, animate=False)
-        return chosen
