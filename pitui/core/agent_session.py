@@ -489,11 +489,10 @@ class AgentSession:
         old = self.store
         if parent is None:
             parent_file = str(old.path) if old.path else None
-            self.store = SessionStore.create(old.cwd, old.session_dir, parent_session=parent_file)
+            new = SessionStore.create(old.cwd, old.session_dir, parent_session=parent_file)
         else:
-            self.store = await old.fork(parent)
-        await old.close()
-        self.agent.session_id = self.store.session_id
+            new = await old.fork(parent)
+        await self._switch_store(new)
         self.rebuild_from_session()
         await self._changed("fork")
         return editor_text
@@ -507,9 +506,7 @@ class AgentSession:
         leaf = self.store.get_leaf_id()
         if leaf is None:
             raise AgentError("Nothing to clone yet")
-        old = self.store
-        self.store = await old.fork(leaf)
-        await old.close()
+        await self._switch_store(await self.store.fork(leaf))
         self.rebuild_from_session()
         await self._changed("fork")
 
@@ -517,12 +514,10 @@ class AgentSession:
         """Start an empty session in a new file (model and thinking level carried over)."""
         old = self.store
         if old.path is None:
-            self.store = SessionStore.in_memory(old.cwd)
+            await self._switch_store(SessionStore.in_memory(old.cwd))
         else:
-            self.store = SessionStore.create(old.cwd, old.session_dir)
-        await old.close()
+            await self._switch_store(SessionStore.create(old.cwd, old.session_dir))
         self.agent.reset()
-        self.agent.session_id = self.store.session_id
         await self.record_model_and_thinking()
         await self._changed("new")
 
@@ -545,10 +540,8 @@ class AgentSession:
         self.abort()
         await self.wait_for_idle()
         new_store = await SessionStore.open(path, fallback_read_only=True)
-        old, self.store = self.store, new_store
-        await old.close()
+        await self._switch_store(new_store)
         self.agent.reset()
-        self.agent.session_id = new_store.session_id
         self.rebuild_from_session(restore_model=True)
         await self._restore_thinking_level()
         await self._changed("resume")
@@ -556,6 +549,12 @@ class AgentSession:
             notice = read_only_notice(new_store)
             await self.emit(SessionNoticeEvent(message=notice, level="warning"))
         return new_store.damage_notice()
+
+    async def _switch_store(self, store: SessionStore) -> None:
+        """Work in ``store`` from now on (the old file is released, untouched)."""
+        old, self.store = self.store, store
+        await old.close()
+        self.agent.session_id = store.session_id
 
     async def _restore_thinking_level(self) -> None:
         """The branch's level (clamped), else the default level, recorded (as pi)."""

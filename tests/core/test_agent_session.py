@@ -311,4 +311,5 @@ async def test_clone_copies_the_current_path_into_a_new_file(tmp_path: Path) -> 
     assert str(old_file) in header  # parentSession
     assert old_file is not None and old_file.read_bytes() == old_bytes
     assert "start" in session.store.labels().values()
+    assert session.agent.session_id == session.store.session_id  # requests name the new file
     await session.close()
