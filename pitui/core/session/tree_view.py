@@ -257,9 +257,6 @@ class TreeView:
             cached = self._rows[position] = self._make_row(position)
         return cached
 
-    def rows(self) -> list[TreeRow]:
-        return [self.row(i) for i in range(len(self.visible))]
-
     def _make_row(self, position: int) -> TreeRow:
         entry_id = self.table.ids[position]
         folded = entry_id in self.folded

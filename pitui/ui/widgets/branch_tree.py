@@ -141,12 +141,8 @@ class BranchTree(ScrollView, can_focus=True):
     def show(self, state: TreePaneState | None) -> None:
         """Draw a (new) tree."""
         self.state = state
-        self._strips.clear()
-        self._resize()
-        self._scroll_to_selected()
+        self._rows_changed()
         self.call_after_refresh(self._scroll_to_selected)  # once the new size is laid out
-        self.refresh()
-        self.post_message(self.Changed())
 
     def apply(self, change: TreeChange) -> None:
         """Redraw what ``change`` touched (rows below an insertion move down one line)."""
