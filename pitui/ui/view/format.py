@@ -23,3 +23,14 @@ def context_percent(tokens: int | None, window: int) -> float | None:
     if tokens is None or window <= 0:
         return None
     return tokens / window * 100
+
+
+def elapsed_text(seconds: float) -> str:
+    """``4.2s`` under a minute, then ``1m 05s``, ``1h 02m``."""
+    if seconds < 60:
+        return f"{max(0.0, seconds):.1f}s"
+    minutes, secs = divmod(int(seconds), 60)
+    if minutes < 60:
+        return f"{minutes}m {secs:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes:02d}m"

@@ -28,6 +28,7 @@ from typing import Any, TypeAlias
 from pitui.ui.view import items
 from pitui.ui.view.events import CompactionDone, ProgressEnded, ProgressStarted
 from pitui.ui.view.evolve import replace
+from pitui.ui.view.format import elapsed_text as elapsed_text
 from pitui.ui.view.state import ChatState, CompactionItem, ProgressItem, progress_item_id
 
 Handler: TypeAlias = Callable[[ChatState, Any], ChatState]
@@ -48,17 +49,6 @@ def running(state: ChatState, operation: str) -> ProgressItem | None:
 def any_running(state: ChatState) -> bool:
     """Whether some operation's card is up."""
     return any(isinstance(i, ProgressItem) and i.outcome is None for i in state.items)
-
-
-def elapsed_text(seconds: float) -> str:
-    """``4.2s`` under a minute, then ``1m 05s``, ``1h 02m``."""
-    if seconds < 60:
-        return f"{max(0.0, seconds):.1f}s"
-    minutes, secs = divmod(int(seconds), 60)
-    if minutes < 60:
-        return f"{minutes}m {secs:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h {minutes:02d}m"
 
 
 def _started(state: ChatState, event: ProgressStarted) -> ChatState:

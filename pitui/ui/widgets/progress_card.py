@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.timer import Timer
 
 from pitui.core.sanitize import inert
-from pitui.ui.view.progress import elapsed_text
+from pitui.ui.view.format import elapsed_text
 from pitui.ui.view.state import ChatItem, ProgressItem
 from pitui.ui.widgets.base import ItemStatic
 
