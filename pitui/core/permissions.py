@@ -28,6 +28,8 @@ from pitui.core.command_rules import (
     rule_applies,
     validate_rule,
 )
+from pitui.core.denial import DENIED_DETAIL as DENIED_DETAIL
+from pitui.core.denial import was_denied as was_denied
 from pitui.core.settings import ApprovalMode, ApprovalSettings
 from pitui.core.tools import READ_ONLY_TOOLS
 from pitui.core.tools.path_utils import is_within, resolve_to_cwd
@@ -258,10 +260,6 @@ def denial_text(tool_name: str, user_reason: str | None, policy_reason: str | No
     return f"Permission denied for {tool_name}: {policy_reason or 'not allowed'}."
 
 
-DENIED_DETAIL = "denied"
-"""Key in a refused call's tool-result ``details`` (UI data, never sent to a model)."""
-
-
 def mark_denied(result: ToolResultMessage) -> None:
     """Record in ``result`` that the permission gate refused its call.
 
@@ -271,11 +269,6 @@ def mark_denied(result: ToolResultMessage) -> None:
     """
     details = result.details if isinstance(result.details, dict) else {}
     result.details = {**details, DENIED_DETAIL: True}
-
-
-def was_denied(details: object) -> bool:
-    """Whether tool-result ``details`` say the gate refused the call."""
-    return isinstance(details, dict) and details.get(DENIED_DETAIL) is True
 
 
 class PermissionGate:

@@ -39,6 +39,27 @@ class UsageTotals:
             context_tokens=context,
         )
 
+    def plus_json(self, message: Mapping[str, Any]) -> UsageTotals:
+        """:meth:`plus` for a reply's JSON (its ``usage`` and ``stopReason``)."""
+        usage = message.get("usage")
+        totals = _plus_json(self, usage if isinstance(usage, Mapping) else {})
+        if message.get("stopReason", "stop") in ("aborted", "error"):
+            return totals
+        context = (
+            totals.input - self.input
+            + totals.output - self.output
+            + totals.cache_read - self.cache_read
+            + totals.cache_write - self.cache_write
+        )  # fmt: skip
+        return UsageTotals(
+            totals.input,
+            totals.output,
+            totals.cache_read,
+            totals.cache_write,
+            totals.cost,
+            context,
+        )
+
 
 def _number(value: Any) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0

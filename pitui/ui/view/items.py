@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pitui.agent.messages import AgentMessage
-from pitui.ai.types import AssistantMessage, ToolResultMessage
-from pitui.core.messages import SystemMessage
-from pitui.core.permissions import was_denied
+from pitui.core.denial import was_denied
 from pitui.core.system_summary import system_summary
 from pitui.ui.view.evolve import replace
 from pitui.ui.view.state import (
@@ -23,6 +20,10 @@ from pitui.ui.view.state import (
     SystemPromptItem,
     ToolState,
 )
+
+if TYPE_CHECKING:  # no models at import: a resumed session's first items are built from JSON
+    from pitui.agent.messages import AgentMessage
+    from pitui.ai.types import AssistantMessage, ToolResultMessage
 
 ABORTED_TEXT = "Operation aborted"
 
@@ -86,16 +87,27 @@ def close_tool(state: ChatState, tool_call_id: str) -> ChatState:
 
 
 def result_state(message: ToolResultMessage) -> ToolState:
-    """A tool card's end state from its result: a call the gate refused is ``denied``
-    (recorded in the result's details, so a resumed session shows it as it was live)."""
-    if not message.is_error:
+    """A tool card's end state from its result (see :func:`result_state_of`)."""
+    return result_state_of(message.is_error, message.details)
+
+
+def result_state_of(is_error: bool, details: object) -> ToolState:
+    """A tool card's end state from its result's ``isError`` and ``details``: a call the
+    gate refused is ``denied`` (recorded in the details, so a resumed session shows it
+    as it was live)."""
+    if not is_error:
         return "success"
-    return "denied" if was_denied(message.details) else "error"
+    return "denied" if was_denied(details) else "error"
 
 
 def error_line(message: AssistantMessage) -> str:
     """The notice under a failed reply (pi's wording)."""
-    return f"Error: {message.error_message or 'Unknown error'}"
+    return error_text(message.error_message)
+
+
+def error_text(error_message: str | None) -> str:
+    """The notice under a reply that failed with ``error_message``."""
+    return f"Error: {error_message or 'Unknown error'}"
 
 
 def _block_text(block: Any) -> str | None:
@@ -211,6 +223,8 @@ def _branch(mid: str, data: dict[str, Any]) -> ChatItem:
 
 
 def _system(mid: str, data: dict[str, Any]) -> ChatItem:
+    from pitui.core.messages import SystemMessage  # pi 1.6's role: rare, models loaded later
+
     message = SystemMessage.load(data)
     lines = [message.text()]
     added = [f"+ {t.name}: {t.description}" for t in message.tools_added or []]
