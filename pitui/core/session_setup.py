@@ -8,6 +8,7 @@ thinking level, the tools, the system prompt and the permission gate.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -123,7 +124,8 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     store = await _open_store(options)
     if store.read_only:
         options.warnings.append(read_only_notice(store))
-    context = store.build_context()
+    # Validating a long session's context (~10,000 messages) takes a while: off the loop.
+    context = await asyncio.to_thread(store.build_context)
     damage = store.damage_notice()
     if damage is not None:
         options.warnings.append(damage)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import os
 import time
@@ -232,19 +233,44 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         transcript and starts listening to its events. ``live``: the full AgentSession
         behind ``session``, for commands and the status bar.
         """
+        from pitui.ui.view.items import carry_notices
+        from pitui.ui.view.replay import state_from_messages
+
+        # The long reads of a resumed session (its view, the footer's file totals, the
+        # tree's rows: ~10,000 messages each) run in threads, so keys and frames go on
+        # meanwhile; the session becomes the app's only then, so nothing is sent to it
+        # (or added to its file) while they read it.
+        transcript = await asyncio.to_thread(state_from_messages, session.messages)
+        if live is not None:
+            await asyncio.to_thread(live.session.usage_totals)  # cached: rebuild reads it
+            await self.branches.prepare(live.session)
         if self.bridge is not None:
             self.bridge.stop()
         self.live = live
         self.session = session
         if live is not None:
             self.info = live.info()
-        from pitui.ui.view.items import carry_notices
-        from pitui.ui.view.replay import state_from_messages
-
-        state = carry_notices(self.chat, state_from_messages(session.messages), [NO_SESSION_NOTICE])
+        state = carry_notices(self.chat, transcript, [NO_SESSION_NOTICE])
         await self.rebuild(state)
         self.bridge = EventBridge(self, session.subscribe)
         self.bridge.start()
+
+    async def show_preview(self, state: ChatState) -> None:
+        """The last messages of a session that is still loading (from the end of its
+        file: see ``Launcher``), drawn before the loading goes on; :meth:`attach_session`
+        replaces them with the whole session."""
+        from pitui.ui.view.items import carry_notices
+
+        await self.rebuild(carry_notices(self.chat, state, [NO_SESSION_NOTICE]))
+        self.main.branches.show_loading()
+        drawn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def settle() -> None:
+            if not drawn.done():
+                drawn.set_result(None)
+
+        self.call_after_refresh(settle)
+        await drawn
 
     def exit(
         self,
@@ -356,7 +382,8 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             self.chat = state
             await self.main.show_state(state, state.items)
             self.main.show_status(self.info, state)
-            self.branches.sync(rebuilt=True)
+            if self.live is not None or self.main.branches.rows.state is not None:
+                self.branches.sync(rebuilt=True)  # else no tree to show (or to take down)
         # A resumed transcript is hundreds of thousands of long-lived objects: promote them
         # to the oldest generation unwalked, so young collections never re-walk them. Not a
         # lasting freeze: that would leak every widget a later rebuild throws away.

@@ -9,6 +9,7 @@ gives the pane the new file's tree.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING
@@ -16,7 +17,6 @@ from typing import TYPE_CHECKING
 from pitui.errors import PituiError
 from pitui.ui.view.events import AddNotice, ProgressEnded, ProgressStarted, ShowBranchSwitches
 from pitui.ui.view.state import UserItem
-from pitui.ui.view.tree_pane import TreePaneState
 from pitui.ui.widgets.composer import Composer
 
 if TYPE_CHECKING:
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from pitui.core.session.store import SessionStore
     from pitui.ui.app import PituiApp
     from pitui.ui.screens.navigate import SummaryChoice
+    from pitui.ui.view.tree_pane import TreePaneState  # loads with a session (models)
 
 ALREADY_HERE = "Already at this point"
 SUMMARY_OPERATION = "branch-summary"
@@ -37,6 +38,7 @@ class Branches:
         self._store: SessionStore | None = None
         self._path_users: dict[str, tuple[str, int, int]] = {}
         """Conversation user item id → (entry id, i, n) on the current path."""
+        self._prepared: tuple[SessionStore, TreePaneState] | None = None
 
     @property
     def session(self) -> AgentSession | None:
@@ -58,8 +60,7 @@ class Branches:
         store = session.store
         if store is not self._store or rows.state is None:
             self._store = store
-            mode = session.settings.tree_filter_mode
-            state = TreePaneState(store.table, store.labels(), store.get_leaf_id(), mode)
+            state = self._tree_state(session)
             rows.show(state)
             # The first search keystroke would read every entry: read them now, aside.
             self.app.run_worker(state.view.warm_search, thread=True, group="tree-search")
@@ -69,6 +70,28 @@ class Branches:
             if not change.reset and not rebuilt:
                 return  # entries added under the leaf leave the path's siblings as they were
         self._show_switches(rows.state)
+
+    async def prepare(self, session: AgentSession) -> None:
+        """Build the rows of ``session``'s tree in a thread (a long session has ~10,000),
+        for the :meth:`sync` that shows it."""
+        self._prepared = await asyncio.to_thread(self._new_state, session)
+
+    def _tree_state(self, session: AgentSession) -> TreePaneState:
+        """The tree of ``session`` as it is now (the one :meth:`prepare` built, if so)."""
+        prepared, self._prepared = self._prepared, None
+        if prepared is None or prepared[0] is not session.store:
+            return self._new_state(session)[1]
+        state = prepared[1]
+        state.sync(session.store.labels(), session.store.get_leaf_id())  # anything new since
+        return state
+
+    @staticmethod
+    def _new_state(session: AgentSession) -> tuple[SessionStore, TreePaneState]:
+        from pitui.ui.view.tree_pane import TreePaneState
+
+        store = session.store
+        mode = session.settings.tree_filter_mode
+        return store, TreePaneState(store.table, store.labels(), store.get_leaf_id(), mode)
 
     def _show_switches(self, state: TreePaneState | None) -> None:
         """Mark the conversation's user messages that have sibling branches. They are

@@ -37,6 +37,9 @@ END_RUN_WAIT_S = 5.0
 """How long quitting waits for an aborted run to save its partial reply."""
 # Events after which the status bar's facts (model, level, name, usage) may have changed.
 INFO_EVENT_TYPES = frozenset({"message_end", "agent_end", "session_changed"})
+PREVIEW_MESSAGES = 12
+"""Messages of a resumed session shown before it loads: a screenful, and fewer items than
+the conversation keeps mounted (so no "earlier items" marker counts just these)."""
 
 
 def create_app(args: argparse.Namespace, cwd: Path | None = None) -> PituiApp:
@@ -85,6 +88,10 @@ class Launcher:
 
     async def start(self, app: PituiApp) -> None:
         """Build the session, attach it, show warnings, run the initial prompts."""
+        await self._preview(app)
+        # The session's modules (models, tools, providers) import in a thread: ~0.3 s
+        # during which keys and frames go on (and the preview stays responsive).
+        await asyncio.to_thread(_import_session_modules)
         from pitui.core.session_setup import create_agent_session
         from pitui.ui.approvals import ApprovalBroker
         from pitui.ui.view.events import AddNotice
@@ -116,6 +123,28 @@ class Launcher:
                 _prompt_in_turn(app, session, prompts), group="session", exit_on_error=False
             )
 
+    async def _preview(self, app: PituiApp) -> None:
+        """A resumed session (``--session FILE``, ``-c``): its last messages, read from
+        the end of the file, shown at once; the session itself loads after them."""
+        args = self.args
+        if resume_requested(args) or getattr(args, "no_session", False):
+            return
+        from pitui.core.session.tail import branch_tail, resumed_file
+        from pitui.ui.view.replay_json import state_from_json
+
+        session_dir = Path(args.session_dir) if getattr(args, "session_dir", None) else None
+        session = Path(args.session) if getattr(args, "session", None) else None
+        recent = bool(getattr(args, "continue_", False) or getattr(args, "resume", False))
+        path = await asyncio.to_thread(resumed_file, self.cwd, session, session_dir, recent)
+        found = await branch_tail(path, PREVIEW_MESSAGES) if path is not None else None
+        if found is None:
+            return
+        try:
+            state = state_from_json(found.messages)
+        except ValueError:
+            return  # not shaped as the models want: the loaded session shows what it is
+        await app.show_preview(state)
+
     def _open_picker_first(
         self, app: PituiApp, options: SessionOptions
     ) -> asyncio.Future[Path | None] | None:
@@ -142,6 +171,11 @@ class Launcher:
             return False
         await app.commands.guarded(switch_session(app.commands, path))
         return True
+
+
+def _import_session_modules() -> None:
+    import pitui.core.session_setup
+    import pitui.ui.approvals  # noqa: F401
 
 
 def resume_requested(args: argparse.Namespace) -> bool:

@@ -43,6 +43,7 @@ HEAD_STYLES: dict[str, str] = {
 }
 """pi's colour for the first part of each kind of row."""
 
+LOADING = "loading the session…"
 PANE_HINTS = "↵ go  ⇧L label  ⇧F fork  ←→ fold  ^D/T/U/L/A filter  esc back"
 """The keys of the pane, shown in the status bar while it has focus."""
 
@@ -330,6 +331,12 @@ class BranchesPane(Vertical):
 
     def on_mount(self) -> None:
         self.border_title = "Branches"
+
+    def show_loading(self) -> None:
+        """The session is still loading: say so until its tree is shown."""
+        if self.rows.state is None:
+            footer = self.query_one("#branches-footer", Static)
+            footer.update(Content.styled(LOADING, "$pi-dim"))
 
     @property
     def rows(self) -> BranchTree:
