@@ -540,6 +540,9 @@ class AgentSession:
         self.abort()
         await self.wait_for_idle()
         new_store = await SessionStore.open(path, fallback_read_only=True)
+        # Validate the branch's entries off the loop (a long session has ~10,000): the
+        # context and the branch read below then find them validated.
+        await asyncio.to_thread(new_store.get_branch)
         await self._switch_store(new_store)
         self.agent.reset()
         self.rebuild_from_session(restore_model=True)
