@@ -37,7 +37,7 @@ END_RUN_WAIT_S = 5.0
 """How long quitting waits for an aborted run to save its partial reply."""
 # Events after which the status bar's facts (model, level, name, usage) may have changed.
 INFO_EVENT_TYPES = frozenset({"message_end", "agent_end", "session_changed"})
-PREVIEW_MESSAGES = 12
+PREVIEW_MESSAGES = 8
 """Messages of a resumed session shown before it loads: a screenful, and fewer items than
 the conversation keeps mounted (so no "earlier items" marker counts just these)."""
 
