@@ -202,7 +202,7 @@ async def test_a_prompt_sent_while_the_session_loads_is_queued_then_sent(project
         await wait_for(pilot, lambda: len(items_of(app, UserItem)) == 2, "both prompts")
         await idle(pilot)
         assert [u.text for u in items_of(app, UserItem)] == ["early words", "and more"]
-        assert app.chat.follow_up == ()
+        assert not app.chat.follow_up
 
 
 async def test_a_bang_command_while_the_session_loads_keeps_the_text(project: Path) -> None:
