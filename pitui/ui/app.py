@@ -524,9 +524,10 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """Alt+Up: take queued messages back into the composer."""
         from pitui.ui.view.events import ClearQueue  # lazy: not first-frame
 
-        if self.session is None:
-            return
-        texts = self.session.dequeue_all()
+        if self.session is not None:
+            texts = self.session.dequeue_all()
+        else:  # prompts sent while the session loads
+            texts, self.early_prompts = self.early_prompts, []
         if texts:
             composer = self.main.query_one(Composer)
             current = composer.text

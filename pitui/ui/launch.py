@@ -114,7 +114,8 @@ class Launcher:
             if not isinstance(exc, PituiError | OSError):
                 _log.exception("session start-up failed")
             warnings = [AddNotice(w, "warning") for w in options.warnings]
-            await app.apply([*warnings, AddNotice(f"Error: {exc}", "error"), *_unqueue(app)])
+            await app.apply([*warnings, AddNotice(f"Error: {exc}", "error")])
+            await app.action_dequeue()  # prompts typed meanwhile: back into the composer
             app.startup = None  # nothing is loading any more
             return
         live = LiveSession(session, self.git_branch, options.session_dir)
@@ -170,19 +171,6 @@ def resume_requested(args: argparse.Namespace) -> bool:
         and not getattr(args, "session", None)
         and not getattr(args, "no_session", False)
     )
-
-
-def _unqueue(app: PituiApp) -> list[Any]:
-    """Prompts typed while a session that then failed to start was loading: back into the
-    composer (nothing typed is lost), and off the queue."""
-    from pitui.ui.view.events import ClearQueue
-    from pitui.ui.widgets.composer import Composer
-
-    if not app.early_prompts:
-        return []
-    app.main.query_one(Composer).load_text("\n\n".join(app.early_prompts))
-    app.early_prompts = []
-    return [ClearQueue()]
 
 
 async def _prompt_in_turn(app: PituiApp, session: AgentSession, prompts: list[str]) -> None:

@@ -197,6 +197,13 @@ async def test_a_prompt_sent_while_the_session_loads_is_queued_then_sent(project
         await pilot.pause()
         assert app.query_one(Composer).text == ""
         assert app.chat.follow_up == ("early words", "and more")
+        await pilot.press("alt+up")  # take them back, as with any queue
+        await pilot.pause()
+        assert app.query_one(Composer).text == "early words\n\nand more"
+        assert not app.chat.follow_up
+        await submit(pilot, "early words")
+        await submit(pilot, "and more")
+        await pilot.pause()
         release.set()
         await started(pilot)
         await wait_for(pilot, lambda: len(items_of(app, UserItem)) == 2, "both prompts")
