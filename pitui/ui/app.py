@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 DOUBLE_ESCAPE_SECONDS = 0.5
 """A second Esc within this time on an empty composer runs pi's doubleEscapeAction."""
 LOADING_NOTICE = "The session is still loading; press Enter again in a moment."
+"""For a ``!command`` typed before the session is up (a prompt is queued instead)."""
 NO_SESSION_NOTICE = "No agent session is connected in this build yet: the UI runs without a model."
 # Session changes after which the transcript itself is different: rebuild the view.
 REBUILD_KINDS = frozenset({"new", "resume", "navigate", "fork", "compaction"})
@@ -117,6 +118,10 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         source = event_source or (self.session.subscribe if self.session is not None else None)
         self.bridge = EventBridge(self, source) if source is not None else None
         self._last_escape = -1.0
+        self.early_prompts: list[str] = []
+        """Prompts sent before the session was up, in order (the launcher sends them)."""
+        self.new_session = False
+        """The startup creates a new session (set before the app runs; see ``launch``)."""
         self.startup: Callable[[PituiApp], Awaitable[None]] | None = None
         """Run in a worker after the first frame (creates the session, see ``launch``)."""
         self._ending_run = False
@@ -140,7 +145,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         return Branches(self)
 
     def get_default_screen(self) -> Screen[None]:
-        return MainScreen(self.info, self.chat)
+        return MainScreen(self.info, self.chat, new_session=self.new_session)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's palette commands, its theme list replaced by the pi themes' picker."""
@@ -251,6 +256,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         if live is not None:
             self.info = live.info()
         state = carry_notices(self.chat, transcript, [NO_SESSION_NOTICE])
+        state = replace(state, follow_up=(*state.follow_up, *self.early_prompts))
         await self.rebuild(state)
         self.bridge = EventBridge(self, session.subscribe)
         self.bridge.start()
@@ -261,7 +267,8 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         replaces them with the whole session."""
         from pitui.ui.view.items import carry_notices
 
-        await self.rebuild(carry_notices(self.chat, state, [NO_SESSION_NOTICE]))
+        state = carry_notices(self.chat, state, [NO_SESSION_NOTICE])
+        await self.rebuild(replace(state, follow_up=(*state.follow_up, *self.early_prompts)))
         self.main.branches.show_loading()
         drawn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
@@ -404,6 +411,10 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         session = self.session
         if self.commands.is_command(text):
             self.commands.run(text)
+        elif session is None and self.startup is not None and not text.startswith("!"):
+            # Still loading: queued, and sent in order once the session is up.
+            self.early_prompts.append(text)
+            await self.apply([QueueMessage(text, "followUp")])
         elif session is None and self.startup is not None:  # still loading: keep the text
             self.main.query_one(Composer).load_text(message.text)
             await self.apply([AddNotice(LOADING_NOTICE)])
@@ -541,9 +552,10 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """Alt+Up: take queued messages back into the composer."""
         from pitui.ui.view.events import ClearQueue  # lazy: not first-frame
 
-        if self.session is None:
-            return
-        texts = self.session.dequeue_all()
+        if self.session is not None:
+            texts = self.session.dequeue_all()
+        else:  # prompts sent while the session loads
+            texts, self.early_prompts = self.early_prompts, []
         if texts:
             composer = self.main.query_one(Composer)
             current = composer.text
