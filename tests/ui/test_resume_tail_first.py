@@ -136,6 +136,22 @@ async def test_keys_typed_while_loading_stay_in_the_composer(tmp_path: Path) -> 
         assert app.main.query_one(Composer).text == "hello"
 
 
+async def test_a_prompt_sent_while_loading_is_queued_then_sent(tmp_path: Path) -> None:
+    path = write(tmp_path / "long.jsonl", generate(4, turns=300))
+    app = create_app(build_parser().parse_args(["--session", str(path)]), tmp_path)
+    previews = _spy_previews(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*"hello", "enter")
+        await _loaded(pilot)
+        for _ in range(200):
+            if any(isinstance(i, UserItem) and i.text == "hello" for i in app.chat.items):
+                break
+            await pilot.pause(0.02)
+        else:
+            raise AssertionError("the queued prompt was never sent")
+        assert previews and "hello" not in app.chat.follow_up
+
+
 async def test_a_damaged_line_is_still_reported(tmp_path: Path) -> None:
     entries = generate(5, turns=200)
     lines = [json.dumps(e) for e in entries]
