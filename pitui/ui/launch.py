@@ -106,7 +106,10 @@ class Launcher:
         await self._preview(app)
         # The session's modules (models, tools, providers) import in a thread: ~0.3 s
         # during which keys and frames go on (and the preview stays responsive).
-        await asyncio.to_thread(_import_session_modules)
+        try:
+            await asyncio.to_thread(_import_session_modules)
+        except Exception:  # e.g. a lock clash with an import on the loop: import below
+            _log.debug("session modules: threaded import failed", exc_info=True)
         from pitui.core.session_setup import create_agent_session
         from pitui.ui.approvals import ApprovalBroker
         from pitui.ui.startup_snapshot import write_snapshot
