@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import compileall
 import os
 import shutil
 import statistics
@@ -43,6 +44,7 @@ in editable mode into the same virtualenv)."""
 sys.path[:0] = [str(BENCH), str(ROOT)]
 
 TARGET_MS = 600.0
+API_KEY_VARS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_OAUTH_TOKEN")
 _WORDS = "the agent reads the file and edits the function so the tests pass"
 SIZE = (120, 36)
 SIZES = ((120, 36), (140, 36))
@@ -139,14 +141,23 @@ class Run:
 
 
 def _tmux(*args: str) -> str:
-    from tui_coldstart import _tmux as tmux
+    for attempt in range(5):
+        done = subprocess.run(["tmux", *args], check=False, capture_output=True, text=True)
+        if done.returncode == 0:
+            return done.stdout
+        time.sleep(0.2 * (attempt + 1))  # e.g. the server of the last session still exiting
+    raise RuntimeError(f"tmux {' '.join(args[:1])} failed: {done.stderr.strip()}")
 
-    return tmux(*args)
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
 
 
 def _descendants(pid: int) -> list[int]:
-    from tui_coldstart import _children
-
     out, todo = [], [pid]
     while todo:
         current = todo.pop()
@@ -157,15 +168,27 @@ def _descendants(pid: int) -> list[int]:
 
 def tree_rss_mb(pid: int) -> float:
     """Resident memory of ``pid`` and its descendants, in MB (VmRSS from /proc)."""
-    from tui_coldstart import rss_mb
-
     total = 0.0
     for process in _descendants(pid):
         try:
-            total += rss_mb(process)
+            lines = Path(f"/proc/{process}/status").read_text().splitlines()
         except OSError:
             continue
+        for line in lines:
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1]) / 1024
     return total
+
+
+def compile_pitui() -> None:
+    """Byte-compile this checkout's pitui (a source checkout has no ``__pycache__`` when
+    PYTHONDONTWRITEBYTECODE is set, unlike an installed wheel)."""
+    compileall.compile_dir(str(ROOT / "pitui"), quiet=1)
+
+
+def _main_screen(screen: str) -> bool:
+    """pitui's main screen is drawn: the Conversation pane and the composer's box."""
+    return "Conversation" in screen and "╰" in screen
 
 
 def spawn_once(
@@ -221,11 +244,9 @@ def conversation_column(screen: str) -> str:
 def pitui_sights(n: int) -> dict[str, Callable[[str], bool]]:
     """The first frame, the last message's text in the conversation, and the Branches
     footer counting every row."""
-    from tui_coldstart import _ready
-
     marker, rows = last_text(n), f"/{rounded(n)})"
     return {
-        "first": _ready,
+        "first": _main_screen,
         "last": lambda s: marker in conversation_column(s),
         "tree": lambda s: rows in s,
     }
@@ -392,8 +413,6 @@ def main() -> int:
     if shutil.which("tmux") is None:
         print("tui_resume: tmux is not installed (apt-get install tmux); cannot measure.")
         return 2
-    from tui_coldstart import API_KEY_VARS, compile_pitui
-
     compile_pitui()
     for var in API_KEY_VARS:
         os.environ.pop(var, None)

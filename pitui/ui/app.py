@@ -270,14 +270,17 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.bridge = EventBridge(self, session.subscribe)
         self.bridge.start()
 
-    async def show_preview(self, state: ChatState) -> None:
+    async def show_preview(self, state: ChatState, *, more: bool = False) -> None:
         """The last messages of a session that is still loading (from the end of its
         file: see ``Launcher``), drawn before the loading goes on; :meth:`attach_session`
-        replaces them with the whole session."""
+        replaces them with the whole session. ``more``: the session goes on above them
+        (they fill the pane: laid out at their end from the first frame)."""
         from pitui.ui.view.items import carry_notices
 
         state = carry_notices(self.chat, state, [NO_SESSION_NOTICE])
         await self.rebuild(replace(state, follow_up=(*state.follow_up, *self.early_prompts)))
+        if more:
+            self.main.conversation.open_at_end()
         self.main.branches.show_loading()
         drawn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 

@@ -165,7 +165,7 @@ class Launcher:
             state = state_from_json(found.messages)
         except ValueError:
             return  # not shaped as the models want: the loaded session shows what it is
-        await app.show_preview(state)
+        await app.show_preview(state, more=found.more)
 
     def _open_picker_first(
         self, app: PituiApp, options: SessionOptions

@@ -44,11 +44,15 @@ def _spy_previews(app: PituiApp) -> list[ChatState]:
     shown: list[ChatState] = []
     original = app.show_preview
 
-    async def spy(state: ChatState) -> None:
+    async def spy(state: ChatState, *, more: bool = False) -> None:
         shown.append(state)
-        await original(state)
+        await original(state, more=more)
         footer = app.main.branches.query_one("#branches-footer")
         assert LOADING in str(footer.render())  # the tree says it is coming
+        if more:  # the first frame is laid out at the end: the last message at the bottom
+            conversation = app.main.conversation
+            bottom = max(w.region.bottom for w in conversation.children if w.display)
+            assert bottom == conversation.content_region.bottom
 
     app.show_preview = spy  # type: ignore[method-assign]
     return shown

@@ -43,6 +43,8 @@ class BranchTail:
     context, or fewer when the branch is shorter or went on beyond what was read."""
     leaf_id: str
     """The last entry of the file (the leaf a resumed session starts at)."""
+    more: bool = False
+    """The context goes on above these messages (they are its last ``max_messages``)."""
 
 
 def read_branch_tail(
@@ -127,13 +129,14 @@ class _Walk:
             self.leaf_id = obj["id"]
         self.newest_first: list[dict[str, Any]] = []
         self.done = False
+        self.more = True  # until the walk reaches the start of the context
         if self.index:
             self._walk(whole, max_messages)
 
     def result(self) -> BranchTail | None:
         if not self.newest_first:
             return None
-        return BranchTail(self.newest_first[::-1], self.leaf_id)
+        return BranchTail(self.newest_first[::-1], self.leaf_id, self.more)
 
     def _walk(self, whole: bool, limit: int) -> None:
         out = self.newest_first
@@ -166,6 +169,7 @@ class _Walk:
         out += kept
         if compaction is not None and len(out) < limit:
             out.append(_compaction_message(compaction))
+        self.more = len(out) >= limit and (entry is not None or compaction is not None)
 
 
 def _message(entry: dict[str, Any]) -> dict[str, Any] | None:

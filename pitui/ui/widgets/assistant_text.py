@@ -34,6 +34,10 @@ class _LiveTail(Static):
         self.marks: tuple[SearchMarks | None, int] = (None, 0)
         """Search highlights and how many matches the frozen parts above hold."""
 
+    def preset(self, source: str) -> None:
+        """Draw ``source`` from the first frame on (before the widget is mounted)."""
+        self._source = source
+
     def show(self, source: str) -> None:
         """Draw ``source`` on the next frame."""
         if source != self._source:
@@ -83,6 +87,9 @@ class AssistantMarkdown(Vertical):
         if self.streaming:
             while self._freeze_ready():
                 yield self._freeze()
+        # The text is in the first layout: a reply shown in full (a resumed session, a
+        # rebuilt view) must not draw empty for a frame, moving everything below it.
+        self._live.preset(self._tail())
         yield self._live
 
     def on_mount(self) -> None:

@@ -135,6 +135,7 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         self._last = None
         self._set_unseen(False)
         self._following = True  # a rebuilt view opens at its end
+        self.anchor(False)
         self._earlier.display = False
         self._later.display = False
         await self.remove_children(widgets)
@@ -222,11 +223,20 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         self._widgets.clear()
         await self.remove_children(old)
         kept = fresh[-self.MAX_MOUNTED :]
+        self.open_at_end()
         self._first = len(self._order) - len(kept)
         self._last = None
         await self._show_earlier_marker()
         await self._show_later_marker()
         return kept
+
+    def open_at_end(self) -> None:
+        """Lay the items out at their end from the next frame on, for a view that fills
+        more than the pane (a long session resumed). Plain following scrolls one frame
+        later: that first frame would show the top of the window, then jump. Anchored
+        (Textual's anchor, let go when the user scrolls away), shorter content would sit
+        at the bottom of the pane: hence only for a view known to be long."""
+        self.anchor()
 
     async def _prune(self) -> None:
         excess = len(self._widgets) - self.MAX_MOUNTED
