@@ -13,9 +13,15 @@ both show the Branches pane):
 - with ``--pi DIR`` (a folder where pi was npm-installed, see ``bench/pi_cli.py``): the same
   for ``pi --session FILE`` on the same file (offline, isolated agent dir and HOME).
 
+The pitui measured is this checkout's (``python -m pitui`` with PYTHONPATH set to it), not
+whichever one the virtualenv was installed from.
+
 Then a second view, in-process and headless (``App.run_test``, after the imports): the
-first frame, the first frame showing the resumed conversation, the frame with the whole
-session loaded (tree filled), and a breakdown of the load path measured step by step.
+first frame, the first frame showing the resumed conversation (the last messages read
+from the end of the file), the frame with the whole session attached (tree filled), and
+a breakdown of the load path measured step by step. The whole-session figure is
+pessimistic: the probe polls every millisecond, and each poll takes the interpreter lock
+from the threads that load the session.
 
 Run: ``python bench/tui_resume.py [--messages 10000] [--runs 3] [--pi DIR [--pi-runs 1]] [--show]``
 (needs tmux). Exit status 0 when every size meets the target, else 1.
