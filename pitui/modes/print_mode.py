@@ -27,6 +27,7 @@ from pitui.agent.events import (
     MessageStartEvent,
     MessageUpdateEvent,
 )
+from pitui.ai.stream import prepare_connection
 from pitui.ai.types import AssistantMessage, TextContent
 from pitui.core.interrupt import SignalWatch, exit_code
 from pitui.core.sanitize import inert, json_inert
@@ -77,6 +78,8 @@ async def run_prompts(
     stdout = out or sys.stdout
     stderr = err or sys.stderr
     session = await create_agent_session(options)
+    if session.model is not None:
+        prepare_connection(session.model)  # the TLS context, while the prompt gets ready
     for warning in options.warnings:
         print(f"pitui: {inert(warning)}", file=stderr)
     if json_mode:
