@@ -52,7 +52,6 @@ from pitui.core.session_events import (
 from pitui.core.session_navigation import NavigationCancelled, SessionNavigation
 from pitui.core.settings import Settings, update_global_settings
 from pitui.core.usage import FileUsage, UsageTotals
-from pitui.core.user_bash import run_user_bash
 
 if TYPE_CHECKING:
     from pitui.core.compaction.summarize import CompactionResult
@@ -350,6 +349,9 @@ class AgentSession:
         Raises:
             AgentError: when another ``!`` command is still running.
         """
+        # The shell machinery (the bash tool's module): with the first ``!`` command only.
+        from pitui.core.user_bash import run_user_bash
+
         if self._runtime.bash_signal is not None:
             raise AgentError("A bash command is already running. Press Esc to cancel it first.")
         self.store.check_writable()
