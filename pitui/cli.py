@@ -105,6 +105,7 @@ def _run_mode(args: argparse.Namespace) -> int:
         module_name = "pitui.modes.export_cli"
     elif args.print or args.mode == "json" or not sys.stdin.isatty():
         module_name = "pitui.modes.print_mode"
+        gc.disable()  # until the session is ready (see pitui.modes.print_mode.run)
     else:
         module_name = "pitui.ui.app"
         # The TUI runs without garbage collection until its first frame (see

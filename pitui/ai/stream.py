@@ -41,11 +41,10 @@ def get_adapter(api: str) -> StreamFn | None:
 
 
 def prepare_connection(model: Model) -> None:
-    """Start building, in the background, what the first request to ``model`` needs.
-
-    That is the TLS context of an ``https`` endpoint (adapters default to their vendor's
-    https URL); a local ``http://`` model and the demo need nothing.
-    """
+    """Get ready for the first request to ``model``: import its adapter now, and start
+    building, in the background, the TLS context of an ``https`` endpoint (adapters
+    default to their vendor's https URL; a local ``http://`` model needs none)."""
+    get_adapter(model.api)
     if model.api in _ADAPTER_MODULES and model.api != "demo":
         tls.prepare(model.base_url or "https://")
 
