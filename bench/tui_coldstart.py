@@ -1,23 +1,31 @@
-"""Benchmark: cold start of ``pitui`` in a real terminal (tmux), and its idle memory.
+"""Benchmark: cold start of the ``pitui`` TUI in a real terminal (tmux), beside pi, and idle memory.
 
-Starts the ``pitui`` console script in a detached tmux session of 120x36 (fresh PITUI_HOME,
-empty project directory, no API keys: the demo model), polls ``tmux capture-pane`` every
-few milliseconds and reports when the screen first reached the state it then kept (the
-main screen with the composer and status line, unchanged for STABLE_MS). Then reads the
-process's resident memory from /proc once it has idled for a while.
+Starts the ``pitui`` console script in a detached tmux session (140x36 by default, so the
+three panes, Branches included, are on screen) with a fresh PITUI_HOME whose models.json
+names the scripted loopback server of ``bench/loopback_model.py``, in an empty project.
+It polls ``tmux capture-pane`` every few milliseconds and takes the **first stable frame**:
+the moment the screen last changed before it stayed still for STABLE_MS. The same is
+measured for pi (``--pi DIR``, same server, same terminal size, offline, its own agent
+directory) and for a bare Textual app of the same shape, the floor a Textual program pays.
+pitui and pi run in turn (A B A B …), and the ratio is taken pair by pair, so a drift in the
+machine's speed hits both sides of a pair alike. Then it reads pitui's resident memory
+from /proc once it has idled for a while.
 
 Measured with bytecode, as a real install has it (pip compiles on install): the pitui
 package is byte-compiled first and the measured processes run without
 PYTHONDONTWRITEBYTECODE (``--source`` measures compiling from source instead).
 
-Targets: first stable screen < 300 ms, idle RSS < 60 MB.
+pitui is measured twice per round: a start in a project it has started in before (the
+usual case: the status bar's facts are drawn from the start-up snapshot, so the first frame
+is the final one) and a first start (the snapshot deleted: the bar fills in when the session
+attaches). Targets: the usual start's first stable frame ≤ 0.3× pi's (median of the pair
+ratios), under 300 ms without pi to compare with, and idle RSS ≤ 60 MB.
 
-All pitui runs come before all bare runs, so on a busy machine the two medians can drift
-apart with the load; there, judge a change by a deterministic measure as well, e.g. the
+On a busy machine judge a change by a deterministic measure as well, e.g. the
 instructions to the first frame: ``PYTHONHASHSEED=0 valgrind --tool=callgrind`` of a
-script that runs the app headless (``App.run(headless=True, size=(120, 36))``) and exits
+script that runs the app headless (``App.run(headless=True, size=(140, 36))``) and exits
 in ``PituiApp._after_first_frame``.
-Run: ``python bench/tui_coldstart.py [--runs 5]`` (needs tmux: ``apt-get install tmux``).
+Run: ``python bench/tui_coldstart.py [--runs 5] [--pi DIR] [--width 140]`` (needs tmux).
 """
 
 from __future__ import annotations
@@ -25,23 +33,29 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-SIZE = (120, 36)
+sys.path.insert(0, str(Path(__file__).parent))
+
+from loopback_model import MODEL, PROVIDER, LoopbackModel, write_agent_dirs
+from pi_cli import offline_env, pi_command, pi_version
+
+HEIGHT = 36
+TARGET_RATIO = 0.3
 TARGET_MS = 300.0
 TARGET_MB = 60.0
 STABLE_MS = 700.0
 IDLE_SECONDS = 2.0
 POLL_SECONDS = 0.003
-BYTECODE = True
 API_KEY_VARS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_OAUTH_TOKEN")
-
 
 BASELINE_APP = """
 from textual.app import App
@@ -55,32 +69,30 @@ class Bare(App[None]):
         with Horizontal():
             yield Static("Conversation", id="a")
             yield Static("", id="b")
+            yield Static("", id="c")
         yield TextArea()
-        yield Static("demo - thinking off", id="status")
+        yield Static("bench-model - thinking off", id="status")
 
 Bare().run()
 """
 
 
-def baseline_command(directory: Path) -> str:
-    """A bare Textual app of the same shape (two panes, an editor, a status line)."""
-    script = directory / "bare_textual.py"
-    script.write_text(BASELINE_APP)
-    return f"{sys.executable} {script}"
+@dataclass(frozen=True)
+class Program:
+    """One thing to start in the terminal: argv, extra environment, a name for the table."""
+
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    python: bool = False
+    """A Python program: run with bytecode unless --source, and its RSS is read."""
 
 
-def pitui_command() -> str:
-    """The ``pitui`` script beside this interpreter."""
-    script = Path(sys.executable).with_name("pitui")
-    return str(script) if script.is_file() else f"{sys.executable} -m pitui"
-
-
-def compile_pitui() -> None:
-    """Byte-compile the pitui package (a source checkout has no ``__pycache__`` when
-    PYTHONDONTWRITEBYTECODE is set, unlike an installed wheel)."""
-    import pitui
-
-    compileall.compile_dir(str(Path(pitui.__file__).parent), quiet=1)
+@dataclass(frozen=True)
+class Run:
+    stable_ms: float
+    rss_mb: float
+    screen: str
 
 
 def _tmux(*args: str) -> str:
@@ -92,23 +104,6 @@ def _tmux(*args: str) -> str:
     raise RuntimeError(f"tmux {' '.join(args[:1])} failed: {done.stderr.strip()}")
 
 
-def _ready(screen: str) -> bool:
-    """The main screen is drawn: pane titles, the composer box and the status line."""
-    return "Conversation" in screen and "thinking" in screen and "╰" in screen
-
-
-def _pitui_pid(pane_pid: int) -> int:
-    """The python process running pitui: the pane's process or one of its children."""
-    for pid in (pane_pid, *_children(pane_pid)):
-        try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if b"pitui" in cmdline and b"python" in cmdline:
-            return pid
-    return pane_pid
-
-
 def _children(pid: int) -> list[int]:
     try:
         text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
@@ -117,99 +112,170 @@ def _children(pid: int) -> list[int]:
     return [int(p) for p in text.split()]
 
 
+def _python_pid(pane_pid: int) -> int:
+    """The Python process in the pane: the pane's process or one of its children."""
+    for pid in (pane_pid, *_children(pane_pid)):
+        try:
+            if b"python" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                return pid
+        except OSError:
+            continue
+    return pane_pid
+
+
 def rss_mb(pid: int) -> float:
     """Resident set size of ``pid`` in MB (VmRSS from /proc)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return float("nan")
 
 
-def run_once(
-    name: str, home: Path, cwd: Path, command: str
-) -> tuple[float, float, float, float, str]:
-    """(ms to the main screen, to the session shown, to the last change; idle RSS MB; screen)."""
-    env = ["-e", f"PITUI_HOME={home}", "-e", "TERM=xterm-256color"]
-    width, height = SIZE
-    if BYTECODE:  # the tmux server may have inherited PYTHONDONTWRITEBYTECODE=1
+def run_once(session: str, program: Program, cwd: Path, width: int, bytecode: bool) -> Run:
+    """Start ``program`` in a fresh tmux session; time its first stable frame."""
+    env = [f"-e{key}={value}" for key, value in {"TERM": "xterm-256color", **program.env}.items()]
+    command = shlex.join(program.argv)
+    if program.python and bytecode:  # the tmux server may have inherited the variable
         command = f"env -u PYTHONDONTWRITEBYTECODE {command}"
     t0 = time.perf_counter()
-    _tmux(
-        "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), "-c", str(cwd),
-        *env, command,
-    )  # fmt: skip
+    _tmux("new-session", "-d", "-s", session, "-x", str(width), "-y", str(HEIGHT), "-c", str(cwd),
+          *env, command)  # fmt: skip
     try:
         screen, changed_at = "", t0
-        main_at = session_at = None
         deadline = t0 + 30
         while time.perf_counter() < deadline:
-            now_screen = _tmux("capture-pane", "-p", "-t", name)
+            now_screen = _tmux("capture-pane", "-p", "-t", session)
             now = time.perf_counter()
             if now_screen != screen:
                 screen, changed_at = now_screen, now
-                if main_at is None and _ready(screen):
-                    main_at = now
-                if session_at is None and _session_shown(screen):
-                    session_at = now
-            elif session_at is not None and (now - changed_at) * 1000 >= STABLE_MS:
+            elif screen.strip() and (now - changed_at) * 1000 >= STABLE_MS:
                 break
             time.sleep(POLL_SECONDS)
         else:
-            raise TimeoutError(f"pitui never settled; last screen:\n{screen}")
-        assert main_at is not None
-        time.sleep(IDLE_SECONDS)
-        pid = _pitui_pid(int(_tmux("display", "-p", "-t", name, "#{pane_pid}").strip()))
-        ms = [(at - t0) * 1000 for at in (main_at, session_at, changed_at)]
-        return ms[0], ms[1], ms[2], rss_mb(pid), screen
+            raise TimeoutError(f"{program.name} never settled; last screen:\n{screen}")
+        rss = float("nan")
+        if program.python:
+            time.sleep(IDLE_SECONDS)
+            pane_pid = int(_tmux("display", "-p", "-t", session, "#{pane_pid}").strip())
+            rss = rss_mb(_python_pid(pane_pid))
+        return Run((changed_at - t0) * 1000, rss, screen)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], check=False, capture_output=True)
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False, capture_output=True)
 
 
-def _session_shown(screen: str) -> bool:
-    """The session is attached: the status line names a model."""
-    return _ready(screen) and "no model" not in screen
+def pitui_argv() -> list[str]:
+    """The ``pitui`` script beside this interpreter."""
+    script = Path(sys.executable).with_name("pitui")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "pitui"]
+
+
+def compile_pitui() -> None:
+    """Byte-compile the pitui package (a source checkout has no ``__pycache__`` when
+    PYTHONDONTWRITEBYTECODE is set, unlike an installed wheel)."""
+    import pitui
+
+    compileall.compile_dir(str(Path(pitui.__file__).parent), quiet=1)
+
+
+def programs(dirs: dict[str, Path], pi_dir: Path | None) -> tuple[Program, Program | None, Program]:
+    """(pitui, pi or None, the bare Textual app), each on the loopback model."""
+    model = ["--model", f"{PROVIDER}/{MODEL}"]
+    home = {"PITUI_HOME": str(dirs["pitui-home"]), "HOME": str(dirs["home"])}
+    pitui = Program("pitui", [*pitui_argv(), *model], home, python=True)
+    bare_script = dirs["home"] / "bare_textual.py"
+    bare_script.write_text(BASELINE_APP)
+    bare = Program("bare Textual", [sys.executable, str(bare_script)], home, python=True)
+    if pi_dir is None:
+        return pitui, None, bare
+    pi_env = offline_env(dirs["pi-agent"], dirs["home"])
+    return pitui, Program(pi_version(pi_dir), [*pi_command(pi_dir), *model], pi_env), bare
+
+
+def _median(runs: list[Run]) -> float:
+    """Median first stable frame, the first (cache-warming) run left out when there are more."""
+    return statistics.median(r.stable_ms for r in runs[1:] or runs)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--show", action="store_true", help="print the last screen")
+    parser.add_argument("--width", type=int, default=140, help="terminal columns (140: 3 panes)")
+    parser.add_argument("--pi", type=Path, help="directory with pi installed (node_modules)")
+    parser.add_argument("--show", action="store_true", help="print the last screens")
     parser.add_argument("--source", action="store_true", help="no bytecode (compile each run)")
     options = parser.parse_args()
-    global BYTECODE
-    BYTECODE = not options.source
-    if BYTECODE:
+    bytecode = not options.source
+    if bytecode:
         compile_pitui()
     if shutil.which("tmux") is None:
         print("tui_coldstart: tmux is not installed (apt-get install tmux); cannot measure.")
         return 2
     for var in API_KEY_VARS:
         os.environ.pop(var, None)
-    with tempfile.TemporaryDirectory() as tmp:
-        home, cwd = Path(tmp) / "home", Path(tmp) / "project"
-        cwd.mkdir()
-        names = [f"pitui-bench-{os.getpid()}-{i}" for i in range(options.runs)]
-        results = [run_once(name, home, cwd, pitui_command()) for name in names]
-        bare = [run_once(f"{name}-bare", home, cwd, baseline_command(cwd)) for name in names]
+    with tempfile.TemporaryDirectory() as tmp, LoopbackModel() as server:
+        dirs = write_agent_dirs(Path(tmp), server.base_url)
+        pitui, pi, bare = programs(dirs, options.pi)
+        tag = f"pitui-bench-{os.getpid()}"
 
-    def med(k: int) -> float:
-        return statistics.median(float(r[k]) for r in results[1:] or results)
+        def measure(name: str, program: Program) -> Run:
+            return run_once(f"{tag}-{name}", program, dirs["project"], options.width, bytecode)
 
-    rss = statistics.median(r[3] for r in results)
-    runs = ", ".join(f"{r[0]:.0f}" for r in results)
-    code = "bytecode" if BYTECODE else "from source, no bytecode"
-    print(f"pitui in tmux {SIZE[0]}x{SIZE[1]} ({code}), median of runs 2..{len(results)}:")
-    print(f"  main screen with composer (first frame): {med(0):.0f} ms  "
-          f"(target < {TARGET_MS:.0f} ms; all runs: {runs})")  # fmt: skip
-    bare_ms = statistics.median(r[0] for r in bare[1:] or bare)
-    print(f"  a bare Textual app of the same shape, same machine: {bare_ms:.0f} ms "
-          f"(pitui {med(0) - bare_ms:+.0f} ms)")  # fmt: skip
-    print(f"  session attached (model in the status line): {med(1):.0f} ms")
-    print(f"  last change before {STABLE_MS:.0f} ms of stillness: {med(2):.0f} ms")
-    print(f"  idle RSS after {IDLE_SECONDS:.0f} s: {rss:.1f} MB (target < {TARGET_MB:.0f} MB)")
+        ours: list[Run] = []
+        cold: list[Run] = []
+        theirs: list[Run] = []
+        snapshot = dirs["pitui-home"] / "cache" / "startup.json"
+        for i in range(options.runs):
+            snapshot.unlink(missing_ok=True)  # a first start: nothing remembered
+            cold.append(measure(f"cold-{i}", pitui))
+            ours.append(measure(f"{i}", pitui))
+            if pi is not None:
+                theirs.append(measure(f"pi-{i}", pi))
+        floor = [measure(f"bare-{i}", bare) for i in range(options.runs)]
+    return report(options, ours, cold, theirs, floor, pi)
+
+
+def report(
+    options: argparse.Namespace,
+    ours: list[Run],
+    cold: list[Run],
+    theirs: list[Run],
+    floor: list[Run],
+    pi: Program | None,
+) -> int:
+    code = "from source, no bytecode" if options.source else "bytecode"
+    if "Branches" not in ours[-1].screen:
+        print("warning: the Branches pane was not on screen (is the terminal wide enough?)")
+    mine, rss = _median(ours), statistics.median(r.rss_mb for r in ours)
+    print(f"tmux {options.width}x{HEIGHT}, {code}; first stable frame (screen still for "
+          f"{STABLE_MS:.0f} ms), median of runs 2..{len(ours)}:")  # fmt: skip
+    print(f"  pitui: {mine:.0f} ms (runs: {', '.join(f'{r.stable_ms:.0f}' for r in ours)})")
+    print(f"  pitui, first start in the project (no start-up snapshot): {_median(cold):.0f} ms "
+          f"(runs: {', '.join(f'{r.stable_ms:.0f}' for r in cold)})")  # fmt: skip
+    print(f"  bare Textual app of the same shape: {_median(floor):.0f} ms")
+    ok = rss <= TARGET_MB
+    if pi is not None:
+        ratios = [a.stable_ms / b.stable_ms for a, b in zip(ours, theirs, strict=True)]
+        ratio = statistics.median(ratios[1:] or ratios)
+        print(f"  {pi.name}: {_median(theirs):.0f} ms "
+              f"(runs: {', '.join(f'{r.stable_ms:.0f}' for r in theirs)})")  # fmt: skip
+        print(f"  pitui / pi, pair by pair: median {ratio:.2f}, min {min(ratios):.2f}, "
+              f"max {max(ratios):.2f} (target <= {TARGET_RATIO})")  # fmt: skip
+        cold_ratios = [a.stable_ms / b.stable_ms for a, b in zip(cold, theirs, strict=True)]
+        print(f"  pitui first start / pi: median {statistics.median(cold_ratios):.2f}")
+        ok = ok and ratio <= TARGET_RATIO
+    else:
+        print(f"  (no --pi DIR: target < {TARGET_MS:.0f} ms)")
+        ok = ok and mine < TARGET_MS
+    print(f"  pitui idle RSS after {IDLE_SECONDS:.0f} s: {rss:.1f} MB "
+          f"(target <= {TARGET_MB:.0f} MB)")  # fmt: skip
     if options.show:
-        print(results[-1][4])
-    return 0 if med(0) < TARGET_MS and rss < TARGET_MB else 1
+        print(ours[-1].screen)
+        if theirs:
+            print(theirs[-1].screen)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

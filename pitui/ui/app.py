@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 DOUBLE_ESCAPE_SECONDS = 0.5
 """A second Esc within this time on an empty composer runs pi's doubleEscapeAction."""
 LOADING_NOTICE = "The session is still loading; press Enter again in a moment."
+"""For a ``!command`` typed before the session is up (a prompt is queued instead)."""
 NO_SESSION_NOTICE = "No agent session is connected in this build yet: the UI runs without a model."
 # Session changes after which the transcript itself is different: rebuild the view.
 REBUILD_KINDS = frozenset({"new", "resume", "navigate", "fork", "compaction"})
@@ -116,6 +117,10 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         source = event_source or (self.session.subscribe if self.session is not None else None)
         self.bridge = EventBridge(self, source) if source is not None else None
         self._last_escape = -1.0
+        self.early_prompts: list[str] = []
+        """Prompts sent before the session was up, in order (the launcher sends them)."""
+        self.new_session = False
+        """The startup creates a new session (set before the app runs; see ``launch``)."""
         self.startup: Callable[[PituiApp], Awaitable[None]] | None = None
         """Run in a worker after the first frame (creates the session, see ``launch``)."""
         self._ending_run = False
@@ -139,7 +144,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         return Branches(self)
 
     def get_default_screen(self) -> Screen[None]:
-        return MainScreen(self.info, self.chat)
+        return MainScreen(self.info, self.chat, new_session=self.new_session)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's palette commands, its theme list replaced by the pi themes' picker."""
@@ -242,6 +247,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         from pitui.ui.view.replay import state_from_messages
 
         state = carry_notices(self.chat, state_from_messages(session.messages), [NO_SESSION_NOTICE])
+        state = replace(state, follow_up=(*state.follow_up, *self.early_prompts))
         await self.rebuild(state)
         self.bridge = EventBridge(self, session.subscribe)
         self.bridge.start()
@@ -377,6 +383,10 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         session = self.session
         if self.commands.is_command(text):
             self.commands.run(text)
+        elif session is None and self.startup is not None and not text.startswith("!"):
+            # Still loading: queued, and sent in order once the session is up.
+            self.early_prompts.append(text)
+            await self.apply([QueueMessage(text, "followUp")])
         elif session is None and self.startup is not None:  # still loading: keep the text
             self.main.query_one(Composer).load_text(message.text)
             await self.apply([AddNotice(LOADING_NOTICE)])
@@ -514,9 +524,10 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """Alt+Up: take queued messages back into the composer."""
         from pitui.ui.view.events import ClearQueue  # lazy: not first-frame
 
-        if self.session is None:
-            return
-        texts = self.session.dequeue_all()
+        if self.session is not None:
+            texts = self.session.dequeue_all()
+        else:  # prompts sent while the session loads
+            texts, self.early_prompts = self.early_prompts, []
         if texts:
             composer = self.main.query_one(Composer)
             current = composer.text

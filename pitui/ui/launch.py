@@ -42,12 +42,17 @@ INFO_EVENT_TYPES = frozenset({"message_end", "agent_end", "session_changed"})
 def create_app(args: argparse.Namespace, cwd: Path | None = None) -> PituiApp:
     """The app for ``args``; the session is created after the first frame."""
     from pitui.ui.app import PituiApp
+    from pitui.ui.startup_snapshot import read_snapshot, snapshot_key
     from pitui.ui.theme import discover_themes
 
     where = cwd or Path.cwd()
     theme = getattr(args, "theme", None) or peek_theme(where) or "dark"
-    app = PituiApp(themes=discover_themes(), theme_name=theme)
-    app.startup = Launcher(args, where).start
+    key = snapshot_key(args, where)
+    branch = read_git_branch(where)
+    info = replace(read_snapshot(key, where) or SessionInfo(cwd=str(where)), git_branch=branch)
+    app = PituiApp(themes=discover_themes(), theme_name=theme, info=info)
+    app.new_session = key is not None
+    app.startup = Launcher(args, where, snapshot=key, git_branch=branch).start
     return app
 
 
@@ -79,14 +84,25 @@ def tui_options(args: argparse.Namespace, cwd: Path) -> SessionOptions:
 class Launcher:
     """Creates and attaches the session once the UI shows (``PituiApp.startup``)."""
 
-    def __init__(self, args: argparse.Namespace, cwd: Path) -> None:
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        cwd: Path,
+        *,
+        snapshot: str | None = None,
+        git_branch: str | None = None,
+    ) -> None:
         self.args = args
         self.cwd = cwd
+        self.snapshot = snapshot
+        """The start-up snapshot's key (None: a resumed session, nothing remembered)."""
+        self.git_branch = git_branch
 
     async def start(self, app: PituiApp) -> None:
         """Build the session, attach it, show warnings, run the initial prompts."""
         from pitui.core.session_setup import create_agent_session
         from pitui.ui.approvals import ApprovalBroker
+        from pitui.ui.startup_snapshot import write_snapshot
         from pitui.ui.view.events import AddNotice
 
         options = tui_options(self.args, self.cwd)
@@ -99,9 +115,10 @@ class Launcher:
                 _log.exception("session start-up failed")
             warnings = [AddNotice(w, "warning") for w in options.warnings]
             await app.apply([*warnings, AddNotice(f"Error: {exc}", "error")])
+            await app.action_dequeue()  # prompts typed meanwhile: back into the composer
             app.startup = None  # nothing is loading any more
             return
-        live = LiveSession(session, await git_branch(self.cwd), options.session_dir)
+        live = LiveSession(session, self.git_branch, options.session_dir)
         await app.attach_session(session, live)
         if picking is not None and not await self._resume_picked(app, picking):
             return
@@ -110,11 +127,13 @@ class Launcher:
             notices.append(AddNotice(DEMO_HINT, "warning"))
         if notices:
             await app.apply(notices)
-        prompts = [m for m in self.args.messages if m.strip()]
+        prompts = [m for m in self.args.messages if m.strip()] + app.early_prompts
+        app.early_prompts = []
         if prompts:
             app.run_worker(
                 _prompt_in_turn(app, session, prompts), group="session", exit_on_error=False
             )
+        await asyncio.to_thread(write_snapshot, self.snapshot, live.info())
 
     def _open_picker_first(
         self, app: PituiApp, options: SessionOptions
@@ -261,12 +280,9 @@ def unknown_after_compaction(messages: Sequence[object]) -> bool:
     return False
 
 
-async def git_branch(cwd: Path) -> str | None:
-    """The current git branch of ``cwd`` (``detached`` for a detached HEAD), off the loop."""
-    return await asyncio.to_thread(_git_branch, cwd)
-
-
-def _git_branch(cwd: Path) -> str | None:
+def read_git_branch(cwd: Path) -> str | None:
+    """The current git branch of ``cwd`` (``detached`` for a detached HEAD): read from
+    ``.git/HEAD``, a file or two: cheap enough for the first frame."""
     for folder in (cwd, *cwd.parents):
         dot_git = folder / ".git"
         try:

@@ -188,8 +188,61 @@ async def test_startup_errors_and_warnings_are_notices(project: Path) -> None:
         assert app.live is None and app.startup is None
 
 
-async def test_enter_while_the_session_loads_keeps_the_text(project: Path) -> None:
+async def test_a_prompt_sent_while_the_session_loads_is_queued_then_sent(project: Path) -> None:
     app = launch(project, "--no-session")
+    release = slow_startup(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await submit(pilot, "early words")
+        await submit(pilot, "and more")
+        await pilot.pause()
+        assert app.query_one(Composer).text == ""
+        assert app.chat.follow_up == ("early words", "and more")
+        await pilot.press("alt+up")  # take them back, as with any queue
+        await pilot.pause()
+        assert app.query_one(Composer).text == "early words\n\nand more"
+        assert not app.chat.follow_up
+        await submit(pilot, "early words")
+        await submit(pilot, "and more")
+        await pilot.pause()
+        release.set()
+        await started(pilot)
+        await wait_for(pilot, lambda: len(items_of(app, UserItem)) == 2, "both prompts")
+        await idle(pilot)
+        assert [u.text for u in items_of(app, UserItem)] == ["early words", "and more"]
+        assert not app.chat.follow_up
+
+
+async def test_a_bang_command_while_the_session_loads_keeps_the_text(project: Path) -> None:
+    app = launch(project, "--no-session")
+    release = slow_startup(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await submit(pilot, "!ls")
+        await pilot.pause()
+        assert app.query_one(Composer).text == "!ls"
+        assert [n.text for n in items_of(app, NoticeItem)] == [LOADING_NOTICE]
+        release.set()
+        await started(pilot)
+
+
+async def test_prompts_queued_for_a_session_that_fails_go_back_to_the_composer(
+    project: Path,
+) -> None:
+    app = launch(project, "--no-session", "--model", "nope/nothing")
+    release = slow_startup(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await submit(pilot, "early words")
+        await pilot.pause()
+        release.set()
+        await pilot.pause()
+        while app.startup is not None:
+            await pilot.pause(0.01)
+        assert app.query_one(Composer).text == "early words"
+        assert app.chat.follow_up == ()
+        assert items_of(app, UserItem) == []
+
+
+def slow_startup(app: PituiApp) -> asyncio.Event:
+    """Hold the app's session start until the returned event is set."""
     original = app.startup
     assert original is not None
     loading = asyncio.Event()
@@ -199,13 +252,4 @@ async def test_enter_while_the_session_loads_keeps_the_text(project: Path) -> No
         await original(target)
 
     app.startup = slow_start
-    async with app.run_test(size=(100, 30)) as pilot:
-        await submit(pilot, "early words")
-        await pilot.pause()
-        assert app.query_one(Composer).text == "early words"
-        assert [n.text for n in items_of(app, NoticeItem)] == [LOADING_NOTICE]
-        loading.set()
-        await started(pilot)
-        await pilot.press("enter")
-        await idle(pilot)
-        assert [u.text for u in items_of(app, UserItem)] == ["early words"]
+    return loading

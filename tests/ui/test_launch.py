@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pitui import paths
 from pitui.cli import build_parser
-from pitui.ui.launch import _git_branch, peek_theme, tui_options
+from pitui.ui.launch import peek_theme, read_git_branch, tui_options
 
 
 def test_tui_options_leave_approval_to_the_settings(tmp_path: Path) -> None:
@@ -39,17 +39,17 @@ def test_peek_theme_project_over_global(tmp_path: Path) -> None:
     assert peek_theme(tmp_path) == "light"
 
 
-def test_git_branch(tmp_path: Path) -> None:
+def testread_git_branch(tmp_path: Path) -> None:
     (tmp_path / "repo" / ".git").mkdir(parents=True)
     (tmp_path / "repo" / ".git" / "HEAD").write_text("ref: refs/heads/feature/x\n")
     (tmp_path / "repo" / "sub").mkdir()
-    assert _git_branch(tmp_path / "repo" / "sub") == "feature/x"
+    assert read_git_branch(tmp_path / "repo" / "sub") == "feature/x"
     (tmp_path / "repo" / ".git" / "HEAD").write_text("0123456789abcdef\n")
-    assert _git_branch(tmp_path / "repo") == "detached"
+    assert read_git_branch(tmp_path / "repo") == "detached"
     worktree = tmp_path / "wt"
     worktree.mkdir()
     (worktree / ".git").write_text("gitdir: ../repo/.git\n")
-    assert _git_branch(worktree) == "detached"
+    assert read_git_branch(worktree) == "detached"
 
 
 def test_first_frame_path_imports_no_models() -> None:

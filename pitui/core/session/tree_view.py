@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any
 
 from pitui.core.session.table import EntryTable
 from pitui.core.session.tree import child_positions
+from pitui.core.session.tree_filters import FILTER_MODES, FILTER_TAGS, FilterMode, position_footer
 from pitui.core.session.tree_rows import (
     TreeRow,
     has_text,
@@ -34,15 +35,6 @@ from pitui.core.session.visible_tree import ROOT, VisibleTree, child_shape
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FilterMode", "TreeChange", "TreeRow", "TreeView"]
 
-FilterMode: TypeAlias = Literal["default", "no-tools", "user-only", "labeled-only", "all"]
-FILTER_MODES: tuple[FilterMode, ...] = ("default", "no-tools", "user-only", "labeled-only", "all")
-FILTER_TAGS: Mapping[FilterMode, str] = {
-    "default": "",
-    "no-tools": " [no-tools]",
-    "user-only": " [user]",
-    "labeled-only": " [labeled]",
-    "all": " [all]",
-}
 # Bookkeeping entries the default filters hide (pi 0.73 counts the session name among them).
 _SETTINGS_TYPES = frozenset(
     {"label", "custom", "model_change", "thinking_level_change", "session_info"}
@@ -304,8 +296,7 @@ class TreeView:
 
     def footer(self, selected: int) -> str:
         """pi's ``(i/n)`` line with the filter tag."""
-        count = len(self.visible)
-        return f"({min(selected + 1, count)}/{count}){FILTER_TAGS[self.filter_mode]}"
+        return position_footer(selected, len(self.visible), self.filter_mode)
 
     # ------------------------------------------------------------------ folds and jumps
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
@@ -63,8 +64,18 @@ class MainScreen(Screen[None]):
         binding("searchConversation", priority=True),
     ]
 
-    def __init__(self, info: SessionInfo | None = None, state: ChatState | None = None) -> None:
+    def __init__(
+        self,
+        info: SessionInfo | None = None,
+        state: ChatState | None = None,
+        *,
+        new_session: bool = False,
+    ) -> None:
         super().__init__()
+        self._resized_to: Size | None = None
+        """The size of the last Resize (the same size again needs no new layout)."""
+        self._new_session = new_session
+        """The session being started is a new one (its tree is empty from the first frame)."""
         self._initial = (info, state or ChatState()) if info is not None else None
         self._status: tuple[SessionInfo, ChatState] | None = None
 
@@ -79,7 +90,7 @@ class MainScreen(Screen[None]):
             with Vertical(id="conversation-box"):
                 yield ConversationView(id="conversation")
             yield ToolPane(id="tools")
-            yield BranchesPane(id="branches")
+            yield BranchesPane(id="branches", new_session=self._new_session)
         yield ActivityLine(id="activity")
         yield QueueView(id="queue")
         # The SuggestionList goes here, mounted after the first frame (add_suggestion_list).
@@ -194,6 +205,14 @@ class MainScreen(Screen[None]):
     def on_branch_tree_leave(self, message: BranchTree.Leave) -> None:
         message.stop()
         self.leave_branches()
+
+    def _screen_resized(self, size: Size) -> None:
+        # Textual lays the whole screen out again for every Resize, even one of the size it
+        # already has: the terminal reports its size up to three times at start, and each
+        # pass before the first frame costs ~10 ms for nothing.
+        if size != self._resized_to:
+            self._resized_to = size
+            super()._screen_resized(size)
 
     def on_descendant_focus(self, event: object) -> None:
         if self._status is not None:

@@ -175,8 +175,11 @@ class BranchTree(ScrollView, can_focus=True):
         return self.scrollable_content_region.width
 
     def _resize(self) -> None:
+        # Rows never scroll sideways (each is cut to the width), so the virtual width is
+        # 0: a resize alone then changes nothing here and costs no second layout pass.
         rows = len(self.state) if self.state is not None else 0
-        self.virtual_size = Size(self._width, rows)
+        if self.virtual_size.height != rows or self.virtual_size.width:
+            self.virtual_size = Size(0, rows)
 
     def _scroll_to_selected(self) -> None:
         if self.state is None or not len(self.state):
@@ -317,6 +320,9 @@ class BranchTree(ScrollView, can_focus=True):
             self._restructure(lambda s: s.type(text))
 
 
+NO_ENTRIES = "No entries found  "
+
+
 class BranchesPane(Vertical):
     """The bordered Branches box: the rows, then the search and footer line."""
 
@@ -324,9 +330,22 @@ class BranchesPane(Vertical):
     BranchesPane > #branches-footer { height: 1; color: $pi-muted; padding: 0 1; }
     """
 
+    def __init__(self, *, id: str | None = None, new_session: bool = False) -> None:
+        super().__init__(id=id)
+        self._new_session = new_session
+
     def compose(self) -> ComposeResult:
         yield BranchTree(id="branch-tree")
-        yield Static("", id="branches-footer")
+        yield Static(self._first_footer(), id="branches-footer")
+
+    def _first_footer(self) -> str:
+        """A new session's tree is empty: say so from the first frame, in the words the
+        loaded tree will use, rather than change the line once the session attaches."""
+        if not self._new_session:
+            return ""
+        from pitui.core.session.tree_filters import position_footer  # standard library only
+
+        return NO_ENTRIES + position_footer(0, 0, "default")
 
     def on_mount(self) -> None:
         self.border_title = "Branches"
@@ -347,5 +366,5 @@ class BranchesPane(Vertical):
             footer.update(Content.styled("no session", "$pi-dim"))
             return
         search = Content.styled(f"search: {state.query}  ", "$pi-accent") if state.query else ""
-        empty = "No entries found  " if not len(state) else ""
+        empty = NO_ENTRIES if not len(state) else ""
         footer.update(Content.assemble(search, empty, state.footer()))

@@ -86,6 +86,10 @@ def context_text(usage: UsageTotals, info: SessionInfo) -> tuple[str, str]:
 class StatusBar(Vertical):
     """Two lines: location + model; usage + context + key hints."""
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._shown: dict[str, str] = {}
+
     def compose(self) -> ComposeResult:
         with Horizontal(classes="status-row"):
             yield Static(id="status-location")
@@ -97,12 +101,19 @@ class StatusBar(Vertical):
 
     def show(self, info: SessionInfo, usage: UsageTotals, hints: str = "") -> None:
         """Redraw from the session info and the usage totals."""
-        self.query_one("#status-location", Static).update(location_text(info))
-        self.query_one("#status-model", Static).update(model_text(info))
-        self.query_one("#status-usage", Static).update(usage_text(usage))
         text, level = context_text(usage, info)
+        self._put("#status-location", location_text(info))
+        self._put("#status-model", model_text(info))
+        self._put("#status-usage", usage_text(usage))
+        self._put("#status-context", text)
+        self._put("#status-hints", hints)
         context = self.query_one("#status-context", Static)
-        context.update(text)
         context.set_class(level == "-warning", "-warning")
         context.set_class(level == "-error", "-error")
-        self.query_one("#status-hints", Static).update(hints)
+
+    def _put(self, selector: str, text: str) -> None:
+        """Update one part if its text changed: an update asks for a layout pass (the
+        parts are sized to their text), and the bar is redrawn on every focus change."""
+        if self._shown.get(selector) != text:
+            self._shown[selector] = text
+            self.query_one(selector, Static).update(text)
