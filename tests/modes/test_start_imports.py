@@ -3,7 +3,8 @@
 A real ``pitui -p`` turn runs in a subprocess against a loopback server; afterwards the
 process reports ``sys.modules``. The TUI, the compaction code, the tools that are not
 enabled and the edit-diff machinery must not have been imported, nor a CA bundle loaded
-(the server is plain ``http://``). ``--help`` and ``pitui session --help`` stay lighter still.
+(the server is plain ``http://``), nor a model built that waits for its first use.
+``--help`` and ``pitui session --help`` stay lighter still.
 """
 
 from __future__ import annotations
@@ -32,7 +33,16 @@ try:
     code = main(sys.argv[1:])
 except SystemExit as exc:
     code = exc.code
-print("\\nPROBE " + json.dumps({"code": code, "modules": sorted(sys.modules), "ca": loads}))
+built = []  # models meant to be built on first use (ON_FIRST_USE) that were built
+if "pydantic" in sys.modules:
+    stack = list(sys.modules["pydantic"].BaseModel.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        stack += cls.__subclasses__()
+        if cls.model_config.get("defer_build") and cls.__pydantic_complete__:
+            built.append(cls.__qualname__)
+report = {"code": code, "modules": sorted(sys.modules), "ca": loads, "built": built}
+print("\\nPROBE " + json.dumps(report))
 """
 
 NEVER_IN_PRINT_MODE = (
@@ -66,6 +76,7 @@ def loaded(args: list[str], cwd: Path) -> set[str]:
     probe = json.loads(proc.stdout.rsplit("PROBE ", 1)[1])
     assert probe["code"] == 0, proc.stderr
     assert probe["ca"] == []
+    assert probe["built"] == []
     return set(probe["modules"])
 
 
