@@ -190,8 +190,8 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         first frame does not show: ``keybindings.json`` (a file read in a thread, until
         then the default keys apply), the autocomplete list (hidden until ``/``) and the
         session."""
-        gc.unfreeze()  # the start-up objects join the oldest generation, as in ``rebuild``
-        gc.enable()
+        if self.startup is None:
+            _collect_again()
         from pitui.core.interrupt import SignalWatch
 
         # SIGTERM / SIGHUP (a closed terminal) / SIGINT from outside: quit as Ctrl+Q does.
@@ -203,7 +203,16 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         await self.commands.install(self._keybindings)
         await self.main.add_suggestion_list()
         if self.startup is not None:
-            self.run_worker(self.startup(self), group="startup", exit_on_error=False)
+            self.run_worker(self._start(self.startup), group="startup", exit_on_error=False)
+
+    async def _start(self, startup: Callable[[PituiApp], Awaitable[None]]) -> None:
+        """The session's start-up, with no garbage collection until it is done: its imports
+        and objects (the core, a resumed transcript) are long-lived, and collecting them
+        young only walks them again and again (~10% of the way to the attached screen)."""
+        try:
+            await startup(self)
+        finally:
+            _collect_again()
 
     def _install_themes(self) -> list[str]:
         """Register the pi themes and make the chosen one current, before the stylesheet is
@@ -538,6 +547,14 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """New session facts (model, name, window …) for the status bar."""
         self.info = info
         self.main.show_status(info, self.chat)
+
+
+def _collect_again() -> None:
+    """End the start-up pause of the garbage collector (see ``run``): what start-up made
+    joins the oldest generation unwalked, and collection resumes."""
+    gc.freeze()
+    gc.unfreeze()
+    gc.enable()
 
 
 def run(args: argparse.Namespace) -> int:
