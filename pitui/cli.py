@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 from pitui import __version__
 
+VERSION_TEXT = f"pitui {__version__}"
+
 # Subcommands that take over the rest of the command line: name → module with main(argv).
 SUBCOMMANDS = {
     "session": "pitui.modes.session_cli",
@@ -27,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="A full-screen terminal client for LLM coding agents.",
         epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate,import} --help",
     )
-    parser.add_argument("--version", action="version", version=f"pitui {__version__}")
+    parser.add_argument("--version", action="version", version=VERSION_TEXT)
     parser.add_argument("messages", nargs="*", help="initial prompt (with -p: the prompt)")
     parser.add_argument("-p", "--print", action="store_true", help="print mode: answer and exit")
     parser.add_argument("--mode", choices=["text", "json"], default="text", help="output mode")
@@ -85,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run pitui; returns the process exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list == ["--version"]:  # scripts probe it: answered without loading argparse
+        print(VERSION_TEXT)
+        return 0
     if args_list and args_list[0] in SUBCOMMANDS:
         module = importlib.import_module(SUBCOMMANDS[args_list[0]])
         code: int = module.main(args_list[1:])
@@ -100,6 +105,7 @@ def _run_mode(args: argparse.Namespace) -> int:
         module_name = "pitui.modes.export_cli"
     elif args.print or args.mode == "json" or not sys.stdin.isatty():
         module_name = "pitui.modes.print_mode"
+        gc.disable()  # until the session is ready (see pitui.modes.print_mode.run)
     else:
         module_name = "pitui.ui.app"
         # The TUI runs without garbage collection until its first frame (see

@@ -14,6 +14,11 @@ from typing import Any, Self
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 from pydantic.alias_generators import to_camel
 
+#: The config of a model a run may never use (an event of a rare situation, a message
+#: kind a session may not hold): its validator is built on first use, not at import.
+#: Only for models no other model's fields name — those would build it inline anyway.
+ON_FIRST_USE = ConfigDict(defer_build=True)
+
 LOADING = "pitui.loading"
 #: Validation context for data read from a file or the wire: keep exactly its keys.
 LOAD_CONTEXT: dict[str, Any] = {LOADING: True}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
+from pitui.ai import tls
 from pitui.ai.event_stream import AssistantMessageEventStream, error_stream
 from pitui.ai.options import StreamOptions
 from pitui.ai.types import AssistantMessage, Context, Model
@@ -37,6 +38,15 @@ def get_adapter(api: str) -> StreamFn | None:
         fn: StreamFn = module.stream
         _ADAPTERS.setdefault(api, fn)
     return _ADAPTERS.get(api)
+
+
+def prepare_connection(model: Model) -> None:
+    """Get ready for the first request to ``model``: import its adapter now, and start
+    building, in the background, the TLS context of an ``https`` endpoint (adapters
+    default to their vendor's https URL; a local ``http://`` model needs none)."""
+    get_adapter(model.api)
+    if model.api in _ADAPTER_MODULES and model.api != "demo":
+        tls.prepare(model.base_url or "https://")
 
 
 def empty_output(model: Model) -> AssistantMessage:

@@ -15,7 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from pitui.agent.agent import Agent, AgentError
 from pitui.agent.events import MessageEndEvent, MessageStartEvent, ToolExecutionEndEvent
@@ -32,13 +32,12 @@ from pitui.ai.types import (
     ToolResultMessage,
     UserMessage,
 )
-from pitui.core.compaction.branch import plan_navigation
 from pitui.core.messages import BashExecutionMessage, text_of
 from pitui.core.permissions import PermissionGate, mark_denied
 from pitui.core.redaction import SecretRedactor
 from pitui.core.retry import is_retryable_error, retry_delay_ms
 from pitui.core.session.store import SessionStore, read_only_notice
-from pitui.core.session_compaction import CompactionResult, SessionCompaction
+from pitui.core.session_compaction import SessionCompaction
 from pitui.core.session_events import (
     AutoRetryEndEvent,
     AutoRetryStartEvent,
@@ -53,7 +52,9 @@ from pitui.core.session_events import (
 from pitui.core.session_navigation import NavigationCancelled, SessionNavigation
 from pitui.core.settings import Settings, update_global_settings
 from pitui.core.usage import FileUsage, UsageTotals
-from pitui.core.user_bash import run_user_bash
+
+if TYPE_CHECKING:
+    from pitui.core.compaction.summarize import CompactionResult
 
 _log = logging.getLogger(__name__)
 # Settings saved on the user's behalf: pi's JSON key → the Settings attribute.
@@ -348,6 +349,9 @@ class AgentSession:
         Raises:
             AgentError: when another ``!`` command is still running.
         """
+        # The shell machinery (the bash tool's module): with the first ``!`` command only.
+        from pitui.core.user_bash import run_user_bash
+
         if self._runtime.bash_signal is not None:
             raise AgentError("A bash command is already running. Press Esc to cancel it first.")
         self.store.check_writable()
@@ -484,6 +488,8 @@ class AgentSession:
         entry = self.store.get_entry(entry_id)
         if entry is None:
             raise AgentError(f"Entry {entry_id} not found")
+        from pitui.core.compaction.branch import plan_navigation  # summary code: on first use
+
         plan = plan_navigation(entry)
         parent, editor_text = plan.new_leaf_id, plan.editor_text
         old = self.store

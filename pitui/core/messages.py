@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from pitui.agent.messages import AgentMessage, CustomAgentMessage, register_message_type
-from pitui.ai._base import PiModel
+from pitui.ai._base import ON_FIRST_USE, PiModel
 from pitui.ai.types import (
     AssistantMessage,
     Message,
@@ -43,6 +43,8 @@ BRANCH_SUMMARY_SUFFIX = "</summary>"
 class BashExecutionMessage(CustomAgentMessage):
     """A shell command the user ran with ``!`` (or ``!!``: kept out of the model's context)."""
 
+    model_config = ON_FIRST_USE
+
     role: Literal["bashExecution"] = "bashExecution"
     command: str
     output: str = ""
@@ -64,6 +66,8 @@ class CustomMessage(CustomAgentMessage):
     readable by pi.
     """
 
+    model_config = ON_FIRST_USE
+
     role: Literal["custom"] = "custom"
     custom_type: str
     content: str | list[UserContent]
@@ -76,6 +80,8 @@ class CustomMessage(CustomAgentMessage):
 class BranchSummaryMessage(CustomAgentMessage):
     """The summary of a branch the conversation came back from."""
 
+    model_config = ON_FIRST_USE
+
     role: Literal["branchSummary"] = "branchSummary"
     summary: str
     from_id: str
@@ -85,6 +91,8 @@ class BranchSummaryMessage(CustomAgentMessage):
 class CompactionSummaryMessage(CustomAgentMessage):
     """The summary that replaces the compacted part of the conversation."""
 
+    model_config = ON_FIRST_USE
+
     role: Literal["compactionSummary"] = "compactionSummary"
     summary: str
     tokens_before: int
@@ -93,6 +101,8 @@ class CompactionSummaryMessage(CustomAgentMessage):
 
 class ToolReference(PiModel):
     """A tool named by a :class:`SystemMessage` that stops being available."""
+
+    model_config = ON_FIRST_USE
 
     name: str
 
@@ -107,6 +117,8 @@ class SystemMessage(CustomAgentMessage):
     they describe pi's prompt and pi's tools, and pitui sends its own (see
     :func:`convert_to_llm`). Fields are pi's; unknown ones are kept.
     """
+
+    model_config = ON_FIRST_USE
 
     role: Literal["system"] = "system"
     content: str | list[TextContent] = ""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pitui.agent.agent import Agent, AgentError
 from pitui.agent.events import MessageEndEvent, MessageStartEvent
@@ -22,9 +22,6 @@ from pitui.ai.abort import AbortSignal
 from pitui.ai.models import ModelRegistry
 from pitui.ai.overflow import is_context_overflow
 from pitui.ai.types import AssistantMessage, Model, UserMessage
-from pitui.core.compaction.apply import compact_store, prepare_for_store
-from pitui.core.compaction.cut import CompactionPreparation
-from pitui.core.compaction.summarize import CompactionCancelled, CompactionError, CompactionResult
 from pitui.core.compaction.tokens import (
     calculate_context_tokens,
     estimate_context_tokens,
@@ -44,7 +41,11 @@ from pitui.core.session_events import (
 from pitui.core.settings import CompactionSettings, Settings
 from pitui.errors import PituiError
 
-__all__ = ["CompactionHost", "CompactionResult", "SessionCompaction"]
+if TYPE_CHECKING:
+    from pitui.core.compaction.cut import CompactionPreparation
+    from pitui.core.compaction.summarize import CompactionResult
+
+__all__ = ["CompactionHost", "SessionCompaction"]
 
 OVERFLOW_RECOVERY_FAILED = (
     "Context overflow recovery failed after one compact-and-retry attempt. "
@@ -144,6 +145,10 @@ class SessionCompaction:
                 ``Summarization failed: …``.
             CompactionCancelled: ``Compaction cancelled`` (see :meth:`abort`).
         """
+        # The compaction code itself is imported on first use, like the other entry points.
+        from pitui.core.compaction.apply import compact_store
+        from pitui.core.compaction.summarize import CompactionError
+
         session = self._session
         session.abort()
         await session.wait_for_idle()
@@ -263,6 +268,9 @@ class SessionCompaction:
     async def _run_auto(self, reason: Reason, *, will_retry: bool) -> None:
         """An automatic compaction with its start/end events (none when there is no model,
         no key or nothing to compact, as pi 1.6)."""
+        from pitui.core.compaction.apply import compact_store  # compaction code: on first use
+        from pitui.core.compaction.summarize import CompactionCancelled
+
         session = self._session
         prepared = await self._prepare_auto()
         if prepared is None:
@@ -300,6 +308,9 @@ class SessionCompaction:
     ) -> tuple[CompactionSettings, CompactionPreparation, Model, str] | None:
         """Settings, preparation, model and key of an automatic compaction; None when
         there is no model, no key or nothing to compact."""
+        from pitui.core.compaction.apply import prepare_for_store  # on first use
+        from pitui.core.compaction.summarize import CompactionError
+
         session = self._session
         model = session.model
         api_key = None if model is None else await session.registry.get_api_key(model)

@@ -12,10 +12,16 @@ from typing import Annotated, Any, Literal, TypeAlias
 from pydantic import Field
 
 from pitui.agent.events import AgentEvent
-from pitui.ai._base import PiModel
+from pitui.ai._base import ON_FIRST_USE, PiModel
 
 
-class AutoRetryStartEvent(PiModel):
+class _Event(PiModel):
+    """Base of the session's own events: each is built the first time one happens."""
+
+    model_config = ON_FIRST_USE
+
+
+class AutoRetryStartEvent(_Event):
     type: Literal["auto_retry_start"] = "auto_retry_start"
     attempt: int
     max_attempts: int
@@ -23,19 +29,19 @@ class AutoRetryStartEvent(PiModel):
     error_message: str
 
 
-class AutoRetryEndEvent(PiModel):
+class AutoRetryEndEvent(_Event):
     type: Literal["auto_retry_end"] = "auto_retry_end"
     success: bool
     attempt: int
     final_error: str | None = None
 
 
-class AutoCompactionStartEvent(PiModel):
+class AutoCompactionStartEvent(_Event):
     type: Literal["auto_compaction_start"] = "auto_compaction_start"
     reason: Literal["threshold", "overflow"]
 
 
-class AutoCompactionEndEvent(PiModel):
+class AutoCompactionEndEvent(_Event):
     type: Literal["auto_compaction_end"] = "auto_compaction_end"
     result: Any = None
     aborted: bool = False
@@ -43,7 +49,7 @@ class AutoCompactionEndEvent(PiModel):
     error_message: str | None = None
 
 
-class ToolDeniedEvent(PiModel):
+class ToolDeniedEvent(_Event):
     """The permission gate refused a call (its paired error result follows)."""
 
     type: Literal["tool_denied"] = "tool_denied"
@@ -52,7 +58,7 @@ class ToolDeniedEvent(PiModel):
     message: str
 
 
-class UserBashStartEvent(PiModel):
+class UserBashStartEvent(_Event):
     """A ``!`` / ``!!`` command started; its bashExecution message ends it."""
 
     type: Literal["user_bash_start"] = "user_bash_start"
@@ -60,12 +66,12 @@ class UserBashStartEvent(PiModel):
     exclude_from_context: bool = False
 
 
-class UserBashUpdateEvent(PiModel):
+class UserBashUpdateEvent(_Event):
     type: Literal["user_bash_update"] = "user_bash_update"
     output: str
 
 
-class SessionNoticeEvent(PiModel):
+class SessionNoticeEvent(_Event):
     """Something the user should read once (e.g. compaction settings fitted to a small
     context window); not an error, nothing to answer."""
 
@@ -79,7 +85,7 @@ SessionChangeKind: TypeAlias = Literal[
 ]
 
 
-class SessionChangedEvent(PiModel):
+class SessionChangedEvent(_Event):
     """Something outside a run changed; for transcript changes the UI re-reads messages."""
 
     type: Literal["session_changed"] = "session_changed"

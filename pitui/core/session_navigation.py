@@ -8,18 +8,20 @@ nothing is written then. It works through a :class:`NavigationHost`, not the fa√
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pitui.ai.abort import AbortSignal
 from pitui.ai.models import ModelRegistry
 from pitui.ai.types import Model
-from pitui.core.compaction.apply import NavigationRequest, NavigationResult, navigate_store
 from pitui.core.session.store import SessionStore
 from pitui.core.session_events import SessionChangedEvent, SessionEvent
 from pitui.core.settings import Settings
 from pitui.errors import PituiError
 
-__all__ = ["NavigationCancelled", "NavigationHost", "NavigationResult", "SessionNavigation"]
+if TYPE_CHECKING:
+    from pitui.core.compaction.apply import NavigationResult
+
+__all__ = ["NavigationCancelled", "NavigationHost", "SessionNavigation"]
 
 
 class NavigationCancelled(PituiError):
@@ -73,6 +75,9 @@ class SessionNavigation:
         Raises:
             NavigationError: unknown entry, no model / key for a summary, summary error.
         """
+        # The summary and tree code: on the first navigation only.
+        from pitui.core.compaction.apply import NavigationRequest, NavigationResult, navigate_store
+
         host = self._host
         store = host.store
         if target_id == store.get_leaf_id():

@@ -12,7 +12,9 @@ import asyncio
 import email.utils
 import json
 import random
+import ssl
 import time
+import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +23,7 @@ import httpx
 import orjson
 from httpx_sse import EventSource, ServerSentEvent
 
+from pitui.ai import tls
 from pitui.ai.options import RetryPolicy, StreamOptions
 
 SSEHandler = Callable[[AsyncIterator[ServerSentEvent]], Awaitable[None]]
@@ -138,17 +141,32 @@ def backoff_seconds(policy: RetryPolicy, attempt: int, server_delay: float | Non
     return min(base, 8.0) * jitter
 
 
-_clients: dict[int, httpx.AsyncClient] = {}
+_clients: dict[tuple[int, bool], httpx.AsyncClient] = {}
 
 
-def shared_client() -> httpx.AsyncClient:
-    """One connection pool per event loop, so keep-alive connections are reused."""
-    loop = asyncio.get_running_loop()
-    client = _clients.get(id(loop))
+def shared_client(url: str) -> httpx.AsyncClient:
+    """The client for ``url``: one connection pool per event loop, so keep-alive
+    connections are reused, and per kind of URL, so that plain ``http://`` (a local
+    model) never pays for loading the CA bundle.
+
+    The TLS client verifies as httpx does by default (see :mod:`pitui.ai.tls`). The plain
+    one is given a context that trusts no certificate: it never makes a TLS connection, and if
+    it ever tried, verification would fail rather than pass. A proxy from the environment
+    may itself be ``https://``, so with one set every URL goes through the TLS client.
+    """
+    secure = tls.uses_tls(url) or _environment_proxies()
+    key = (id(asyncio.get_running_loop()), secure)
+    client = _clients.get(key)
     if client is None or client.is_closed:
-        client = httpx.AsyncClient(timeout=httpx.Timeout(600.0, connect=30.0))
-        _clients[id(loop)] = client
+        verify = tls.context() if secure else ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        client = httpx.AsyncClient(timeout=httpx.Timeout(600.0, connect=30.0), verify=verify)
+        _clients[key] = client
     return client
+
+
+def _environment_proxies() -> bool:
+    """Whether a proxy is configured in the environment (httpx reads the same variables)."""
+    return any(scheme != "no" for scheme in urllib.request.getproxies())
 
 
 async def post_sse(
@@ -212,7 +230,7 @@ async def _post_once(
     handle: SSEHandler,
     before_read: Callable[[], None] | None = None,
 ) -> None:
-    client = shared_client()
+    client = shared_client(request.url)
     headers = {"accept": "text/event-stream", **request.headers, **options.headers}
     timeout = httpx.Timeout(options.timeout_s, connect=30.0)
     async with client.stream(

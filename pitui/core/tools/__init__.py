@@ -1,25 +1,21 @@
 """pi's built-in coding tools: read, bash, edit, write (on by default), grep, find, ls.
 
-Every tool takes the session cwd in its constructor. What a tool returns as
-``content`` reaches the model; ``details`` (a pi-shaped JSON dict) is for the UI only.
+Every tool takes the session cwd in its constructor. What a tool returns as ``content``
+reaches the model; ``details`` (a pi-shaped JSON dict) is for the UI only. Each tool has
+its own module (``pitui.core.tools.bash`` …), imported only when :func:`create_tools`
+builds the tool.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pitui.agent.tool import AgentTool
-from pitui.core.sandbox import Sandbox
-from pitui.core.tools._common import PathCheck
-from pitui.core.tools.bash import BashDetails, BashError, BashParams, BashTool
-from pitui.core.tools.edit import EditDetails, EditItem, EditParams, EditTool
-from pitui.core.tools.find import FindDetails, FindParams, FindTool
-from pitui.core.tools.grep import GrepDetails, GrepParams, GrepTool
-from pitui.core.tools.ls import LsDetails, LsParams, LsTool
-from pitui.core.tools.read import ReadDetails, ReadParams, ReadTool
-from pitui.core.tools.truncate import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, TruncationResult
-from pitui.core.tools.write import WriteParams, WriteTool
+if TYPE_CHECKING:  # the package stays light: path_utils users need none of this
+    from pitui.agent.tool import AgentTool
+    from pitui.core.sandbox import Sandbox
+    from pitui.core.tools._common import PathCheck
 
 #: Every built-in tool name, in pi's order.
 ALL_TOOL_NAMES: tuple[str, ...] = ("read", "bash", "edit", "write", "grep", "find", "ls")
@@ -36,17 +32,51 @@ def _builders(
     check_path: PathCheck | None,
     sandbox: Sandbox | None,
 ) -> dict[str, Callable[[], AgentTool]]:
+    # Each tool's module is imported when the tool is built: a session pays only for
+    # the tools it enables (grep, find and ls are off by default).
+    def read() -> AgentTool:
+        from pitui.core.tools.read import ReadTool
+
+        return ReadTool(cwd)
+
     def bash() -> AgentTool:
+        from pitui.core.tools.bash import BashTool
+
         return BashTool(cwd, shell_path=shell_path, command_prefix=command_prefix, sandbox=sandbox)
 
+    def edit() -> AgentTool:
+        from pitui.core.tools.edit import EditTool
+
+        return EditTool(cwd, check_path=check_path)
+
+    def write() -> AgentTool:
+        from pitui.core.tools.write import WriteTool
+
+        return WriteTool(cwd, check_path=check_path)
+
+    def grep() -> AgentTool:
+        from pitui.core.tools.grep import GrepTool
+
+        return GrepTool(cwd)
+
+    def find() -> AgentTool:
+        from pitui.core.tools.find import FindTool
+
+        return FindTool(cwd)
+
+    def ls() -> AgentTool:
+        from pitui.core.tools.ls import LsTool
+
+        return LsTool(cwd)
+
     return {
-        "read": lambda: ReadTool(cwd),
+        "read": read,
         "bash": bash,
-        "edit": lambda: EditTool(cwd, check_path=check_path),
-        "write": lambda: WriteTool(cwd, check_path=check_path),
-        "grep": lambda: GrepTool(cwd),
-        "find": lambda: FindTool(cwd),
-        "ls": lambda: LsTool(cwd),
+        "edit": edit,
+        "write": write,
+        "grep": grep,
+        "find": find,
+        "ls": ls,
     }
 
 
@@ -85,32 +115,7 @@ def create_tools(
 
 __all__ = [
     "ALL_TOOL_NAMES",
-    "DEFAULT_MAX_BYTES",
-    "DEFAULT_MAX_LINES",
     "DEFAULT_TOOL_NAMES",
     "READ_ONLY_TOOLS",
-    "BashDetails",
-    "BashError",
-    "BashParams",
-    "BashTool",
-    "EditDetails",
-    "EditItem",
-    "EditParams",
-    "EditTool",
-    "FindDetails",
-    "FindParams",
-    "FindTool",
-    "GrepDetails",
-    "GrepParams",
-    "GrepTool",
-    "LsDetails",
-    "LsParams",
-    "LsTool",
-    "ReadDetails",
-    "ReadParams",
-    "ReadTool",
-    "TruncationResult",
-    "WriteParams",
-    "WriteTool",
     "create_tools",
 ]

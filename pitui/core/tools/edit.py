@@ -6,7 +6,7 @@ import asyncio
 import json
 import os
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import aiofiles
 from pydantic import Field, model_validator
@@ -24,17 +24,10 @@ from pitui.core.tools._common import (
     run_abortable,
     text_result,
 )
-from pitui.core.tools.edit_diff import (
-    Edit,
-    apply_edits,
-    detect_line_ending,
-    generate_diff_string,
-    generate_unified_patch,
-    normalize_to_lf,
-    restore_line_endings,
-    strip_bom,
-)
 from pitui.core.tools.path_utils import resolve_to_cwd
+
+if TYPE_CHECKING:
+    from pitui.core.tools.edit_diff import Edit
 
 
 class EditItem(ClosedToolParams):
@@ -81,6 +74,8 @@ class EditParams(ClosedToolParams):
 
     def all_edits(self) -> list[Edit]:
         """``edits`` followed by the single ``oldText``/``newText`` pair when both are given."""
+        from pitui.core.tools.edit_diff import Edit  # the diff machinery: on first edit only
+
         result = [Edit(e.old_text, e.new_text) for e in self.edits or []]
         if self.old_text is not None and self.new_text is not None:
             result.append(Edit(self.old_text, self.new_text))
@@ -128,6 +123,16 @@ class EditTool(AgentTool):
     async def _edit(
         self, tool_call_id: str, shown: str, edits: list[Edit], cancel: AbortSignal
     ) -> AgentToolResult:
+        from pitui.core.tools.edit_diff import (  # on first edit only (difflib & co.)
+            apply_edits,
+            detect_line_ending,
+            generate_diff_string,
+            generate_unified_patch,
+            normalize_to_lf,
+            restore_line_endings,
+            strip_bom,
+        )
+
         path = resolve_to_cwd(shown, self.cwd)
         await confirm_path(self.check_path, tool_call_id, path)
         if not await asyncio.to_thread(os.access, path, os.R_OK | os.W_OK):

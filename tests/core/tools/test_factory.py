@@ -6,12 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pitui.core.tools import (
-    ALL_TOOL_NAMES,
-    READ_ONLY_TOOLS,
-    BashTool,
-    create_tools,
-)
+from pitui.core.tools import ALL_TOOL_NAMES, READ_ONLY_TOOLS, create_tools
+from pitui.core.tools.bash import BashTool
 
 
 def test_defaults_and_selection(tmp_path: Path) -> None:

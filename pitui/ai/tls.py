@@ -1,0 +1,73 @@
+"""The verifying SSL context of https requests, built once and, when asked early, ahead of time.
+
+Building it loads the whole CA bundle (certifi's, or ``SSL_CERT_FILE`` / ``SSL_CERT_DIR``
+as httpx honours them): ~70 ms of a print-mode run, spent before the first byte goes
+out. It is the same context ``httpx.AsyncClient()`` builds by default — verification is
+never relaxed — only built at a better time: :func:`prepare` starts a background thread
+(``load_verify_locations`` releases the GIL, so the start-up work goes on beside it), and
+:func:`context` waits for it. A run that only talks to ``http://`` never builds one.
+
+Kept import-light: httpx is imported only once a TLS URL is seen.
+"""
+
+from __future__ import annotations
+
+import ssl
+import threading
+from collections.abc import Callable
+
+_lock = threading.Lock()
+_thread: threading.Thread | None = None
+_result: ssl.SSLContext | BaseException | None = None
+
+
+def uses_tls(url: str) -> bool:
+    """Whether a request to ``url`` is made over TLS (anything but plain ``http://``)."""
+    return url[:7].lower() != "http://"
+
+
+def prepare(url: str) -> None:
+    """Start building the context in the background if requests to ``url`` will need it."""
+    global _thread
+    if not uses_tls(url):
+        return
+    with _lock:
+        if _thread is None:
+            # Imported here, not in the thread: a module imported by two threads at once
+            # can deadlock; the request needs httpx anyway.
+            import httpx
+
+            _thread = threading.Thread(
+                target=_build, args=(httpx.create_ssl_context,), name="pitui-tls", daemon=True
+            )
+            _thread.start()
+
+
+def context() -> ssl.SSLContext:
+    """The context (waiting for a build under way); raises what building it raised."""
+    prepare("https://")
+    assert _thread is not None
+    _thread.join()
+    if isinstance(_result, BaseException):
+        raise _result
+    assert _result is not None
+    return _result
+
+
+def _build(create: Callable[[], ssl.SSLContext]) -> None:
+    global _result
+    try:
+        # httpx's own default (verify=True, trust_env=True): nothing differs from
+        # httpx.AsyncClient() building it itself.
+        _result = create()
+    except BaseException as exc:  # handed to the caller of context()
+        _result = exc
+
+
+def reset() -> None:
+    """Forget the context (tests that change ``SSL_CERT_FILE``)."""
+    global _thread, _result
+    with _lock:
+        if _thread is not None:
+            _thread.join()
+        _thread, _result = None, None

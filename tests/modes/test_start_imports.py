@@ -1,0 +1,123 @@
+"""A print-mode run loads only what it uses (the start-up cost of ``pitui -p``).
+
+A real ``pitui -p`` turn runs in a subprocess against a loopback server; afterwards the
+process reports ``sys.modules``. The TUI, the compaction code, the tools that are not
+enabled and the edit-diff machinery must not have been imported, nor a CA bundle loaded
+(the server is plain ``http://``), nor a model built that waits for its first use.
+``--help`` and ``pitui session --help`` stay lighter still.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.modes.loopback import ANTHROPIC_TEXT, write_models
+from tests.replay_server import ReplayServer, Reply
+
+PROBE = """
+import json, ssl, sys
+loads = []  # every CA bundle loaded (httpx's and httpcore's default contexts call this)
+real_load = ssl.SSLContext.load_verify_locations
+def load_verify_locations(self, *args, **kwargs):
+    loads.append(repr(args))
+    return real_load(self, *args, **kwargs)
+ssl.SSLContext.load_verify_locations = load_verify_locations
+from pitui.cli import main
+try:
+    code = main(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+built = []  # models meant to be built on first use (ON_FIRST_USE) that were built
+if "pydantic" in sys.modules:
+    stack = list(sys.modules["pydantic"].BaseModel.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        stack += cls.__subclasses__()
+        if cls.model_config.get("defer_build") and cls.__pydantic_complete__:
+            built.append(cls.__qualname__)
+report = {"code": code, "modules": sorted(sys.modules), "ca": loads, "built": built}
+print("\\nPROBE " + json.dumps(report))
+"""
+
+NEVER_IN_PRINT_MODE = (
+    "textual",
+    "pitui.ui",
+    "pitui.core.compaction.apply",
+    "pitui.core.compaction.branch",
+    "pitui.core.compaction.cut",
+    "pitui.core.compaction.summarize",
+    "pitui.core.tools.grep",
+    "pitui.core.tools.find",
+    "pitui.core.tools.ls",
+    "pitui.core.tools.gitignore",
+    "pitui.core.tools.edit_diff",
+)
+
+
+def loaded(args: list[str], cwd: Path) -> set[str]:
+    """The modules a ``pitui ARGS`` process had imported when it finished (and it loaded
+    no CA bundle)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        cwd=cwd,
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert "PROBE " in proc.stdout, proc.stderr
+    probe = json.loads(proc.stdout.rsplit("PROBE ", 1)[1])
+    assert probe["code"] == 0, proc.stderr
+    assert probe["ca"] == []
+    assert probe["built"] == []
+    return set(probe["modules"])
+
+
+def under(modules: set[str], *packages: str) -> list[str]:
+    """The modules that are one of ``packages`` or inside one."""
+    return sorted(m for m in modules if any(m == p or m.startswith(p + ".") for p in packages))
+
+
+@pytest.fixture
+def server() -> Iterator[ReplayServer]:
+    replay = ReplayServer().start()
+    yield replay
+    replay.stop()
+
+
+def test_a_print_turn_loads_no_tui_compaction_unused_tools_or_ca_bundle(
+    tmp_path: Path, pitui_home: Path, server: ReplayServer
+) -> None:
+    write_models(pitui_home, server)
+    server.add(Reply(body=ANTHROPIC_TEXT))
+    modules = loaded(["-p", "--model", "loop/tiny", "hi"], tmp_path)
+    assert "pitui.core.tools.read" in modules  # the default tools are there…
+    assert "pitui.core.tools.bash" in modules
+    assert "pitui.ai.providers.anthropic" in modules  # …and the run really went out
+    assert len(server.requests) == 1
+    assert under(modules, *NEVER_IN_PRINT_MODE) == []
+
+
+def test_only_the_enabled_tools_are_imported(
+    tmp_path: Path, pitui_home: Path, server: ReplayServer
+) -> None:
+    write_models(pitui_home, server)
+    server.add(Reply(body=ANTHROPIC_TEXT))
+    modules = loaded(["-p", "--tools", "read,grep", "--model", "loop/tiny", "hi"], tmp_path)
+    tools = under(modules, "pitui.core.tools.bash", "pitui.core.tools.edit")
+    tools += under(modules, "pitui.core.tools.write", "pitui.core.tools.find")
+    assert tools == []
+    assert "pitui.core.tools.grep" in modules
+
+
+@pytest.mark.parametrize("args", [["--help"], ["session", "--help"], ["--version"]])
+def test_help_and_version_load_no_models_or_providers(tmp_path: Path, args: list[str]) -> None:
+    modules = loaded(args, tmp_path)
+    assert under(modules, "pydantic", "httpx", "asyncio", "textual", "pitui.ai") == []
