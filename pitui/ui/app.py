@@ -6,6 +6,8 @@ import argparse
 import asyncio
 import gc
 import os
+import signal
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
@@ -44,6 +46,8 @@ if TYPE_CHECKING:
 
 DOUBLE_ESCAPE_SECONDS = 0.5
 """A second Esc within this time on an empty composer runs pi's doubleEscapeAction."""
+SHUTDOWN_GRACE_S = 3.0
+"""After a SIGHUP / SIGTERM, how long shutting down may take once the session is closed."""
 LOADING_NOTICE = "The session is still loading; press Enter again in a moment."
 """For a ``!command`` typed before the session is up (a prompt is queued instead)."""
 NO_SESSION_NOTICE = "No agent session is connected in this build yet: the UI runs without a model."
@@ -338,6 +342,14 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             self.bridge.stop()
         if self.live is not None:
             await self.live.close()
+        signals = self._signals
+        if signals is not None and signals.received in (signal.SIGHUP, signal.SIGTERM):
+            # The terminal may be gone (a closed window): Textual's driver can then block
+            # for ever restoring it. Everything is saved and released by now, so the
+            # process ends regardless, a moment later.
+            timer = threading.Timer(SHUTDOWN_GRACE_S, os._exit, [128 + signals.received])
+            timer.daemon = True
+            timer.start()
 
     # ------------------------------------------------------------------ state
 

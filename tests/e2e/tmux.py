@@ -63,5 +63,20 @@ class Terminal:
             time.sleep(0.1)
         raise AssertionError(f"timed out waiting for {what}; the screen:\n{screen}")
 
+    def processes(self) -> list[int]:
+        """The pane's process and its children (the shell, then pitui)."""
+        shown = subprocess.run(
+            ["tmux", "display", "-p", "-t", self.name, "#{pane_pid}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        pane = int(shown.stdout.strip())
+        try:
+            children = Path(f"/proc/{pane}/task/{pane}/children").read_text().split()
+        except OSError:
+            children = []
+        return [pane, *map(int, children)]
+
     def close(self) -> None:
         subprocess.run(["tmux", "kill-session", "-t", self.name], check=False)
