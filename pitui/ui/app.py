@@ -18,6 +18,7 @@ from textual.binding import BindingType
 from textual.screen import Screen
 
 from pitui.core.keybindings import Keybindings
+from pitui.core.usage import UsageTotals
 from pitui.errors import PituiError
 from pitui.ui.bridge import AgentEventBatch, EventBridge, Subscribe
 from pitui.ui.keymap import binding
@@ -278,6 +279,8 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         from pitui.ui.view.items import carry_notices
 
         state = carry_notices(self.chat, state, [NO_SESSION_NOTICE])
+        if more:  # the footer's totals are the whole file's: not known from its end
+            state = replace(state, usage=UsageTotals(context_tokens=state.usage.context_tokens))
         await self.rebuild(replace(state, follow_up=(*state.follow_up, *self.early_prompts)))
         if more:
             self.main.conversation.open_at_end()

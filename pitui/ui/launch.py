@@ -132,6 +132,7 @@ class Launcher:
         await app.attach_session(session, live)
         if picking is not None and not await self._resume_picked(app, picking):
             return
+        await asyncio.to_thread(_prepare_connection, session)
         notices = [AddNotice(w, "warning") for w in options.warnings]
         if live.info().demo and not self.args.model:
             notices.append(AddNotice(DEMO_HINT, "warning"))
@@ -193,6 +194,21 @@ class Launcher:
             return False
         await app.commands.guarded(switch_session(app.commands, path))
         return True
+
+
+def _prepare_connection(session: AgentSession) -> None:
+    """The first request's provider adapter, imported now, and an https endpoint's TLS
+    context, built in the background (both off the event loop): the first prompt then
+    waits for neither. Only a head start, so a failure here is left to that request."""
+    from pitui.ai.stream import prepare_connection
+
+    model = session.model
+    if model is None:
+        return
+    try:
+        prepare_connection(model)
+    except Exception:
+        _log.debug("preparing the connection failed", exc_info=True)
 
 
 def _import_session_modules() -> None:

@@ -26,22 +26,17 @@ class Terminal:
         env = {"PITUI_HOME": str(home), "PITUI_DEMO_PACE_MS": "0", "TERM": "xterm-256color"}
         exports = " ".join(f"{k}={v}" for k, v in env.items())
         command = f"cd {cwd} && env {exports} {sys.executable} -m pitui"
-        subprocess.run(
-            [
-                "tmux",
-                "new-session",
-                "-d",
-                "-s",
-                self.name,
-                "-x",
-                f"{width}",
-                "-y",
-                f"{height}",
-                command,
-            ],
-            check=True,
-            env={**os.environ, "TMUX": ""},
-        )
+        argv = ["tmux", "new-session", "-d", "-s", self.name, "-x", f"{width}", "-y", f"{height}"]
+        for attempt in range(5):
+            started = subprocess.run(
+                [*argv, command], env={**os.environ, "TMUX": ""}, capture_output=True, text=True
+            )
+            if started.returncode == 0:
+                return
+            # The server of a session just closed may still be exiting ("server exited
+            # unexpectedly"): a moment later a new one starts.
+            time.sleep(0.2 * (attempt + 1))
+        raise RuntimeError(f"tmux new-session failed: {started.stderr.strip()}")
 
     def keys(self, *keys: str) -> None:
         """Send keys in one burst (tmux key names: ``Enter``, ``C-b``, ``Up`` …)."""

@@ -50,6 +50,9 @@ def _spy_previews(app: PituiApp) -> list[ChatState]:
         footer = app.main.branches.query_one("#branches-footer")
         assert LOADING in str(footer.render())  # the tree says it is coming
         if more:  # the first frame is laid out at the end: the last message at the bottom
+            # The footer's totals are the whole file's: none shown until it is read.
+            usage = app.main.query_one("#status-usage")
+            assert str(usage.render()) == ""
             conversation = app.main.conversation
             bottom = max(w.region.bottom for w in conversation.children if w.display)
             assert bottom == conversation.content_region.bottom

@@ -178,3 +178,25 @@ def test_the_snapshot_module_stays_light() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=os.environ
     )
     assert done.stdout.strip() == "[]"
+
+
+async def test_the_started_tui_prepares_the_first_request(tmp_path: Path) -> None:
+    """The provider adapter is imported and an https endpoint's TLS context is under way
+    once the session is up, so the first prompt waits for neither."""
+    import sys
+
+    from pitui.ai import tls
+    from tests.ui.flows import write_models_json
+
+    tls.reset()
+    project = tmp_path / "project"
+    project.mkdir()
+    write_models_json("https://llm.example.invalid")
+    app = launch(project, "--no-session", "--model", "fake-anthropic/fake-claude")
+    try:
+        async with app.run_test(size=(140, 36)) as pilot:
+            await started(pilot)
+            await wait_for(pilot, lambda: tls._thread is not None, "the TLS context")
+            assert "pitui.ai.providers.anthropic" in sys.modules
+    finally:
+        tls.reset()
