@@ -43,6 +43,8 @@ from pitui.core.system_prompt import load_system_prompt
 from pitui.core.tools import create_tools
 
 IMAGES_BLOCKED = "Image reading is disabled."
+LONG_SESSION_ENTRIES = 1000
+"""Entries from which a session's context is built in a thread."""
 
 _log = logging.getLogger(__name__)
 
@@ -124,8 +126,10 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     store = await _open_store(options)
     if store.read_only:
         options.warnings.append(read_only_notice(store))
-    # Validating a long session's context (~10,000 messages) takes a while: off the loop.
-    context = await asyncio.to_thread(store.build_context)
+    # Validating a long session's context (~10,000 messages) takes a while: off the loop
+    # (a short one is quicker on it than a thread's round trip).
+    long = store.entry_count() > LONG_SESSION_ENTRIES
+    context = await asyncio.to_thread(store.build_context) if long else store.build_context()
     damage = store.damage_notice()
     if damage is not None:
         options.warnings.append(damage)
