@@ -291,7 +291,7 @@ class AgentSession:
         while policy.enabled:
             last = self._last_assistant()
             window = self.model.context_window if self.model else None
-            if last is None or not is_retryable_error(last, window):
+            if last is None or not is_retryable_error(last, window) or not self._can_rerun():
                 if attempt:
                     await self.emit(AutoRetryEndEvent(success=True, attempt=attempt))
                 return
@@ -331,6 +331,13 @@ class AgentSession:
             AutoRetryEndEvent(success=False, attempt=attempt, final_error="Retry cancelled")
         )
         return False
+
+    def _can_rerun(self) -> bool:
+        """Whether the model's turn can run again without the failed reply: not when a
+        reply precedes it (the failure came after the model had answered, e.g. saving it
+        failed), since a context may not end with the model's own message."""
+        messages = self.messages
+        return len(messages) >= 2 and not isinstance(messages[-2], AssistantMessage)
 
     def _last_assistant(self) -> AssistantMessage | None:
         messages = self.messages

@@ -122,6 +122,23 @@ async def test_transient_error_is_retried(tmp_path: Path, replay_server: ReplayS
     await session.close()
 
 
+async def test_a_save_failure_is_not_retried_even_if_it_reads_like_one(tmp_path: Path) -> None:
+    """The reply came, then saving it failed: the error names a path, which may contain
+    "503" (a pytest folder, a uuid). That is no provider error, and there is no turn to
+    run again (the context would end with the reply): the run ends with the error."""
+    blocker = tmp_path / "run-503"
+    blocker.write_text("")
+    settings = Settings.load({"retry": {"baseDelayMs": 1}})
+    session, events = await _session(tmp_path, session_dir=blocker / "sessions", settings=settings)
+    await session.prompt("hello")
+    last = session.messages[-1]
+    assert isinstance(last, AssistantMessage) and last.stop_reason == "error"
+    assert "cannot create the session file" in str(last.error_message)
+    assert "503" in str(last.error_message)
+    assert not [e for e in events if e.type.startswith("auto_retry")]
+    await session.close()
+
+
 async def test_retries_give_up_after_max(tmp_path: Path, replay_server: ReplayServer) -> None:
     _models_json(replay_server.url)
     for _ in range(3):
