@@ -47,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from loopback_model import MODEL, PROVIDER, LoopbackModel, write_agent_dirs
 from pi_cli import offline_env, pi_command, pi_version
+from tmux_probe import children, tmux
 
 HEIGHT = 36
 TARGET_RATIO = 0.3
@@ -95,26 +96,9 @@ class Run:
     screen: str
 
 
-def _tmux(*args: str) -> str:
-    for attempt in range(5):
-        done = subprocess.run(["tmux", *args], check=False, capture_output=True, text=True)
-        if done.returncode == 0:
-            return done.stdout
-        time.sleep(0.2 * (attempt + 1))  # e.g. the server of the last session still exiting
-    raise RuntimeError(f"tmux {' '.join(args[:1])} failed: {done.stderr.strip()}")
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
-    except OSError:
-        return []
-    return [int(p) for p in text.split()]
-
-
 def _python_pid(pane_pid: int) -> int:
     """The Python process in the pane: the pane's process or one of its children."""
-    for pid in (pane_pid, *_children(pane_pid)):
+    for pid in (pane_pid, *children(pane_pid)):
         try:
             if b"python" in Path(f"/proc/{pid}/cmdline").read_bytes():
                 return pid
@@ -141,13 +125,13 @@ def run_once(session: str, program: Program, cwd: Path, width: int, bytecode: bo
     if program.python and bytecode:  # the tmux server may have inherited the variable
         command = f"env -u PYTHONDONTWRITEBYTECODE {command}"
     t0 = time.perf_counter()
-    _tmux("new-session", "-d", "-s", session, "-x", str(width), "-y", str(HEIGHT), "-c", str(cwd),
+    tmux("new-session", "-d", "-s", session, "-x", str(width), "-y", str(HEIGHT), "-c", str(cwd),
           *env, command)  # fmt: skip
     try:
         screen, changed_at = "", t0
         deadline = t0 + 30
         while time.perf_counter() < deadline:
-            now_screen = _tmux("capture-pane", "-p", "-t", session)
+            now_screen = tmux("capture-pane", "-p", "-t", session)
             now = time.perf_counter()
             if now_screen != screen:
                 screen, changed_at = now_screen, now
@@ -159,7 +143,7 @@ def run_once(session: str, program: Program, cwd: Path, width: int, bytecode: bo
         rss = float("nan")
         if program.python:
             time.sleep(IDLE_SECONDS)
-            pane_pid = int(_tmux("display", "-p", "-t", session, "#{pane_pid}").strip())
+            pane_pid = int(tmux("display", "-p", "-t", session, "#{pane_pid}").strip())
             rss = rss_mb(_python_pid(pane_pid))
         return Run((changed_at - t0) * 1000, rss, screen)
     finally:

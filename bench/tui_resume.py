@@ -49,6 +49,8 @@ ROOT = BENCH.parent
 in editable mode into the same virtualenv)."""
 sys.path[:0] = [str(BENCH), str(ROOT)]
 
+from tmux_probe import children, tmux  # noqa: E402 - found through the path set just above
+
 TARGET_MS = 600.0
 API_KEY_VARS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_OAUTH_TOKEN")
 _WORDS = "the agent reads the file and edits the function so the tests pass"
@@ -146,29 +148,12 @@ class Run:
     screen: str
 
 
-def _tmux(*args: str) -> str:
-    for attempt in range(5):
-        done = subprocess.run(["tmux", *args], check=False, capture_output=True, text=True)
-        if done.returncode == 0:
-            return done.stdout
-        time.sleep(0.2 * (attempt + 1))  # e.g. the server of the last session still exiting
-    raise RuntimeError(f"tmux {' '.join(args[:1])} failed: {done.stderr.strip()}")
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
-    except OSError:
-        return []
-    return [int(p) for p in text.split()]
-
-
 def _descendants(pid: int) -> list[int]:
     out, todo = [], [pid]
     while todo:
         current = todo.pop()
         out.append(current)
-        todo += _children(current)
+        todo += children(current)
     return out
 
 
@@ -212,7 +197,7 @@ def spawn_once(
     # The tmux server may have inherited PYTHONDONTWRITEBYTECODE=1: a real install has bytecode.
     command = f"env -u PYTHONDONTWRITEBYTECODE {command}"
     t0 = time.perf_counter()
-    _tmux(
+    tmux(
         "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), "-c", str(cwd),
         *flags, command,
     )  # fmt: skip
@@ -224,7 +209,7 @@ def spawn_once(
             if time.perf_counter() > deadline:
                 missing = ", ".join(k for k in sights if k not in seen)
                 raise TimeoutError(f"{command}: never showed {missing}; last screen:\n{screen}")
-            now_screen = _tmux("capture-pane", "-p", "-t", name)
+            now_screen = tmux("capture-pane", "-p", "-t", name)
             now = time.perf_counter()
             if now_screen != screen:
                 screen = now_screen
@@ -233,8 +218,8 @@ def spawn_once(
                         seen[key] = (now - t0) * 1000
             time.sleep(POLL_SECONDS)
         time.sleep(IDLE_SECONDS)
-        screen = _tmux("capture-pane", "-p", "-t", name)
-        pane_pid = int(_tmux("display", "-p", "-t", name, "#{pane_pid}").strip())
+        screen = tmux("capture-pane", "-p", "-t", name)
+        pane_pid = int(tmux("display", "-p", "-t", name, "#{pane_pid}").strip())
         rss = tree_rss_mb(pane_pid)
         return Run(seen.get("first"), seen["last"], seen.get("tree"), rss, screen)
     finally:
