@@ -35,12 +35,9 @@ from pitui.ai.types import (
 from pitui.core.messages import BashExecutionMessage, text_of
 from pitui.core.permissions import PermissionGate, mark_denied
 from pitui.core.redaction import SecretRedactor
-from pitui.core.retry import is_retryable_error, retry_delay_ms
 from pitui.core.session.store import SessionStore, read_only_notice
 from pitui.core.session_compaction import SessionCompaction
 from pitui.core.session_events import (
-    AutoRetryEndEvent,
-    AutoRetryStartEvent,
     SessionChangedEvent,
     SessionChangeKind,
     SessionEvent,
@@ -50,6 +47,7 @@ from pitui.core.session_events import (
     UserBashUpdateEvent,
 )
 from pitui.core.session_navigation import NavigationCancelled, SessionNavigation
+from pitui.core.session_retry import SessionRetry
 from pitui.core.settings import Settings, update_global_settings
 from pitui.core.usage import FileUsage, UsageTotals
 
@@ -78,7 +76,6 @@ class _Runtime:
 
     pending_bash: list[BashExecutionMessage] = field(default_factory=list)
     bash_signal: AbortSignal | None = None
-    retry_signal: AbortSignal | None = None
 
 
 class AgentSession:
@@ -116,6 +113,8 @@ class AgentSession:
         """Compaction (manual, automatic, overflow recovery)."""
         self.navigation = SessionNavigation(self)
         """Tree navigation, with branch summaries."""
+        self.retry = SessionRetry(self)
+        """Automatic retries of transient provider errors."""
 
     # ------------------------------------------------------------------ state
 
@@ -263,9 +262,9 @@ class AgentSession:
 
     def abort(self) -> None:
         """Abort the run, a retry wait and a running ``!`` command."""
-        for signal in (self._runtime.retry_signal, self._runtime.bash_signal):
-            if signal is not None:
-                signal.abort("aborted by user")
+        self.retry.abort()
+        if self._runtime.bash_signal is not None:
+            self._runtime.bash_signal.abort("aborted by user")
         self.agent.abort()
 
     async def wait_for_idle(self) -> None:
@@ -274,7 +273,7 @@ class AgentSession:
 
     async def _after_run(self) -> None:
         """Post-run work: automatic retries, then automatic compaction."""
-        await self._retry_transient_errors()
+        await self.retry.after_run()
         await self.compaction.after_run()
 
     async def compact(self, instructions: str | None = None) -> CompactionResult:
@@ -284,66 +283,6 @@ class AgentSession:
     def abort_compaction(self) -> None:
         """Cancel a running compaction (``Compaction cancelled``)."""
         self.compaction.abort()
-
-    async def _retry_transient_errors(self) -> None:
-        policy = self.settings.retry
-        attempt = 0
-        while policy.enabled:
-            last = self._last_assistant()
-            window = self.model.context_window if self.model else None
-            if last is None or not is_retryable_error(last, window) or not self._can_rerun():
-                if attempt:
-                    await self.emit(AutoRetryEndEvent(success=True, attempt=attempt))
-                return
-            if attempt >= policy.max_retries:
-                await self.emit(
-                    AutoRetryEndEvent(
-                        success=False, attempt=attempt, final_error=last.error_message
-                    )
-                )
-                return
-            attempt += 1
-            if not await self._wait_before_retry(last, attempt):
-                return
-            await self.agent.continue_()
-
-    async def _wait_before_retry(self, failed: AssistantMessage, attempt: int) -> bool:
-        policy = self.settings.retry
-        delay = retry_delay_ms(policy.base_delay_ms, attempt)
-        # The failed reply stays in the file but leaves the model's context.
-        self.agent.replace_messages([m for m in self.messages if m is not failed])
-        await self.emit(
-            AutoRetryStartEvent(
-                attempt=attempt,
-                max_attempts=policy.max_retries,
-                delay_ms=delay,
-                error_message=failed.error_message or "",
-            )
-        )
-        signal = self._runtime.retry_signal = AbortSignal()
-        try:
-            await asyncio.wait_for(signal.wait(), delay / 1000)
-        except TimeoutError:
-            return True
-        finally:
-            self._runtime.retry_signal = None
-        await self.emit(
-            AutoRetryEndEvent(success=False, attempt=attempt, final_error="Retry cancelled")
-        )
-        return False
-
-    def _can_rerun(self) -> bool:
-        """Whether the model's turn can run again without the failed reply: not when a
-        reply precedes it (the failure came after the model had answered, e.g. saving it
-        failed), since a context may not end with the model's own message."""
-        messages = self.messages
-        return len(messages) >= 2 and not isinstance(messages[-2], AssistantMessage)
-
-    def _last_assistant(self) -> AssistantMessage | None:
-        messages = self.messages
-        if messages and isinstance(messages[-1], AssistantMessage):
-            return messages[-1]
-        return None
 
     # ------------------------------------------------------------------ ! commands
 
