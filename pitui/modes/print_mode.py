@@ -33,6 +33,7 @@ from pitui.ai.stream import prepare_connection
 from pitui.ai.types import AssistantMessage, TextContent
 from pitui.core.interrupt import SignalWatch, exit_code
 from pitui.core.sanitize import inert, json_inert
+from pitui.core.session.bulk import resume_collection
 from pitui.core.session_events import AutoCompactionEndEvent, AutoRetryStartEvent, SessionEvent
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.core.session_setup import options_from_args as session_options
@@ -83,9 +84,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _resume_gc() -> None:
     if not gc.isenabled():
-        gc.freeze()
-        gc.unfreeze()
-        gc.enable()
+        resume_collection()
 
 
 def options_from_args(args: argparse.Namespace, cwd: Path | None = None) -> SessionOptions:

@@ -6,8 +6,6 @@ import argparse
 import asyncio
 import gc
 import os
-import signal
-import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
@@ -20,6 +18,7 @@ from textual.binding import BindingType
 from textual.screen import Screen
 
 from pitui.core.keybindings import Keybindings
+from pitui.core.session.bulk import resume_collection
 from pitui.core.usage import UsageTotals
 from pitui.errors import PituiError
 from pitui.ui.bridge import AgentEventBatch, EventBridge, Subscribe
@@ -37,17 +36,15 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
     from textual.command import Provider
 
-    from pitui.core.interrupt import SignalWatch
     from pitui.ui.branches import Branches
     from pitui.ui.commands import Commands
     from pitui.ui.launch import LiveSession
+    from pitui.ui.quit_signals import QuitSignals
     from pitui.ui.view.reducer import AnyEvent
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
 
 DOUBLE_ESCAPE_SECONDS = 0.5
 """A second Esc within this time on an empty composer runs pi's doubleEscapeAction."""
-SHUTDOWN_GRACE_S = 3.0
-"""After a SIGHUP / SIGTERM, how long shutting down may take once the session is closed."""
 LOADING_NOTICE = "The session is still loading; press Enter again in a moment."
 """For a ``!command`` typed before the session is up (a prompt is queued instead)."""
 NO_SESSION_NOTICE = "No agent session is connected in this build yet: the UI runs without a model."
@@ -131,7 +128,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """Run in a worker after the first frame (creates the session, see ``launch``)."""
         self._ending_run = False
         """An exit is waiting for the run to end (see :meth:`exit`)."""
-        self._signals: SignalWatch | None = None
+        self._signals: QuitSignals | None = None
 
     @cached_property
     def commands(self) -> Commands:
@@ -197,15 +194,11 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         then the default keys apply), the autocomplete list (hidden until ``/``) and the
         session."""
         if self.startup is None:
-            _collect_again()
-        from pitui.core.interrupt import SignalWatch
+            resume_collection()
+        from pitui.ui.quit_signals import QuitSignals
 
-        # SIGTERM / SIGHUP (a closed terminal) / SIGINT from outside: quit as Ctrl+Q does.
-        self._signals = SignalWatch(lambda _signum: self.exit(), lambda _signum: self.exit())
-        try:
-            self._signals.install()
-        except (ValueError, RuntimeError):  # not the main thread (an embedding host)
-            self._signals = None
+        self._signals = QuitSignals(self.exit)
+        self._signals.install()
         await self.commands.install(self._keybindings)
         await self.main.add_suggestion_list()
         if self.startup is not None:
@@ -218,7 +211,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         try:
             await startup(self)
         finally:
-            _collect_again()
+            resume_collection()
 
     def _install_themes(self) -> list[str]:
         """Register the pi themes and make the chosen one current, before the stylesheet is
@@ -342,14 +335,8 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             self.bridge.stop()
         if self.live is not None:
             await self.live.close()
-        signals = self._signals
-        if signals is not None and signals.received in (signal.SIGHUP, signal.SIGTERM):
-            # The terminal may be gone (a closed window): Textual's driver can then block
-            # for ever restoring it. Everything is saved and released by now, so the
-            # process ends regardless, a moment later.
-            timer = threading.Timer(SHUTDOWN_GRACE_S, os._exit, [128 + signals.received])
-            timer.daemon = True
-            timer.start()
+        if self._signals is not None:  # saved and closed: a dead terminal cannot hold us
+            self._signals.end_if_stuck()
 
     # ------------------------------------------------------------------ state
 
@@ -593,14 +580,6 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """New session facts (model, name, window …) for the status bar."""
         self.info = info
         self.main.show_status(info, self.chat)
-
-
-def _collect_again() -> None:
-    """End the start-up pause of the garbage collector (see ``run``): what start-up made
-    joins the oldest generation unwalked, and collection resumes."""
-    gc.freeze()
-    gc.unfreeze()
-    gc.enable()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -28,6 +28,12 @@ def bulk_allocation() -> Iterator[None]:
         yield
     finally:
         if enabled:
-            gc.freeze()
-            gc.unfreeze()
-            gc.enable()
+            resume_collection()
+
+
+def resume_collection() -> None:
+    """End a pause of the cyclic GC (here, or a start-up's): what was built meanwhile moves
+    to the oldest generation unwalked, then collection resumes."""
+    gc.freeze()
+    gc.unfreeze()
+    gc.enable()
