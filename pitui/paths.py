@@ -72,3 +72,21 @@ def project_dir(cwd: Path) -> Path:
 def project_settings_file(cwd: Path) -> Path:
     """Project settings, merged over the global ones."""
     return project_dir(cwd) / "settings.json"
+
+
+def project_state_dir(cwd: Path) -> Path:
+    """pitui's own state about one project folder, kept in the pitui home, never in the
+    project (a cloned repository or a sandboxed command must not be able to write it):
+    ``<home>/projects/<folder name>-<hash of the resolved path>``."""
+    import hashlib
+
+    resolved = cwd.expanduser().resolve()
+    digest = hashlib.sha256(str(resolved).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in resolved.name)[:40]
+    return home() / "projects" / f"{name or 'root'}-{digest}"
+
+
+def trust_file() -> Path:
+    """The user's trust decisions about projects (project skills and prompt templates,
+    project MCP servers): in the pitui home, keyed by project folder."""
+    return home() / "trust.json"
