@@ -11,6 +11,12 @@ the settings say: destructive ones (``rm``, ``mv``, ``dd``, ``chmod -R``, ``chow
 other commands given as text (``sh -c``, ``eval``, ``xargs``, ``find -exec``), and any
 shell control (``;``, ``&&``, ``|``, redirects, `` ` ``, ``$(``). A rule also never covers
 a command that names a path outside the project (``cat ~/.ssh/id_rsa`` under ``cat *``).
+
+A rule is judged on the words as written, so it covers only a command whose words are
+all literal: what the matcher reads is what the shell runs. A command with anything the
+shell would expand or unescape (``$`` in any form, `` ` ``, ``~``, braces, glob
+characters ``*?[``, a backslash, ``!``, parentheses, ``#``), quoted or not, is never covered
+and never offered "always": it asks. ``touch $HOME/x`` under ``touch *`` asks.
 """
 
 from __future__ import annotations
@@ -25,6 +31,12 @@ from typing import Literal
 from pitui.core.tools.path_utils import expand_path, is_within
 
 SHELL_CONTROL = re.compile(r"[;&|`<>\n]|\$\(")
+SHELL_EXPANSION = re.compile(r"[$`~{}*?\[\]\\!()#]")
+"""Characters after which a word may not mean what it says: parameter, command,
+arithmetic and ANSI-C ``$'…'`` expansion, tilde, brace and glob expansion, escapes,
+history, subshells, and ``#`` (bash drops a comment the word splitter would keep).
+Quotes do not make them safe here (``"$HOME"`` still expands): a command holding any
+of them is judged not literal, so it asks."""
 PREFIX_MARK = " *"
 
 _DESTRUCTIVE = frozenset(
@@ -81,6 +93,8 @@ def never_remembered(command: str) -> str | None:
     """
     if SHELL_CONTROL.search(command):
         return "it uses shell control (;, &&, |, redirects, $(…))"
+    if SHELL_EXPANSION.search(command):
+        return "the shell would expand it ($, ~, braces, globs, escapes): not literal"
     words = _words(command)
     if words is None:
         return "it cannot be read as shell words"
@@ -191,6 +205,12 @@ def rule_applies(rule: CommandRule, command: str, cwd: Path) -> bool:
     if never_remembered(command) is not None or not rule.matches(command):
         return False
     return not names_outside(command, cwd)
+
+
+def tool_rule_applies(command: str, cwd: Path) -> bool:
+    """True if a remembered "bash: any command" rule lets ``command`` run: the same limits
+    as a command rule (literal, nothing destructive, nothing outside). Blocking."""
+    return never_remembered(command) is None and not names_outside(command, cwd)
 
 
 def names_outside(command: str, cwd: Path) -> bool:

@@ -30,6 +30,7 @@ from pitui.core.command_rules import (
     never_remembered,
     proposed_rule,
     rule_applies,
+    tool_rule_applies,
     validate_rule,
 )
 from pitui.core.denial import DENIED_DETAIL as DENIED_DETAIL
@@ -214,7 +215,7 @@ class PermissionPolicy:
             return ("ask", self.sandbox_missing) if self.sandbox_missing else ("allow", "")
         if not isinstance(command, str):
             return "ask", "runs a shell command"
-        if "bash" in self.allow_tools + self.user.tools and never_remembered(command) is None:
+        if "bash" in self.allow_tools + self.user.tools and tool_rule_applies(command, self.cwd):
             return "allow", ""
         if any(rule_applies(rule, command, self.cwd) for rule in self.command_rules()):
             return "allow", ""
