@@ -48,7 +48,7 @@ def _anthropic(events: list[dict[str, object]]) -> bytes:
 
 
 def _anthropic_replies() -> list[Reply]:
-    start = {"type": "message_start", "message": {
+    start: dict[str, object] = {"type": "message_start", "message": {
         "id": "m", "type": "message", "role": "assistant", "model": "tiny", "content": [],
         "stop_reason": None, "usage": {"input_tokens": 1, "output_tokens": 1}}}  # fmt: skip
     tool = {"type": "tool_use", "id": "toolu_1", "name": "bash", "input": {}}
