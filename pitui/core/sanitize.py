@@ -9,6 +9,7 @@ is removed before display.
 from __future__ import annotations
 
 import re
+from typing import Any, TextIO
 
 # OSC / DCS / SOS / PM / APC strings run to BEL or ST (ESC \); an unterminated one runs to the end.
 _STRING_SEQ = re.compile(
@@ -64,3 +65,33 @@ def json_inert_bytes(data: bytes) -> bytes:
     if not _JSON_RAW_CONTROL_UTF8.search(data):
         return data
     return json_inert(data.decode("utf-8")).encode("utf-8")
+
+
+class InertStream:
+    """A text stream that passes everything written through :func:`inert` (tabs kept).
+
+    The CLI's stdout and stderr outside the TUI (``pitui session …``, ``--export``,
+    ``--list-models``, print mode) are wrapped in one, so no code path can forget the
+    sanitizer: a label, a file name or a model's text reaches the terminal as text. Each
+    write is made inert on its own; a sequence split over two writes loses its ESC in the
+    first and is plain text in the second. JSON written here is unchanged: a JSON writer
+    escapes C0 controls and :func:`json_inert` the rest. The binary ``buffer`` is the
+    real one: whoever writes bytes there makes them safe (:func:`json_inert_bytes`).
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        """Write ``text`` made inert; returns the length of ``text`` (as a stream does)."""
+        self._stream.write(inert(text, expand_tabs=False))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        """Write each line made inert."""
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        # flush, fileno, isatty, encoding, buffer …: the real stream's.
+        return getattr(self._stream, name)
