@@ -35,7 +35,7 @@ from pitui.core.agent_session import AgentSession
 from pitui.core.approval_store import load_approvals, save_rule_list
 from pitui.core.messages import convert_to_llm
 from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy, RuleChange
-from pitui.core.redaction import SecretRedactor
+from pitui.core.redaction import SecretRedactor, redact_spill_files_with
 from pitui.core.sandbox import Sandbox, find_sandbox
 from pitui.core.session.context import ModelRef, SessionContext
 from pitui.core.session.store import SessionStore, read_only_notice
@@ -157,6 +157,7 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         append_system_prompt=options.append_system_prompt,
     )
     redactor = SecretRedactor(registry.auth.known_secrets)
+    redact_spill_files_with(registry.auth.known_secrets)
     agent = Agent(
         initial_state=AgentState(
             system_prompt=system_prompt, model=model, thinking_level=thinking, tools=tools
