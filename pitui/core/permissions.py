@@ -37,6 +37,7 @@ from pitui.core.denial import DENIED_DETAIL as DENIED_DETAIL
 from pitui.core.denial import was_denied as was_denied
 from pitui.core.settings import ApprovalMode, ApprovalSettings
 from pitui.core.tools import READ_ONLY_TOOLS
+from pitui.core.tools._common import WriteGrant
 from pitui.core.tools.path_utils import is_within, resolve_to_cwd
 
 READ_ONLY = READ_ONLY_TOOLS
@@ -366,20 +367,21 @@ class PermissionGate:
         if self._remember is not None:
             await self._remember(change)
 
-    async def confirm_write(self, tool_call_id: str, path: str) -> str | None:
+    async def confirm_write(self, tool_call_id: str, path: str) -> WriteGrant:
         """Check again, just before ``write``/``edit`` touch ``path`` (absolute), where it leads.
 
         The gate decided on the path as it resolved then; a symlink made since (by a
         ``bash`` call running in parallel, say) could point it elsewhere. A call allowed
-        only because it stayed inside the project must still stay inside. Returns the
-        refusal text, or None.
+        only because it stayed inside the project must still stay inside: it is refused
+        if it leads out now, and otherwise opened beneath the project (a link swapped in
+        after this check cannot carry it out either).
         """
         decision = self.decisions.get(tool_call_id)
         if self.policy.mode == "all" or (decision is not None and decision.outside_ok):
-            return None
+            return WriteGrant()
         if await asyncio.to_thread(_inside, path, self.policy.cwd):
-            return None
-        return (
+            return WriteGrant(beneath=str(self.policy.cwd))
+        return WriteGrant(
             f"Permission denied: {path} resolves outside the project "
             "(a symlink changed since the call was allowed)."
         )
