@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pitui.core.command_rules import CommandRule, never_remembered, rule_applies
+from pitui.core.command_rules import CommandRule, never_remembered, rule_applies, shell_words
 from pitui.core.permissions import PermissionPolicy
 
 ESCAPES = [
@@ -85,7 +85,8 @@ def test_literal_commands_still_match(project: Path) -> None:
 
 PIECES = st.sampled_from(
     ["a", "b", "x1", "src", ".", "..", "/", "-", "=", "_", " ", "'", '"', "$", "HOME", "{", "}",
-     ",", "~", "*", "?", "[", "]", "\\", "!", "(", ")", "$'\\x2f'", "%", "#", ":", "@", "+"]
+     ",", "~", "*", "?", "[", "]", "\\", "!", "(", ")", "$'\\x2f'", "%", "#", ":", "@", "+",
+     "\r", "\t", "\x0b", "\xa0"]
 )  # fmt: skip
 ARGS = st.lists(PIECES, min_size=1, max_size=12).map("".join)
 
@@ -98,7 +99,7 @@ def test_what_a_rule_lets_run_is_what_bash_runs(args: str, project: Path, tmp_pa
     command = f"touch {args}"
     if not rule_applies(CommandRule("prefix", "touch"), command, project):
         return
-    words = shlex.split(args)
+    words = shell_words(args)
     if not words:
         return
     assert _bash_words(args, project, tmp_path) == words
