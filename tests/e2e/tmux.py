@@ -36,6 +36,8 @@ class Terminal:
         self.name = f"pitui-e2e-{uuid.uuid4().hex[:8]}"
         self._tmux = ["tmux", "-L", socket] if socket else ["tmux"]
         env = {"PITUI_HOME": str(home), "PITUI_DEMO_PACE_MS": "0", "TERM": "xterm-256color"}
+        if os.environ.get("PYTHONPATH"):  # this checkout's pitui (see tests/conftest.py)
+            env["PYTHONPATH"] = shlex.quote(os.environ["PYTHONPATH"])
         exports = " ".join(f"{k}={v}" for k, v in env.items())
         flags = " ".join(shlex.quote(a) for a in args)
         command = f"cd {cwd} && env {exports} {sys.executable} -m pitui {flags}".rstrip()
