@@ -107,9 +107,9 @@ def _run_mode(args: argparse.Namespace) -> int:
         module_name = "pitui.modes.print_mode"
         gc.disable()  # until the session is ready (see pitui.modes.print_mode.run)
     else:
-        module_name = "pitui.ui.app"
+        module_name = "pitui.ui.launch"
         # The TUI runs without garbage collection until its first frame (see
-        # pitui.ui.app.run). Pause it already for the imports: loading Textual allocates
+        # pitui.ui.launch.run). Pause it already for the imports: loading Textual allocates
         # hundreds of thousands of objects and triggers ~90 collections that find next
         # to nothing (~4% of the start-up work).
         gc.disable()
