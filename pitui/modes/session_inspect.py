@@ -22,8 +22,7 @@ from pitui.core.sanitize import inert, json_inert_bytes
 from pitui.core.session.check import check_bytes, repaired_bytes
 from pitui.core.session.context import UNSET, LeafArg
 from pitui.core.session.listing import resolve_session
-from pitui.core.session.opening import read_session_bytes
-from pitui.core.session.store import SessionStore
+from pitui.core.session.store import SessionStore, read_session_bytes
 from pitui.core.session.tree_view import FILTER_MODES, TreeView, render_rows
 from pitui.errors import SessionError
 
