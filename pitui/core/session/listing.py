@@ -75,7 +75,7 @@ def default_session_dir(cwd: str) -> Path:
 def _load(line: bytes) -> dict[str, Any] | None:
     try:
         obj = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the stack
         return None
     return obj if isinstance(obj, dict) else None
 
