@@ -39,7 +39,7 @@ def _add_file_argument(parser: argparse.ArgumentParser) -> None:
 def _file(args: argparse.Namespace) -> Path:
     """The session file the FILE|ID argument names."""
     directory = Path(args.session_dir) if args.session_dir else None
-    return resolve_session(args.file, directory)
+    return resolve_session(args.file, Path.cwd(), directory)
 
 
 def cmd_tree(argv: list[str]) -> int:
