@@ -167,7 +167,10 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         stream_fn=options.stream_fn,
         convert_to_llm=_converter(settings),
         get_api_key=registry.auth.get_api_key,
-        stream_options=StreamOptions(thinking_budgets=settings.thinking_budgets),
+        stream_options=StreamOptions(
+            thinking_budgets=settings.thinking_budgets,
+            idle_timeout_s=settings.stream_idle_timeout or None,
+        ),
         session_id=store.session_id,
         steering_mode=settings.steering_mode,
         follow_up_mode=settings.follow_up_mode,
