@@ -41,7 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="continue the most recent session",
     )
     parser.add_argument("-r", "--resume", action="store_true", help="pick a session to resume")
-    parser.add_argument("--session", metavar="FILE", help="use this session file")
+    parser.add_argument(
+        "--session", metavar="FILE|ID", help="use this session file, or the session with this id"
+    )
     parser.add_argument("--session-dir", metavar="DIR", help="directory for session files")
     parser.add_argument("--no-session", action="store_true", help="do not save the session")
     parser.add_argument(
@@ -78,8 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--export",
         metavar="SESSION",
-        help="export SESSION (a .jsonl file) to HTML and exit; an OUT argument after it picks "
-        "the file (.html, .md or .jsonl)",
+        help="export SESSION (a .jsonl file, or a session id or its start) to HTML and exit; "
+        "an OUT argument after it picks the file (.html, .md or .jsonl)",
     )
     return parser
 

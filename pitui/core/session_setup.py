@@ -37,6 +37,7 @@ from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy
 from pitui.core.redaction import SecretRedactor
 from pitui.core.sandbox import Sandbox, find_sandbox
 from pitui.core.session.context import ModelRef, SessionContext
+from pitui.core.session.listing import resolve_session
 from pitui.core.session.store import SessionStore, read_only_notice
 from pitui.core.settings import ApprovalMode, Settings, load_settings, update_project_settings
 from pitui.core.system_prompt import load_system_prompt
@@ -62,6 +63,9 @@ class SessionOptions:
     approve: ApprovalMode | None = None
     """``--approve`` (or a mode's default, e.g. ``workspace`` for print mode)."""
     session_file: Path | None = None
+    session_arg: str | None = None
+    """``--session`` as typed: a path, or a session id or its start (resolved when the
+    store opens; ``session_file`` wins if both are given)."""
     session_dir: Path | None = None
     continue_recent: bool = False
     no_session: bool = False
@@ -102,7 +106,7 @@ def options_from_args(
         thinking=args.thinking,
         tools=tools,
         approve=args.approve or default_approve,
-        session_file=Path(args.session) if args.session else None,
+        session_arg=args.session or None,
         session_dir=Path(args.session_dir) if args.session_dir else None,
         continue_recent=bool(args.continue_ or args.resume),
         no_session=args.no_session,
@@ -163,7 +167,10 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         stream_fn=options.stream_fn,
         convert_to_llm=_converter(settings),
         get_api_key=registry.auth.get_api_key,
-        stream_options=StreamOptions(thinking_budgets=settings.thinking_budgets),
+        stream_options=StreamOptions(
+            thinking_budgets=settings.thinking_budgets,
+            idle_timeout_s=settings.stream_idle_timeout or None,
+        ),
         session_id=store.session_id,
         steering_mode=settings.steering_mode,
         follow_up_mode=settings.follow_up_mode,
@@ -194,10 +201,14 @@ async def _open_store(options: SessionOptions) -> SessionStore:
     if options.no_session:
         return SessionStore.in_memory(options.cwd)
     modes = {"read_only": options.read_only, "fallback_read_only": options.fallback_read_only}
-    if options.session_file is not None:
-        return await SessionStore.open(
-            options.session_file, session_dir=options.session_dir, **modes
-        )
+    file = options.session_file
+    if file is None and options.session_arg is not None:
+        file = await asyncio.to_thread(
+            resolve_session, options.session_arg, options.cwd, options.session_dir,
+            must_exist=False,
+        )  # fmt: skip
+    if file is not None:
+        return await SessionStore.open(file, session_dir=options.session_dir, **modes)
     if options.continue_recent:
         return await SessionStore.continue_recent(options.cwd, options.session_dir, **modes)
     if options.read_only:

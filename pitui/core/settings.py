@@ -133,6 +133,9 @@ class Settings(PiModel):
     """What Esc twice on an empty composer does."""
     tree_filter_mode: Literal["default", "no-tools", "user-only", "labeled-only", "all"] = "default"
     """Initial filter of the tree view."""
+    stream_idle_timeout: float = Field(default=120.0, ge=0)
+    """Seconds a reply may go without a content event (keep-alives do not count) before
+    the turn ends with a retryable "timed out" error; 0: wait as long as the server."""
 
 
 @dataclass

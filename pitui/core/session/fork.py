@@ -8,6 +8,7 @@ from pitui.core.session.entries import LabelEntry
 from pitui.core.session.ids import iso_now, new_entry_id
 from pitui.core.session.store import SessionStore
 from pitui.core.session.table import EntryTable, Raw
+from pitui.core.session.tree import child_positions
 from pitui.core.session.tree_rows import content_text
 from pitui.core.session.writer import dumps_line
 from pitui.errors import SessionError
@@ -125,6 +126,69 @@ def _label_timestamps(table: EntryTable) -> dict[str, str]:
         if isinstance(target, str) and isinstance(stamp, str):
             stamps[target] = stamp
     return stamps
+
+
+def exchange_end(table: EntryTable, entry_id: str) -> str:
+    """Where a fork at ``entry_id`` ends so that no tool call is left without its result:
+    the entry itself, or, inside a tool exchange (an assistant reply with tool calls and
+    the results that answer them), the exchange's last result.
+
+    Raises:
+        SessionError: Some call of the exchange has no result in the file (the reason).
+    """
+    position = table.index.get(entry_id)
+    if position is None:
+        raise SessionError(f"Entry {entry_id} not found")
+    path = table.path_positions(position)
+    roles = table.roles
+    # The nearest message above that is no tool result (labels and other entries skipped).
+    owner = next((p for p in reversed(path) if roles[p] not in (None, "toolResult")), None)
+    if owner is None or roles[owner] != "assistant":
+        return entry_id
+    pending = _calls(table.raw(owner))
+    for step in path[path.index(owner) + 1 :]:
+        pending.pop(_answers(table, step) or "", None)
+    if not pending:
+        return entry_id
+    _, children = child_positions(table)
+    current = position
+    while pending:
+        answer = next((c for c in children[current] if _answers(table, c) in pending), None)
+        if answer is None:
+            names = ", ".join(sorted(set(pending.values())))
+            raise SessionError(
+                f"Cannot fork inside this tool exchange: the {names} call of entry "
+                f"{table.ids[owner]} has no result in the file. Fork at the user message "
+                "before it instead.",
+                title="Fork",
+            )
+        pending.pop(_answers(table, answer) or "")
+        current = answer
+    return table.ids[current]
+
+
+def _calls(raw: dict[str, Any]) -> dict[str, str]:
+    """Tool call id → tool name of an assistant message (none for a failed reply, whose
+    calls are never replayed)."""
+    message = raw.get("message")
+    if not isinstance(message, dict) or message.get("stopReason") in ("error", "aborted"):
+        return {}
+    content = message.get("content")
+    blocks = content if isinstance(content, list) else []
+    return {
+        b["id"]: str(b.get("name", "tool"))
+        for b in blocks
+        if isinstance(b, dict) and b.get("type") == "toolCall" and isinstance(b.get("id"), str)
+    }
+
+
+def _answers(table: EntryTable, position: int) -> str | None:
+    """The tool call id a tool result entry answers."""
+    if table.roles[position] != "toolResult":
+        return None
+    message = table.raw(position).get("message")
+    call = message.get("toolCallId") if isinstance(message, dict) else None
+    return call if isinstance(call, str) else None
 
 
 def fork_points(table: EntryTable) -> list[tuple[str, str]]:
