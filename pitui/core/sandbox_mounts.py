@@ -1,0 +1,164 @@
+"""The private mount namespace of a sandboxed command: read-only everywhere but its places.
+
+Imported by the launcher (:mod:`pitui.core.sandbox_exec`), so only ``os`` and ``ctypes``.
+Landlock grants are additive: once the project is writable, nothing beneath it can be
+made read-only, and Landlock cannot stop ``chmod``/``chown``/``utime``/``setxattr``
+outside before ABI 7 either. A mount namespace can: in a copy of the mount table that
+only this command sees (nothing propagates back),
+
+1. every mount is made read-only (``mount_setattr(AT_RECURSIVE)``, Linux 5.12);
+2. each writable place is bound onto itself read-write (``nodev``, ``nosuid``);
+3. the project's ``.git`` and ``.pitui`` (a ``.git`` file's git dir too) are bound onto
+   themselves read-only: hooks, config and the index decide what the user's next
+   ``git status`` runs, and ``.pitui`` what pitui runs;
+4. every filesystem unix socket outside the project that exists now (``/proc/net/unix``:
+   the tmux server, ssh-agent, D-Bus, docker) is covered by ``/dev/null``, so connecting
+   finds no socket. A socket made later by a process outside is not covered.
+
+Root does this directly; anyone else first enters a new user namespace mapping only
+their own uid and gid. :class:`MountError` says why when the kernel refuses.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+
+_CLONE_NEWNS, _CLONE_NEWUSER = 0x00020000, 0x10000000
+_MS_BIND, _MS_REC, _MS_PRIVATE = 0x1000, 0x4000, 1 << 18
+_MOUNT_SETATTR, _AT_FDCWD, _AT_RECURSIVE = 442, -100, 0x8000
+_RDONLY, _NOSUID, _NODEV = 0x1, 0x2, 0x4
+_S_IFMT, _S_IFSOCK = 0o170000, 0o140000
+PROTECTED = (".git", ".pitui")
+"""Entries of the project that stay read-only inside the sandbox."""
+
+
+class MountError(Exception):
+    """The namespace could not be made (the message says which step and why)."""
+
+
+class _MountAttr(ctypes.Structure):
+    _fields_ = [
+        ("attr_set", ctypes.c_uint64),
+        ("attr_clr", ctypes.c_uint64),
+        ("propagation", ctypes.c_uint64),
+        ("userns_fd", ctypes.c_uint64),
+    ]
+
+
+class _Mounts:
+    def __init__(self) -> None:
+        self.libc = ctypes.CDLL(None, use_errno=True)
+        self.libc.syscall.restype = ctypes.c_long
+
+    def _check(self, result: int, step: str) -> None:
+        if result != 0:
+            raise MountError(f"{step}: {os.strerror(ctypes.get_errno())}")
+
+    def unshare(self) -> None:
+        uid, gid = os.geteuid(), os.getegid()
+        if uid == 0 and self.libc.unshare(_CLONE_NEWNS) == 0:
+            return
+        self._check(self.libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNS), "unshare")
+        for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
+                           ("gid_map", f"{gid} {gid} 1")):  # fmt: skip
+            try:
+                with open(f"/proc/self/{name}", "w", encoding="utf-8") as handle:
+                    handle.write(text)
+            except OSError as exc:
+                raise MountError(
+                    f"cannot map the user namespace ({name}): {exc.strerror}"
+                ) from None
+
+    def setattr(
+        self, path: str, set_: int, clear: int, *, recursive: bool, private: bool = False
+    ) -> None:
+        attr = _MountAttr(set_, clear, _MS_PRIVATE if private else 0, 0)
+        flags = _AT_RECURSIVE if recursive else 0
+        result = self.libc.syscall(
+            _MOUNT_SETATTR, _AT_FDCWD, path.encode(), flags, ctypes.byref(attr),
+            ctypes.sizeof(attr),
+        )  # fmt: skip
+        self._check(result, f"mount_setattr {path}")
+
+    def bind(self, source: str, target: str, flags: int = _MS_REC) -> None:
+        result = self.libc.mount(source.encode(), target.encode(), None, _MS_BIND | flags, None)
+        self._check(result, f"bind {target}")
+
+
+def _beneath(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def protected_paths(project: str) -> list[str]:
+    """The real paths to keep read-only: ``.git`` and ``.pitui`` of ``project`` if they
+    exist and, when ``.git`` is a file (a worktree), the git dir it names and its common
+    dir."""
+    found: list[str] = []
+    for name in PROTECTED:
+        path = os.path.join(project, name)
+        if os.path.lexists(path):
+            found.append(os.path.realpath(path))
+    git = os.path.join(project, ".git")
+    if os.path.isfile(git):
+        try:
+            with open(git, encoding="utf-8", errors="replace") as handle:
+                line = handle.readline().strip()
+        except OSError:
+            line = ""
+        if line.startswith("gitdir:"):
+            gitdir = os.path.join(project, line[len("gitdir:") :].strip())
+            found.append(os.path.realpath(gitdir))
+            try:
+                with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as handle:
+                    common = handle.readline().strip()
+                found.append(os.path.realpath(os.path.join(gitdir, common)))
+            except OSError:
+                pass
+    return [path for path in found if os.path.exists(path)]
+
+
+def outside_sockets(project: str) -> list[str]:
+    """Filesystem unix sockets bound now (``/proc/net/unix``) that lie outside ``project``."""
+    try:
+        with open("/proc/net/unix", encoding="utf-8", errors="surrogateescape") as handle:
+            lines = handle.read().splitlines()[1:]
+    except OSError:
+        return []
+    found: dict[str, None] = {}
+    for line in lines:
+        fields = line.split(None, 7)
+        if len(fields) == 8 and fields[7].startswith("/") and not _beneath(fields[7], project):
+            found.setdefault(fields[7])
+    sockets = []
+    for path in found:
+        try:
+            if os.lstat(path).st_mode & _S_IFMT == _S_IFSOCK:
+                sockets.append(path)
+        except OSError:
+            continue  # gone, or bound in another mount namespace
+    return sockets
+
+
+def isolate(project: str, writable: list[str]) -> None:
+    """Put this process in its own mount namespace: read-only but for ``writable``, with
+    the project's protected entries read-only and outside sockets covered."""
+    mounts = _Mounts()
+    mounts.unshare()
+    mounts.setattr("/", _RDONLY, 0, recursive=True, private=True)
+    for place in writable:
+        mounts.bind(place, place)
+        try:
+            mounts.setattr(place, _NODEV | _NOSUID, _RDONLY, recursive=False)
+        except MountError:
+            continue  # read-only before we came (and locked so): it stays so
+    for path in protected_paths(project):
+        mounts.bind(path, path)
+        mounts.setattr(path, _RDONLY, 0, recursive=True)
+    for path in outside_sockets(project):
+        try:
+            mounts.bind("/dev/null", path, 0)
+        except MountError:
+            continue  # vanished since it was listed
+    # The working directory still points into the mounts as they were: look it up again.
+    os.chdir(os.getcwd())

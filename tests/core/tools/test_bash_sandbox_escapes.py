@@ -1,0 +1,310 @@
+"""Ways out of the bash sandbox (issue 21), each tried with real processes on a real kernel.
+
+Every test plays the hostile model: it runs what an attacker would through the bash tool
+under the workspace sandbox and checks that nothing landed outside. Kernel features a
+defence needs are detected; a test is skipped, saying why, where the machine lacks them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pitui.ai.abort import AbortSignal
+from pitui.core.sandbox import Sandbox, SandboxKind, writable_places
+from pitui.core.settings import SandboxSettings
+from pitui.core.tools.bash import BashError, BashTool
+from tests.core.sandbox_support import LANDLOCK_ABI, NAMESPACES, backends
+
+from .helpers import run, text
+
+each_backend = pytest.mark.parametrize("kind", backends())
+PY = sys.executable
+
+
+@pytest.fixture
+def places(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """(project, outside); the project is a git repository with pitui settings."""
+    project, temp, outside = tmp_path / "project", tmp_path / "tmp", tmp_path / "outside"
+    for folder in (project, temp, outside, project / ".pitui"):
+        folder.mkdir()
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    (project / ".pitui" / "settings.json").write_text("{}\n")
+    (outside / "keep.txt").write_text("precious\n")
+    monkeypatch.setenv("TMPDIR", str(temp))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    return project, outside
+
+
+def _tool(kind: SandboxKind, project: Path, *, network: bool = True) -> BashTool:
+    settings = SandboxSettings(writable_slash_tmp=False, network=network)
+    sandbox = Sandbox(kind, writable_places(project, settings), network, namespaces=NAMESPACES)
+    return BashTool(project, sandbox=sandbox)
+
+
+async def _output(tool: BashTool, command: str) -> str:
+    """What ``command`` printed, whether it failed or not."""
+    try:
+        return text(await run(tool, command=command))
+    except BashError as exc:
+        return str(exc)
+
+
+needs_namespaces = pytest.mark.skipif(
+    not NAMESPACES, reason="no mount namespace here (unshare refused): .git/.pitui stay writable"
+)
+
+
+@each_backend
+@needs_namespaces
+async def test_pitui_and_git_state_are_read_only_but_the_project_is_not(
+    kind: SandboxKind, places: tuple[Path, Path]
+) -> None:
+    project, _ = places
+    hook = project / ".git" / "hooks" / "pre-commit"
+    attempts = [
+        'echo \'{"shellPath": "/tmp/evil"}\' > .pitui/settings.json',
+        "mkdir -p .pitui/x",
+        f"printf '#!/bin/sh\\ntouch pwned\\n' > {hook} && chmod +x {hook}",
+        "git config core.fsmonitor 'touch pwned'",
+        "echo '* filter=x' > .git/info/attributes",
+        "echo ../evil > .git/commondir",
+        "git add -A",  # the index decides which gitlinks a later `git status` descends into
+    ]
+    output = await _output(_tool(kind, project), "; ".join(attempts) + "; echo ok > src.txt")
+    assert (project / ".pitui" / "settings.json").read_text() == "{}\n", output
+    assert not (project / ".pitui" / "x").exists()
+    assert not hook.exists()
+    assert "fsmonitor" not in (project / ".git" / "config").read_text()
+    assert not (project / ".git" / "info" / "attributes").exists()
+    assert not (project / ".git" / "commondir").exists()
+    assert not (project / ".git" / "index").exists()
+    assert (project / "src.txt").read_text() == "ok\n"
+
+
+@each_backend
+@needs_namespaces
+async def test_a_worktree_git_file_and_its_gitdir_are_read_only(
+    kind: SandboxKind, places: tuple[Path, Path]
+) -> None:
+    project, _ = places
+    gitdir = project / "gitdir"  # a worktree whose git dir lies inside a writable place
+    (project / ".git").rename(gitdir)
+    (project / ".git").write_text(f"gitdir: {gitdir}\n")
+    command = f"echo 'gitdir: /elsewhere' > .git; touch {gitdir}/hooks/post-checkout; echo ok"
+    output = await _output(_tool(kind, project), command)
+    assert (project / ".git").read_text() == f"gitdir: {gitdir}\n", output
+    assert not (gitdir / "hooks" / "post-checkout").exists()
+
+
+@each_backend
+@needs_namespaces
+async def test_metadata_outside_the_project_cannot_change(
+    kind: SandboxKind, places: tuple[Path, Path]
+) -> None:
+    project, outside = places
+    keep = outside / "keep.txt"
+    before = keep.stat()
+    probe = (
+        f"import os\np = {str(keep)!r}\n"
+        "for name, act in [('chmod', lambda: os.chmod(p, 0o4777)),"
+        " ('utime', lambda: os.utime(p, (0, 0))), ('chown', lambda: os.chown(p, 1, 1)),"
+        " ('xattr', lambda: os.setxattr(p, 'user.x', b'1'))]:\n"
+        "    try:\n        act(); print(name, 'CHANGED')\n"
+        "    except OSError as exc:\n        print(name, exc.strerror)\n"
+    )
+    (project / "probe.py").write_text(probe)
+    output = await _output(_tool(kind, project), f"{PY} probe.py")
+    assert "CHANGED" not in output, output
+    after = keep.stat()
+    assert (after.st_mode, after.st_mtime_ns, after.st_uid) == (
+        before.st_mode,
+        before.st_mtime_ns,
+        before.st_uid,
+    )
+
+
+_AGENT_VARS = {
+    "TMUX": "/tmp/tmux-0/default,1,0",
+    "TMUX_PANE": "%1",
+    "STY": "1.pts-0.host",
+    "SSH_AUTH_SOCK": "/tmp/ssh-x/agent.1",
+    "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/0/bus",
+    "KEEP_ME": "yes",
+}
+
+
+@each_backend
+async def test_terminal_and_agent_sockets_leave_the_environment(
+    kind: SandboxKind, places: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project, _ = places
+    for name, value in _AGENT_VARS.items():
+        monkeypatch.setenv(name, value)
+    output = await _output(_tool(kind, project), "env")
+    names = {line.split("=", 1)[0] for line in output.splitlines()}
+    assert "KEEP_ME" in names
+    assert not names & (set(_AGENT_VARS) - {"KEEP_ME"}), output
+
+
+@contextlib.contextmanager
+def _unix_server(address: str | bytes) -> Iterator[socket.socket]:
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(address)
+    server.listen(4)
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def _connect_probe(address: str) -> str:
+    return (
+        f'{PY} -c "import socket; s = socket.socket(socket.AF_UNIX); '
+        f"s.connect({address!r}); print('CONNECTED')\""
+    )
+
+
+@each_backend
+@needs_namespaces
+async def test_unix_sockets_outside_the_project_cannot_be_reached(
+    kind: SandboxKind, places: tuple[Path, Path]
+) -> None:
+    project, outside = places
+    with _unix_server(str(outside / "tmux.sock")), _unix_server(str(project / "own.sock")):
+        tool = _tool(kind, project)
+        assert "CONNECTED" not in await _output(tool, _connect_probe(str(outside / "tmux.sock")))
+        assert "CONNECTED" in await _output(tool, _connect_probe(str(project / "own.sock")))
+
+
+@pytest.mark.skipif(LANDLOCK_ABI < 6, reason=f"Landlock ABI {LANDLOCK_ABI} has no scopes (needs 6)")
+async def test_abstract_unix_sockets_outside_cannot_be_reached(places: tuple[Path, Path]) -> None:
+    project, _ = places
+    name = f"\0pitui-test-{os.getpid()}"
+    with _unix_server(name):
+        output = await _output(_tool("landlock", project), _connect_probe(name))
+    assert "CONNECTED" not in output and "Operation not permitted" in output, output
+
+
+_TIOCSTI = 0x5412
+
+
+@each_backend
+async def test_keystrokes_cannot_be_pushed_into_the_users_terminal(
+    kind: SandboxKind, places: tuple[Path, Path]
+) -> None:
+    project, _ = places
+    master, slave = os.openpty()
+    try:
+        probe = (
+            f"import fcntl, os\nfd = os.open({os.ttyname(slave)!r}, os.O_RDONLY | os.O_NOCTTY)\n"
+            f"for ch in b'touch pwned\\n':\n    fcntl.ioctl(fd, {_TIOCSTI}, bytes([ch]))\n"
+            "print('PUSHED')\n"
+        )
+        (project / "probe.py").write_text(probe)
+        no_tty = f"{PY} -c \"open('/dev/tty')\""
+        output = await _output(_tool(kind, project), f"{PY} probe.py; {no_tty}")
+        os.set_blocking(master, False)
+        with contextlib.suppress(BlockingIOError):
+            assert b"touch" not in os.read(master, 1024)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert "PUSHED" not in output, output
+    assert "No such device or address: '/dev/tty'" in output  # and no controlling terminal
+
+
+@each_backend
+async def test_processes_outside_cannot_be_signalled(
+    kind: SandboxKind, places: tuple[Path, Path]
+) -> None:
+    if kind == "landlock" and LANDLOCK_ABI < 6:
+        pytest.skip(f"Landlock ABI {LANDLOCK_ABI} cannot scope signals (needs 6)")
+    project, _ = places
+    victim = await asyncio.create_subprocess_exec("sleep", "30")
+    try:
+        await _output(_tool(kind, project), f"kill -9 {victim.pid}")
+        await asyncio.sleep(0.1)
+        assert victim.returncode is None
+    finally:
+        victim.kill()
+        await victim.wait()
+
+
+def _alive(marker: str) -> list[str]:
+    found = []
+    for entry in os.listdir("/proc"):
+        with contextlib.suppress(OSError):
+            if entry.isdigit() and marker in Path(f"/proc/{entry}/cmdline").read_text():
+                found.append(entry)
+    return found
+
+
+@each_backend
+async def test_no_process_outlives_its_call(kind: SandboxKind, places: tuple[Path, Path]) -> None:
+    project, _ = places
+    marker = f"pitui_escape_{os.getpid()}"
+    command = f"setsid sh -c 'sleep 1; touch {marker}' & (nohup sh -c 'sleep 1; : {marker}' &)"
+    await _output(_tool(kind, project), command + "; echo started")
+    await asyncio.sleep(1.5)
+    assert not (project / marker).exists()
+    assert not _alive(marker)
+
+
+@each_backend
+async def test_an_aborted_call_leaves_no_process(
+    kind: SandboxKind, places: tuple[Path, Path]
+) -> None:
+    project, _ = places
+    marker = f"pitui_abort_{os.getpid()}"
+    signal = AbortSignal()
+    tool = _tool(kind, project)
+    call = asyncio.ensure_future(
+        run(tool, signal, command=f"setsid sh -c 'sleep 1; touch {marker}' & sleep 30")
+    )
+    await asyncio.sleep(0.5)
+    signal.abort()
+    with pytest.raises(BashError):
+        await call
+    await asyncio.sleep(1.2)
+    assert not (project / marker).exists()
+    assert not _alive(marker)
+
+
+@each_backend
+async def test_no_network_means_no_udp_and_no_raw_sockets(
+    kind: SandboxKind, places: tuple[Path, Path]
+) -> None:
+    if kind == "landlock" and LANDLOCK_ABI < 4:
+        pytest.skip(f"Landlock ABI {LANDLOCK_ABI} cannot turn the network off (needs 4)")
+    project, _ = places
+    receiver = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    receiver.bind(("127.0.0.1", 0))
+    receiver.settimeout(0.3)
+    port = receiver.getsockname()[1]
+    probe = (
+        "import socket\n"
+        "try:\n    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+        f"    udp.sendto(b'x', ('127.0.0.1', {port}))\n    print('UDP SENT')\n"
+        "except OSError as exc:\n    print('udp', exc.strerror)\n"
+        "try:\n    socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)\n"
+        "    print('RAW OPEN')\nexcept OSError as exc:\n    print('raw', exc.strerror)\n"
+    )
+    (project / "probe.py").write_text(probe)
+    try:
+        output = await _output(_tool(kind, project, network=False), f"{PY} probe.py")
+        with pytest.raises(TimeoutError):
+            receiver.recv(1)
+    finally:
+        receiver.close()
+    assert "RAW OPEN" not in output, output
+    if kind == "landlock":  # bwrap's own network namespace swallows the datagram instead
+        assert "UDP SENT" not in output, output
