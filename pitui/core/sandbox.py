@@ -88,6 +88,7 @@ class Sandbox:
                 options.append("--no-network")
             if self.namespaces:
                 options.append("--namespace")
+            options += ["--parent", str(os.getpid())]
             return [sys.executable, "-S", "-I", str(LAUNCHER), *options, "--", *argv]
         return ["bwrap", *self._bwrap_options(), "--", *argv]
 

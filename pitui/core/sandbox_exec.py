@@ -3,7 +3,8 @@
 Run as a script, not imported (``python -S -I sandbox_exec.py [options] -- PROGRAM ARGS``):
 it must start fast (no site; only ``os``, ``sys``, ``ctypes`` and the three stdlib-only
 modules beside it). Options: ``--write DIR`` (the first is the project),
-``--write-file FILE`` (e.g. ``/dev/null``), ``--no-network``, ``--namespace``.
+``--write-file FILE`` (e.g. ``/dev/null``), ``--no-network``, ``--namespace``,
+``--parent PID`` (pitui: if it has already gone, nothing runs).
 
 1. ``--namespace``: a private mount namespace, read-only but for the writable places,
    with the project's ``.git``/``.pitui`` read-only and outside unix sockets covered
@@ -50,6 +51,7 @@ class Options:
         self.files: list[str] = []
         self.network = True
         self.namespace = False
+        self.parent: int | None = None
         self.command: list[str] = []
 
 
@@ -68,6 +70,9 @@ def _parse(argv: list[str]) -> Options:
             options.network = options.network and option != "--no-network"
             options.namespace = options.namespace or option == "--namespace"
             index += 1
+        elif option == "--parent" and index + 1 < len(argv) and argv[index + 1].isdigit():
+            options.parent = int(argv[index + 1])
+            index += 2
         elif option in ("--write", "--write-file") and index + 1 < len(argv):
             (options.dirs if option == "--write" else options.files).append(argv[index + 1])
             index += 2
@@ -79,7 +84,7 @@ def _parse(argv: list[str]) -> Options:
     return options
 
 
-def _confine(libc: ctypes.CDLL, options: Options) -> None:
+def _confine(libc: ctypes.CDLL, options: Options, terminals: tuple[str, ...]) -> None:
     """In the child: what cannot be undone, then nothing but the command is left to run."""
     if os.geteuid() == 0:
         sandbox_caps.drop(libc)
@@ -91,7 +96,7 @@ def _confine(libc: ctypes.CDLL, options: Options) -> None:
         if not options.network:
             _fail(f"{exc}: cannot turn UDP and raw sockets off")
     try:
-        sandbox_landlock.restrict(options.dirs, options.files, options.network)
+        sandbox_landlock.restrict(options.dirs, options.files, options.network, terminals)
     except sandbox_landlock.LandlockError as exc:
         _fail(str(exc))
     for number in (_signal.SIGPIPE, _signal.SIGXFSZ, *_ENDING):
@@ -146,18 +151,22 @@ def main(argv: list[str]) -> None:
     """Confine, run and wait for the command; never returns."""
     options = _parse(argv)
     libc = ctypes.CDLL(None, use_errno=True)
+    terminals: tuple[str, ...] = ()
     if options.namespace:
         try:
-            sandbox_mounts.isolate(options.dirs[0], options.dirs)
+            if sandbox_mounts.isolate(options.dirs[0], options.dirs):
+                terminals = (sandbox_mounts.PTS_DIR, sandbox_mounts.PTMX)
         except (sandbox_mounts.MountError, IndexError) as exc:
             _fail(f"no private mount namespace: {exc}")
     libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     libc.prctl(_PR_SET_PDEATHSIG, _signal.SIGTERM, 0, 0, 0)
+    if options.parent is not None and os.getppid() != options.parent:
+        _fail("pitui has gone")  # before the death signal was asked for
     for number in _ENDING:
         _signal.signal(number, _on_ending_signal)
     child = os.fork()
     if child == 0:
-        _confine(libc, options)
+        _confine(libc, options, terminals)
         try:
             os.execvp(options.command[0], options.command)
         except OSError as exc:

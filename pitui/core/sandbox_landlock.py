@@ -7,7 +7,8 @@ deleting only beneath each writable directory (and on each writable file, e.g.
 
 * ABI 2/3: renames across directories and truncation are handled (so granted only inside);
 * ABI 4: with the network off, no TCP bind or connect;
-* ABI 5: no ioctl on device files opened in the sandbox (``TIOCSTI`` into a terminal);
+* ABI 5: no ioctl on device files opened in the sandbox (``TIOCSTI`` into a terminal)
+  but the command's own terminals (a devpts instance of its mount namespace);
 * ABI 6: no signals to processes outside the sandbox, no connections to abstract unix
   sockets made outside it (tmux, X11 and D-Bus use them).
 
@@ -100,10 +101,14 @@ def _allow(libc: ctypes.CDLL, ruleset: int, path: str, access: int) -> None:
         os.close(fd)
 
 
-def restrict(dirs: list[str], files: list[str], network: bool) -> None:
+def restrict(
+    dirs: list[str], files: list[str], network: bool, terminals: tuple[str, ...] = ()
+) -> None:
     """Restrict this thread (and all it will run) to the given writable places, for good.
 
-    The caller has set ``no_new_privs`` (Landlock requires it without CAP_SYS_ADMIN).
+    ``terminals``: where device ioctls stay allowed (the namespace's own devpts and its
+    ptmx, so the command's own terminals work). The caller has set ``no_new_privs``
+    (Landlock requires it without CAP_SYS_ADMIN).
     """
     libc = _libc()
     abi = int(libc.syscall(_CREATE_RULESET, None, 0, _CREATE_RULESET_VERSION))
@@ -119,6 +124,8 @@ def restrict(dirs: list[str], files: list[str], network: bool) -> None:
         _allow(libc, ruleset, path, handled & ~(_MAKE_CHAR | _MAKE_BLOCK | _IOCTL_DEV))
     for path in files:
         _allow(libc, ruleset, path, _READ_FILE | _WRITE_FILE | (handled & _TRUNCATE))
+    for path in terminals:
+        _allow(libc, ruleset, path, _READ_FILE | _WRITE_FILE | (handled & _IOCTL_DEV))
     if libc.syscall(_RESTRICT_SELF, ruleset, 0) != 0:
         raise LandlockError(f"cannot restrict: {os.strerror(ctypes.get_errno())}")
     os.close(ruleset)

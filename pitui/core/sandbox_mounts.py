@@ -11,7 +11,9 @@ only this command sees (nothing propagates back),
 3. the project's ``.git`` and ``.pitui`` (a ``.git`` file's git dir too) are bound onto
    themselves read-only: hooks, config and the index decide what the user's next
    ``git status`` runs, and ``.pitui`` what pitui runs;
-4. every filesystem unix socket outside the project that exists now (``/proc/net/unix``:
+4. ``/dev/pts`` is a new devpts instance (and ``/dev/ptmx`` its ``ptmx``): the command's
+   own terminals work, the user's terminal is not there to be opened;
+5. every filesystem unix socket outside the project that exists now (``/proc/net/unix``:
    the tmux server, ssh-agent, D-Bus, docker) is covered by ``/dev/null``, so connecting
    finds no socket. A socket made later by a process outside is not covered.
 
@@ -25,12 +27,13 @@ import ctypes
 import os
 
 _CLONE_NEWNS, _CLONE_NEWUSER = 0x00020000, 0x10000000
-_MS_BIND, _MS_REC, _MS_PRIVATE = 0x1000, 0x4000, 1 << 18
+_MS_NOSUID, _MS_NOEXEC, _MS_BIND, _MS_REC, _MS_PRIVATE = 0x2, 0x8, 0x1000, 0x4000, 1 << 18
 _MOUNT_SETATTR, _AT_FDCWD, _AT_RECURSIVE = 442, -100, 0x8000
 _RDONLY, _NOSUID, _NODEV = 0x1, 0x2, 0x4
 _S_IFMT, _S_IFSOCK = 0o170000, 0o140000
 PROTECTED = (".git", ".pitui")
 """Entries of the project that stay read-only inside the sandbox."""
+PTS_DIR, PTMX = "/dev/pts", "/dev/ptmx"
 
 
 class MountError(Exception):
@@ -80,6 +83,18 @@ class _Mounts:
             ctypes.sizeof(attr),
         )  # fmt: skip
         self._check(result, f"mount_setattr {path}")
+
+    def private_ptys(self) -> bool:
+        """A devpts instance of this namespace's own on /dev/pts; False if refused."""
+        options = b"newinstance,ptmxmode=0666,mode=0620"
+        flags = _MS_NOSUID | _MS_NOEXEC
+        if self.libc.mount(b"devpts", PTS_DIR.encode(), b"devpts", flags, options) != 0:
+            return False
+        try:
+            self.bind(f"{PTS_DIR}/ptmx", PTMX, 0)
+        except MountError:
+            return False
+        return True
 
     def bind(self, source: str, target: str, flags: int = _MS_REC) -> None:
         result = self.libc.mount(source.encode(), target.encode(), None, _MS_BIND | flags, None)
@@ -140,9 +155,10 @@ def outside_sockets(project: str) -> list[str]:
     return sockets
 
 
-def isolate(project: str, writable: list[str]) -> None:
+def isolate(project: str, writable: list[str]) -> bool:
     """Put this process in its own mount namespace: read-only but for ``writable``, with
-    the project's protected entries read-only and outside sockets covered."""
+    the project's protected entries read-only and outside sockets covered. True if it
+    has terminals of its own (:data:`PTS_DIR`, :data:`PTMX` may then have ioctls)."""
     mounts = _Mounts()
     mounts.unshare()
     mounts.setattr("/", _RDONLY, 0, recursive=True, private=True)
@@ -155,6 +171,7 @@ def isolate(project: str, writable: list[str]) -> None:
     for path in protected_paths(project):
         mounts.bind(path, path)
         mounts.setattr(path, _RDONLY, 0, recursive=True)
+    ptys = mounts.private_ptys()
     for path in outside_sockets(project):
         try:
             mounts.bind("/dev/null", path, 0)
@@ -162,3 +179,4 @@ def isolate(project: str, writable: list[str]) -> None:
             continue  # vanished since it was listed
     # The working directory still points into the mounts as they were: look it up again.
     os.chdir(os.getcwd())
+    return ptys

@@ -10,16 +10,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from pitui.ai.abort import AbortSignal
-from pitui.core.sandbox import Sandbox, SandboxKind, writable_places
+from pitui.core.sandbox import LAUNCHER, Sandbox, SandboxKind, writable_places
 from pitui.core.settings import SandboxSettings
 from pitui.core.tools.bash import BashError, BashTool
 from tests.core.sandbox_support import LANDLOCK_ABI, NAMESPACES, backends
@@ -308,3 +311,69 @@ async def test_no_network_means_no_udp_and_no_raw_sockets(
     assert "RAW OPEN" not in output, output
     if kind == "landlock":  # bwrap's own network namespace swallows the datagram instead
         assert "UDP SENT" not in output, output
+
+
+@each_backend
+@needs_namespaces
+async def test_the_commands_own_terminals_still_work(
+    kind: SandboxKind, places: tuple[Path, Path]
+) -> None:
+    project, _ = places
+    probe = "import os\nm, s = os.openpty()\nos.write(m, b'hi\\n')\nprint(os.read(s, 3))\n"
+    (project / "probe.py").write_text(probe)
+    assert text(await run(_tool(kind, project), command=f"{PY} probe.py")) == "b'hi\\n'\n"
+
+
+def test_the_tree_ends_when_pitui_dies(tmp_path: Path) -> None:
+    if LANDLOCK_ABI < 1:
+        pytest.skip("the kernel has no Landlock")
+    marker = tmp_path / "late"
+    settings = SandboxSettings(writable_slash_tmp=False)
+    sandbox = Sandbox("landlock", writable_places(tmp_path, settings), namespaces=NAMESPACES)
+    # A stand-in for pitui: starts the command, then is SIGKILLed before it is done.
+    script = (
+        "import os, subprocess, sys, time\nargv = sys.argv[1:]\n"
+        "argv[argv.index('--parent') + 1] = str(os.getpid())\n"
+        "subprocess.Popen(argv, start_new_session=True)\ntime.sleep(5)\n"
+    )
+    command = f"setsid sh -c 'sleep 1; touch {marker}' & sleep 30"
+    pitui = subprocess.Popen([PY, "-c", script, *sandbox.wrap(["/bin/sh", "-c", command])])
+    time.sleep(0.3)
+    pitui.kill()
+    pitui.wait()
+    time.sleep(1.2)
+    assert not marker.exists()
+    assert not _alive(str(marker))
+
+
+def _as_nobody() -> list[str] | None:
+    """A command prefix running as an unprivileged user, or None if this cannot here."""
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or setpriv is None or not os.path.exists("/usr/bin/python3"):
+        return None
+    return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+def test_an_unprivileged_user_gets_the_namespace_through_a_user_namespace() -> None:
+    prefix = _as_nobody()
+    if prefix is None:
+        pytest.skip("needs root (to become nobody), setpriv and /usr/bin/python3")
+    if LANDLOCK_ABI < 1:
+        pytest.skip("the kernel has no Landlock")
+    folder = Path(tempfile.mkdtemp(prefix="pitui-nobody-", dir="/tmp"))
+    try:
+        folder.chmod(0o777)
+        project = folder / "project"
+        launcher = Sandbox("landlock", (str(project),), namespaces=True).wrap(["true"])
+        options = launcher[4 : launcher.index("--parent")]
+        script = "touch .git/x; touch ok"
+        shell = f'mkdir -p {project}/.git && cd {project} && exec "$@"'
+        launch = ["/usr/bin/python3", "-S", "-I", str(LAUNCHER), *options, "--"]
+        command = [*prefix, "sh", "-c", shell, "sh", *launch, "sh", "-c", script]
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        if "no private mount namespace" in result.stderr:
+            pytest.skip(f"user namespaces refused here: {result.stderr.strip()}")
+        assert (project / "ok").exists(), result.stderr
+        assert not (project / ".git" / "x").exists(), result.stderr
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
