@@ -8,6 +8,8 @@ Imported by the launcher (:mod:`pitui.core.sandbox_exec`), so only ``os``, ``sys
 * with the network off, ``socket()`` of any family but ``AF_UNIX`` (UDP, raw, packet,
   netlink: Landlock only knows TCP) and ``io_uring_setup`` (io_uring makes sockets
   without the ``socket`` syscall);
+* ``add_key``, ``request_key`` and ``keyctl``: the session keyring is the user's, shared
+  with what runs outside (Docker's default profile refuses them too);
 * syscalls of another ABI (i386 or x32 on x86-64), which would slip past the numbers.
 
 Built for x86-64 and aarch64; elsewhere :func:`install` raises :class:`SeccompError`.
@@ -34,8 +36,11 @@ class SeccompError(Exception):
     """The filter could not be built or installed here (the message says why)."""
 
 
-# machine → (AUDIT_ARCH_*, ioctl, socket)
-_ARCHES = {"x86_64": (0xC000003E, 16, 41), "aarch64": (0xC00000B7, 29, 198)}
+# machine → (AUDIT_ARCH_*, ioctl, socket, (add_key, request_key, keyctl))
+_ARCHES = {
+    "x86_64": (0xC000003E, 16, 41, (248, 249, 250)),
+    "aarch64": (0xC00000B7, 29, 198, (217, 218, 219)),
+}
 
 Instruction = tuple[int, int, int, int]  # code, jump if true, jump if false, k
 
@@ -56,11 +61,16 @@ def _when(nr: int, arg: int, value: int, *, equal: bool, result: int) -> list[In
     ]
 
 
+def _deny(nr: int, result: int) -> list[Instruction]:
+    """``if syscall == nr: return result``."""
+    return [(_LD_ABS_W, 0, 0, _OFFSET_NR), (_JEQ_K, 0, 1, nr), (_RET_K, 0, 0, result)]
+
+
 def program(machine: str, network: bool) -> list[Instruction]:
     """The filter for ``machine`` (``os.uname().machine``)."""
     if machine not in _ARCHES:
         raise SeccompError(f"no seccomp filter for {machine} (x86_64 and aarch64 only)")
-    arch, ioctl, socket = _ARCHES[machine]
+    arch, ioctl, socket, keyring = _ARCHES[machine]
     eperm = _errno(errno.EPERM)
     code: list[Instruction] = [
         (_LD_ABS_W, 0, 0, _OFFSET_ARCH),
@@ -72,13 +82,11 @@ def program(machine: str, network: bool) -> list[Instruction]:
     ]
     code += _when(ioctl, 1, _TIOCSTI, equal=True, result=eperm)
     code += _when(ioctl, 1, _TIOCLINUX, equal=True, result=eperm)
+    for nr in keyring:
+        code += _deny(nr, eperm)
     if not network:
         code += _when(socket, 0, _AF_UNIX, equal=False, result=_errno(errno.EACCES))
-        code += [
-            (_LD_ABS_W, 0, 0, _OFFSET_NR),
-            (_JEQ_K, 0, 1, _IO_URING_SETUP),
-            (_RET_K, 0, 0, _errno(errno.ENOSYS)),
-        ]
+        code += _deny(_IO_URING_SETUP, _errno(errno.ENOSYS))
     return [*code, (_RET_K, 0, 0, _RET_ALLOW)]
 
 

@@ -377,3 +377,24 @@ def test_an_unprivileged_user_gets_the_namespace_through_a_user_namespace() -> N
         assert not (project / ".git" / "x").exists(), result.stderr
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+_KEYRING_PROBE = (
+    "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+    "found = libc.syscall({keyctl}, 0, -3, 0)\n"  # KEYCTL_GET_KEYRING_ID, the session keyring
+    "print('KEYRING' if found > 0 else f'errno {{ctypes.get_errno()}}')\n"
+)
+
+
+@pytest.mark.skipif(LANDLOCK_ABI < 1, reason="the kernel has no Landlock")
+async def test_the_users_keyring_is_out_of_reach(places: tuple[Path, Path]) -> None:
+    keyctl = {"x86_64": 250, "aarch64": 219}.get(os.uname().machine)
+    if keyctl is None:
+        pytest.skip(f"no seccomp filter for {os.uname().machine}")
+    project, _ = places
+    (project / "probe.py").write_text(_KEYRING_PROBE.format(keyctl=keyctl))
+    outside = await _output(BashTool(project), f"{PY} probe.py")
+    if "KEYRING" not in outside:
+        pytest.skip(f"no session keyring to protect here ({outside.strip()})")
+    output = await _output(_tool("landlock", project), f"{PY} probe.py")
+    assert output.strip() == "errno 1", output
