@@ -7,7 +7,8 @@ outside before ABI 7 either. A mount namespace can: in a copy of the mount table
 only this command sees (nothing propagates back),
 
 1. every mount is made read-only (``mount_setattr(AT_RECURSIVE)``, Linux 5.12);
-2. each writable place is bound onto itself read-write (``nodev``, ``nosuid``);
+2. each writable place is bound onto itself read-write (``nodev``, ``nosuid``), with
+   the mounts beneath it that were read-write;
 3. the project's ``.git`` and ``.pitui`` (a ``.git`` file's git dir too) are bound onto
    themselves read-only: hooks, config and the index decide what the user's next
    ``git status`` runs, and ``.pitui`` what pitui runs;
@@ -155,19 +156,46 @@ def outside_sockets(project: str) -> list[str]:
     return sockets
 
 
+def _unescape(field: str) -> str:
+    """A mountinfo path: space, tab, newline and backslash are octal escapes."""
+    if "\\" not in field:
+        return field
+    for code in ("040", "011", "012", "134"):
+        field = field.replace("\\" + code, chr(int(code, 8)))
+    return field
+
+
+def writable_mounts() -> list[str]:
+    """Mount points that are read-write now (``/proc/self/mountinfo``)."""
+    found = []
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as handle:
+            for line in handle:
+                fields = line.split()
+                if len(fields) > 5 and "rw" in fields[5].split(","):
+                    found.append(_unescape(fields[4]))
+    except OSError:
+        pass
+    return found
+
+
 def isolate(project: str, writable: list[str]) -> bool:
     """Put this process in its own mount namespace: read-only but for ``writable``, with
     the project's protected entries read-only and outside sockets covered. True if it
     has terminals of its own (:data:`PTS_DIR`, :data:`PTMX` may then have ioctls)."""
     mounts = _Mounts()
     mounts.unshare()
+    was_writable = writable_mounts()
     mounts.setattr("/", _RDONLY, 0, recursive=True, private=True)
     for place in writable:
         mounts.bind(place, place)
-        try:
-            mounts.setattr(place, _NODEV | _NOSUID, _RDONLY, recursive=False)
-        except MountError:
-            continue  # read-only before we came (and locked so): it stays so
+        # The place itself, and the mounts beneath it that were writable, are again.
+        inner = [m for m in was_writable if m != place and _beneath(m, place)]
+        for mount in (place, *inner):
+            try:
+                mounts.setattr(mount, _NODEV | _NOSUID, _RDONLY, recursive=False)
+            except MountError:
+                continue  # read-only before we came (and locked so): it stays so
     for path in protected_paths(project):
         mounts.bind(path, path)
         mounts.setattr(path, _RDONLY, 0, recursive=True)

@@ -398,3 +398,21 @@ async def test_the_users_keyring_is_out_of_reach(places: tuple[Path, Path]) -> N
         pytest.skip(f"no session keyring to protect here ({outside.strip()})")
     output = await _output(_tool("landlock", project), f"{PY} probe.py")
     assert output.strip() == "errno 1", output
+
+
+@needs_namespaces
+def test_a_writable_mount_inside_the_project_stays_writable(tmp_path: Path) -> None:
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and unshare(1) to make a mount of its own")
+    (tmp_path / "cache").mkdir()
+    settings = SandboxSettings(writable_slash_tmp=False)
+    sandbox = Sandbox("landlock", writable_places(tmp_path, settings), namespaces=True)
+    launcher = sandbox.wrap(["sh", "-c", "touch cache/x top && echo wrote"])
+    at = launcher.index("--parent")  # the shell below is its parent, not this process
+    launcher = launcher[:at] + launcher[at + 2 :]
+    script = 'mount -t tmpfs scratch cache && exec "$@"'
+    command = ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh"]
+    result = subprocess.run(
+        [*command, *launcher], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert result.stdout == "wrote\n", result.stderr
