@@ -43,7 +43,7 @@ _ENDING = (_signal.SIGTERM, _signal.SIGHUP, _signal.SIGINT)
 
 
 class Options:
-    """The parsed command line."""
+    """The parsed command line (a plain class: dataclasses would cost an import)."""
 
     def __init__(self) -> None:
         self.dirs: list[str] = []
