@@ -25,7 +25,7 @@ from pitui.ai.abort import AbortSignal
 from pitui.core.sandbox import LAUNCHER, Sandbox, SandboxKind, writable_places
 from pitui.core.settings import SandboxSettings
 from pitui.core.tools.bash import BashError, BashTool
-from tests.core.sandbox_support import LANDLOCK_ABI, NAMESPACES, backends
+from tests.core.sandbox_support import HAS_BWRAP, LANDLOCK_ABI, NAMESPACES, backends
 
 from .helpers import run, text
 
@@ -47,9 +47,11 @@ def places(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]
     return project, outside
 
 
-def _tool(kind: SandboxKind, project: Path, *, network: bool = True) -> BashTool:
+def _tool(
+    kind: SandboxKind, project: Path, *, network: bool = True, namespaces: bool = NAMESPACES
+) -> BashTool:
     settings = SandboxSettings(writable_slash_tmp=False, network=network)
-    sandbox = Sandbox(kind, writable_places(project, settings), network, namespaces=NAMESPACES)
+    sandbox = Sandbox(kind, writable_places(project, settings), network, namespaces=namespaces)
     return BashTool(project, sandbox=sandbox)
 
 
@@ -200,10 +202,22 @@ async def test_abstract_unix_sockets_outside_cannot_be_reached(places: tuple[Pat
 _TIOCSTI = 0x5412
 
 
-@each_backend
+_NO_LANDLOCK = pytest.mark.skipif(LANDLOCK_ABI < 1, reason="the kernel has no Landlock")
+_NO_BWRAP = pytest.mark.skipif(not HAS_BWRAP, reason="bwrap is not installed or cannot sandbox")
+
+
+@pytest.mark.parametrize(
+    ("kind", "namespaces"),
+    [
+        pytest.param("landlock", True, marks=_NO_LANDLOCK, id="landlock"),
+        pytest.param("bwrap", True, marks=_NO_BWRAP, id="bwrap"),
+        pytest.param("landlock", False, marks=_NO_LANDLOCK, id="landlock-terminal-visible"),
+    ],
+)
 async def test_keystrokes_cannot_be_pushed_into_the_users_terminal(
-    kind: SandboxKind, places: tuple[Path, Path]
+    kind: SandboxKind, namespaces: bool, places: tuple[Path, Path]
 ) -> None:
+    """Without the namespace the terminal can be opened: the ioctl itself is refused."""
     project, _ = places
     master, slave = os.openpty()
     try:
@@ -214,7 +228,8 @@ async def test_keystrokes_cannot_be_pushed_into_the_users_terminal(
         )
         (project / "probe.py").write_text(probe)
         no_tty = f"{PY} -c \"open('/dev/tty')\""
-        output = await _output(_tool(kind, project), f"{PY} probe.py; {no_tty}")
+        tool = _tool(kind, project, namespaces=namespaces and NAMESPACES)
+        output = await _output(tool, f"{PY} probe.py; {no_tty}")
         os.set_blocking(master, False)
         with contextlib.suppress(BlockingIOError):
             assert b"touch" not in os.read(master, 1024)
