@@ -159,6 +159,8 @@ def main(argv: list[str]) -> None:
                 terminals = (sandbox_mounts.PTS_DIR, sandbox_mounts.PTMX)
         except (sandbox_mounts.MountError, IndexError) as exc:
             _fail(f"no private mount namespace: {exc}")
+        except Exception as exc:  # a bug must not run the command unconfined, nor trace
+            _fail(f"cannot make the mount namespace: {exc!r}")
     libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     libc.prctl(_PR_SET_PDEATHSIG, _signal.SIGTERM, 0, 0, 0)
     if options.parent is not None and os.getppid() != options.parent:

@@ -14,9 +14,9 @@ only this command sees (nothing propagates back),
    ``git status`` runs, and ``.pitui`` what pitui runs;
 4. ``/dev/pts`` is a new devpts instance (and ``/dev/ptmx`` its ``ptmx``): the command's
    own terminals work, the user's terminal is not there to be opened;
-5. every filesystem unix socket outside the project that exists now (``/proc/net/unix``:
-   the tmux server, ssh-agent, D-Bus, docker) is covered by ``/dev/null``, so connecting
-   finds no socket. A socket made later by a process outside is not covered.
+5. every filesystem unix socket outside the project that exists now (the tmux server,
+   ssh-agent, D-Bus, docker: :mod:`pitui.core.sandbox_sockets`) is covered by
+   ``/dev/null``, so connecting finds no socket.
 
 Root does this directly; anyone else first enters a new user namespace mapping only
 their own uid and gid. :class:`MountError` says why when the kernel refuses.
@@ -27,11 +27,12 @@ from __future__ import annotations
 import ctypes
 import os
 
+from pitui.core.sandbox_sockets import beneath, outside_sockets
+
 _CLONE_NEWNS, _CLONE_NEWUSER = 0x00020000, 0x10000000
 _MS_NOSUID, _MS_NOEXEC, _MS_BIND, _MS_REC, _MS_PRIVATE = 0x2, 0x8, 0x1000, 0x4000, 1 << 18
 _MOUNT_SETATTR, _AT_FDCWD, _AT_RECURSIVE = 442, -100, 0x8000
 _RDONLY, _NOSUID, _NODEV = 0x1, 0x2, 0x4
-_S_IFMT, _S_IFSOCK = 0o170000, 0o140000
 PROTECTED = (".git", ".pitui")
 """Entries of the project that stay read-only inside the sandbox."""
 PTS_DIR, PTMX = "/dev/pts", "/dev/ptmx"
@@ -102,10 +103,6 @@ class _Mounts:
         self._check(result, f"bind {target}")
 
 
-def _beneath(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
 def protected_paths(project: str) -> list[str]:
     """The real paths to keep read-only: ``.git`` and ``.pitui`` of ``project`` if they
     exist and, when ``.git`` is a file (a worktree), the git dir it names and its common
@@ -132,28 +129,6 @@ def protected_paths(project: str) -> list[str]:
             except OSError:
                 pass
     return [path for path in found if os.path.exists(path)]
-
-
-def outside_sockets(project: str) -> list[str]:
-    """Filesystem unix sockets bound now (``/proc/net/unix``) that lie outside ``project``."""
-    try:
-        with open("/proc/net/unix", encoding="utf-8", errors="surrogateescape") as handle:
-            lines = handle.read().splitlines()[1:]
-    except OSError:
-        return []
-    found: dict[str, None] = {}
-    for line in lines:
-        fields = line.split(None, 7)
-        if len(fields) == 8 and fields[7].startswith("/") and not _beneath(fields[7], project):
-            found.setdefault(fields[7])
-    sockets = []
-    for path in found:
-        try:
-            if os.lstat(path).st_mode & _S_IFMT == _S_IFSOCK:
-                sockets.append(path)
-        except OSError:
-            continue  # gone, or bound in another mount namespace
-    return sockets
 
 
 def _unescape(field: str) -> str:
@@ -190,7 +165,7 @@ def isolate(project: str, writable: list[str]) -> bool:
     for place in writable:
         mounts.bind(place, place)
         # The place itself, and the mounts beneath it that were writable, are again.
-        inner = [m for m in was_writable if m != place and _beneath(m, place)]
+        inner = [m for m in was_writable if m != place and beneath(m, place)]
         for mount in (place, *inner):
             try:
                 mounts.setattr(mount, _NODEV | _NOSUID, _RDONLY, recursive=False)

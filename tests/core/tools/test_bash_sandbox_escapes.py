@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -162,12 +163,21 @@ async def test_terminal_and_agent_sockets_leave_the_environment(
 
 @contextlib.contextmanager
 def _unix_server(address: str | bytes) -> Iterator[socket.socket]:
+    """A unix socket server that accepts every connection (a full queue would refuse)."""
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(address)
-    server.listen(4)
+    server.listen(16)
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                server.accept()[0].close()
+
+    threading.Thread(target=serve, daemon=True).start()
     try:
         yield server
     finally:
+        server.shutdown(socket.SHUT_RDWR)
         server.close()
 
 
@@ -431,3 +441,33 @@ def test_a_writable_mount_inside_the_project_stays_writable(tmp_path: Path) -> N
         [*command, *launcher], cwd=tmp_path, capture_output=True, text=True, check=False
     )
     assert result.stdout == "wrote\n", result.stderr
+
+
+@each_backend
+@needs_namespaces
+async def test_a_socket_served_from_another_network_namespace_is_covered_too(
+    kind: SandboxKind, places: tuple[Path, Path]
+) -> None:
+    """Not in this /proc/net/unix (a container's docker.sock served by the host; on a
+    shared machine, other people's tmux servers): found by walking /run and /tmp."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and unshare(1) to serve from another network namespace")
+    project, _ = places
+    path = f"/run/pitui-test-{os.getpid()}.sock"
+    serve = (
+        "import socket, sys\ns = socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\n"
+        "s.listen(16)\nprint('up', flush=True)\nwhile True:\n    s.accept()[0].close()\n"
+    )
+    server = await asyncio.create_subprocess_exec(
+        "unshare", "--net", PY, "-c", serve, path, stdout=asyncio.subprocess.PIPE
+    )
+    try:
+        assert server.stdout is not None and await server.stdout.readline() == b"up\n"
+        assert "CONNECTED" in await _output(BashTool(project), _connect_probe(path))
+        output = await _output(_tool(kind, project), _connect_probe(path))
+        assert "CONNECTED" not in output and "Connection refused" in output, output
+    finally:
+        server.kill()
+        await server.wait()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
