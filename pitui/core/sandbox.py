@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Literal
 
 from pitui.core.sandbox_caps import DROPPED_CAPABILITIES
-from pitui.core.sandbox_mounts import protected_paths
+from pitui.core.sandbox_protected import protected_paths
 from pitui.core.sandbox_sockets import outside_sockets
 from pitui.core.settings import SandboxSettings
 

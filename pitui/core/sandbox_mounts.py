@@ -9,9 +9,8 @@ only this command sees (nothing propagates back),
 1. every mount is made read-only (``mount_setattr(AT_RECURSIVE)``, Linux 5.12);
 2. each writable place is bound onto itself read-write (``nodev``, ``nosuid``), with
    the mounts beneath it that were read-write;
-3. the project's ``.git`` and ``.pitui`` (a ``.git`` file's git dir too) are bound onto
-   themselves read-only: hooks, config and the index decide what the user's next
-   ``git status`` runs, and ``.pitui`` what pitui runs;
+3. the project's ``.git`` and ``.pitui`` (:mod:`pitui.core.sandbox_protected`) are bound
+   onto themselves read-only;
 4. ``/dev/pts`` is a new devpts instance (and ``/dev/ptmx`` its ``ptmx``): the command's
    own terminals work, the user's terminal is not there to be opened;
 5. every filesystem unix socket outside the project that exists now (the tmux server,
@@ -27,14 +26,13 @@ from __future__ import annotations
 import ctypes
 import os
 
+from pitui.core.sandbox_protected import protected_paths
 from pitui.core.sandbox_sockets import beneath, outside_sockets
 
 _CLONE_NEWNS, _CLONE_NEWUSER = 0x00020000, 0x10000000
 _MS_NOSUID, _MS_NOEXEC, _MS_BIND, _MS_REC, _MS_PRIVATE = 0x2, 0x8, 0x1000, 0x4000, 1 << 18
 _MOUNT_SETATTR, _AT_FDCWD, _AT_RECURSIVE = 442, -100, 0x8000
 _RDONLY, _NOSUID, _NODEV = 0x1, 0x2, 0x4
-PROTECTED = (".git", ".pitui")
-"""Entries of the project that stay read-only inside the sandbox."""
 PTS_DIR, PTMX = "/dev/pts", "/dev/ptmx"
 
 
@@ -101,34 +99,6 @@ class _Mounts:
     def bind(self, source: str, target: str, flags: int = _MS_REC) -> None:
         result = self.libc.mount(source.encode(), target.encode(), None, _MS_BIND | flags, None)
         self._check(result, f"bind {target}")
-
-
-def protected_paths(project: str) -> list[str]:
-    """The real paths to keep read-only: ``.git`` and ``.pitui`` of ``project`` if they
-    exist and, when ``.git`` is a file (a worktree), the git dir it names and its common
-    dir."""
-    found: list[str] = []
-    for name in PROTECTED:
-        path = os.path.join(project, name)
-        if os.path.lexists(path):
-            found.append(os.path.realpath(path))
-    git = os.path.join(project, ".git")
-    if os.path.isfile(git):
-        try:
-            with open(git, encoding="utf-8", errors="replace") as handle:
-                line = handle.readline().strip()
-        except OSError:
-            line = ""
-        if line.startswith("gitdir:"):
-            gitdir = os.path.join(project, line[len("gitdir:") :].strip())
-            found.append(os.path.realpath(gitdir))
-            try:
-                with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as handle:
-                    common = handle.readline().strip()
-                found.append(os.path.realpath(os.path.join(gitdir, common)))
-            except OSError:
-                pass
-    return [path for path in found if os.path.exists(path)]
 
 
 def _unescape(field: str) -> str:

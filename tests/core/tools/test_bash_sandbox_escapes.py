@@ -471,3 +471,29 @@ async def test_a_socket_served_from_another_network_namespace_is_covered_too(
         await server.wait()
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
+
+
+def _git(*args: str, cwd: Path) -> None:
+    subprocess.run(
+        ["git", "-c", "protocol.file.allow=always", *args],
+        cwd=cwd, check=True, capture_output=True,
+    )  # fmt: skip
+
+
+@each_backend
+@needs_namespaces
+async def test_a_submodules_git_file_cannot_become_a_repository_of_its_own(
+    kind: SandboxKind, places: tuple[Path, Path]
+) -> None:
+    """Replaced by a directory with ``core.fsmonitor``, the superproject's ``git status``
+    would run it."""
+    project, outside = places
+    library = outside / "library"
+    library.mkdir()
+    for args in (["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "x"]):
+        _git("-c", "user.name=t", "-c", "user.email=t@t", *args, cwd=library)
+    _git("submodule", "add", "-q", str(library), "lib", cwd=project)
+    before = (project / "lib" / ".git").read_text()
+    command = "rm -f lib/.git; mkdir lib/.git && echo '[core]' > lib/.git/config; echo done"
+    output = await _output(_tool(kind, project), command)
+    assert (project / "lib" / ".git").read_text() == before, output
