@@ -10,6 +10,8 @@ workspace-write does, the whole git dir is read-only, and with it:
 * each checked-out submodule's ``.git`` (named by ``core.worktree`` in the
   superproject's ``modules/*/config``): replaced by a directory with a config of its own,
   it would run on the superproject's ``git status``;
+* the hooks folder ``core.hooksPath`` names, when it lies in the project (husky's
+  ``.husky/``): those hooks are as much the user's next commit as ``.git/hooks``;
 * ``.pitui``: the project settings pitui reads.
 """
 
@@ -43,18 +45,32 @@ def _git_dirs(project: str) -> list[str]:
     return [gitdir, os.path.join(gitdir, common)] if common else [gitdir]
 
 
-def _worktree_of(module: str) -> str | None:
-    """``core.worktree`` of the git dir ``module``, as a path, if its config names one."""
+def _config_value(gitdir: str, name: str) -> str | None:
+    """The value of ``name`` (a key of ``[core]``, case-insensitive) in ``gitdir/config``.
+
+    A plain reading (no includes, no quoting): it only ever adds paths to protect.
+    """
     try:
-        with open(os.path.join(module, "config"), encoding="utf-8", errors="replace") as f:
+        with open(os.path.join(gitdir, "config"), encoding="utf-8", errors="replace") as f:
             lines = f.read().splitlines()
     except OSError:
         return None
+    section = ""
     for line in lines:
-        key, _, value = line.strip().partition("=")
-        if key.strip() == "worktree" and value.strip():
-            return os.path.join(module, value.strip())
+        text = line.strip()
+        if text.startswith("["):
+            section = text.strip("[]").strip().lower()
+            continue
+        key, _, value = text.partition("=")
+        if section == "core" and key.strip().lower() == name and value.strip():
+            return value.strip().strip('"')
     return None
+
+
+def _worktree_of(module: str) -> str | None:
+    """``core.worktree`` of the git dir ``module``, as a path, if its config names one."""
+    worktree = _config_value(module, "worktree")
+    return os.path.join(module, worktree) if worktree else None
 
 
 def _submodule_git_files(gitdir: str) -> list[str]:
@@ -81,6 +97,9 @@ def protected_paths(project: str) -> list[str]:
     found = [os.path.join(project, name) for name in PROTECTED]
     for gitdir in _git_dirs(project):
         found += [gitdir, *_submodule_git_files(gitdir)]
+        hooks = _config_value(gitdir, "hookspath")
+        if hooks:  # husky's .husky/: hooks that live in the worktree
+            found.append(os.path.join(project, os.path.expanduser(hooks)))
     real: dict[str, None] = {}
     for path in found:
         if os.path.lexists(path):

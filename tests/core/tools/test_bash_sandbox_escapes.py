@@ -497,3 +497,16 @@ async def test_a_submodules_git_file_cannot_become_a_repository_of_its_own(
     command = "rm -f lib/.git; mkdir lib/.git && echo '[core]' > lib/.git/config; echo done"
     output = await _output(_tool(kind, project), command)
     assert (project / "lib" / ".git").read_text() == before, output
+
+
+@each_backend
+@needs_namespaces
+async def test_hooks_kept_in_the_worktree_are_read_only(
+    kind: SandboxKind, places: tuple[Path, Path]
+) -> None:
+    """husky: ``core.hooksPath = .husky``; a hook there runs on the user's next commit."""
+    project, _ = places
+    (project / ".husky").mkdir()
+    _git("config", "core.hooksPath", ".husky", cwd=project)
+    output = await _output(_tool(kind, project), "echo 'touch pwned' > .husky/pre-commit")
+    assert not (project / ".husky" / "pre-commit").exists(), output
