@@ -145,6 +145,8 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     mode = options.approve or settings.approval.mode
     sandbox = await find_sandbox(cwd, settings.sandbox) if mode == "workspace" else None
     missing = sandbox if isinstance(sandbox, str) else None
+    if isinstance(sandbox, Sandbox) and sandbox.notice:
+        options.warnings.append(sandbox.notice)
     gate = await _make_gate(cwd, settings, options, missing)
     tools = create_tools(
         cwd,
