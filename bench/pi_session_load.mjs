@@ -5,7 +5,7 @@
 import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 
-const entry = join(process.env.PI_DIR, "node_modules/@mariozechner/pi-coding-agent/dist/index.js");
+const entry = process.env.PI_ENTRY || join(process.env.PI_DIR, "node_modules/@mariozechner/pi-coding-agent/dist/index.js");
 const { SessionManager, convertToLlm } = await import(pathToFileURL(entry).href);
 const [mode, file, runsText] = process.argv.slice(2);
 

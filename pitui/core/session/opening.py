@@ -15,7 +15,12 @@ import aiofiles
 import aiofiles.os
 
 from pitui.core.session.entries import SessionHeader
-from pitui.core.session.load import LoadedFile, parse_session_bytes
+from pitui.core.session.load import (
+    LoadedFile,
+    needs_newline,
+    parse_session_lines,
+    read_lines,
+)
 from pitui.core.session.writer import SessionWriter
 from pitui.errors import SessionError
 
@@ -50,9 +55,8 @@ async def open_store(
                 raise
             reason = exc.message
     try:
-        data = await read_session_bytes(file)
-        loaded = await asyncio.to_thread(parse_session_bytes, data, name=str(file))
-        store = await _from_loaded(cls, loaded, file, directory, writer, data)
+        loaded, newline = await asyncio.to_thread(_read_and_parse, file)
+        store = await _from_loaded(cls, loaded, file, directory, writer, newline)
     except BaseException:
         if writer is not None:
             await writer.close()
@@ -71,13 +75,26 @@ async def read_session_bytes(path: Path) -> bytes:
     try:
         async with aiofiles.open(path, "rb") as handle:
             return await handle.read()
-    except IsADirectoryError:
-        raise SessionError(f"{path} is a directory, not a session file") from None
     except OSError as exc:
-        raise SessionError(
-            f"cannot read the session file {path}: {exc.strerror or exc}",
-            title="Session unreadable",
-        ) from None
+        raise _unreadable(path, exc) from None
+
+
+def _unreadable(path: Path, exc: OSError) -> SessionError:
+    if isinstance(exc, IsADirectoryError):
+        return SessionError(f"{path} is a directory, not a session file")
+    return SessionError(
+        f"cannot read the session file {path}: {exc.strerror or exc}",
+        title="Session unreadable",
+    )
+
+
+def _read_and_parse(path: Path) -> tuple[LoadedFile, bool]:
+    """(the parsed file, whether it needs a newline before an append), in a thread."""
+    try:
+        lines = read_lines(str(path))
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+    return parse_session_lines(lines, name=str(path)), needs_newline(lines)
 
 
 async def _from_loaded(
@@ -86,10 +103,10 @@ async def _from_loaded(
     file: Path,
     directory: Path,
     writer: SessionWriter | None,
-    data: bytes,
+    newline: bool,
 ) -> SessionStore:
     if writer is not None:
-        writer.set_needs_newline(bool(data) and not data.endswith(b"\n"))
+        writer.set_needs_newline(newline)
     if loaded.header is None:  # an empty file: a new session at this path
         store = cls._new(str(Path.cwd()), directory, True, None, None)
         store.path, store._writer = file, writer
