@@ -60,6 +60,11 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
     FACTORIES: ClassVar[Mapping[type, WidgetFactory]] = {}
     MAX_MOUNTED: ClassVar[int] = 40
     """Item widgets kept mounted while following the bottom."""
+    TAIL_WINDOW: ClassVar[int] = 16
+    """Item widgets mounted when more than MAX_MOUNTED arrive at once (a rebuild, a
+    resumed session, a navigation): enough to fill a tall terminal; more are mounted if
+    they do not, and when the user scrolls up. Each one mounted costs its layout (an item's height
+    is its rendered content) at every re-layout of the screen."""
     PRUNE_SLACK: ClassVar[int] = 20
     """Prune only once this many extra widgets piled up (pruning in batches)."""
     RESTORE_BATCH: ClassVar[int] = 30
@@ -201,13 +206,19 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         old = list(self._widgets.values())
         self._widgets.clear()
         await self.remove_children(old)
-        kept = fresh[-self.MAX_MOUNTED :]
+        kept = fresh[-self.TAIL_WINDOW :]
         self.open_at_end()
         self._first = len(self._order) - len(kept)
         self._last = None
         await self._show_earlier_marker()
         await self._show_later_marker()
+        self.call_after_refresh(self.fill_viewport)
         return kept
+
+    def fill_viewport(self) -> None:
+        """The tail window is shorter than the pane (one-line items): mount a batch above."""
+        if self._first > 0 and self.virtual_size.height <= self.scrollable_content_region.height:
+            self.call_later(self.restore_earlier)
 
     def open_at_end(self) -> None:
         """Lay the items out at their end from the next frame on, for a view that fills
@@ -249,6 +260,7 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         await self._show_earlier_marker()
         # Keep what the user was looking at in place.
         self.call_after_refresh(self._keep_position, height_before)
+        self.call_after_refresh(self.fill_viewport)
 
     def _keep_position(self, height_before: int) -> None:
         self.scroll_to(y=self.virtual_size.height - height_before, animate=False)

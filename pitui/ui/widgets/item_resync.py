@@ -6,7 +6,7 @@ both panes. But the two states share most of what is mounted: both branches shar
 items up to the branch point (their ids are the same: ``m<seq>`` counts messages), and a
 tool card keeps its call's id. So a resync keeps the widget of every item that is
 unchanged, gives a widget of the same kind the new item of its id (``update_item``), and
-creates widgets only for the rest; the pane ends as a rebuilt one would (the last window
+creates widgets only for the rest; the pane ends as a rebuilt one would (the tail window
 mounted, following the bottom).
 """
 
@@ -27,7 +27,7 @@ async def resync(pane: ItemPane, state: ChatState) -> None:
     of all its items would, reusing the widgets it has by item id."""
     factories = pane.factories()
     order = [item.id for item in state.items if type(item) in factories]
-    window = order[-pane.MAX_MOUNTED :] if len(order) > pane.MAX_MOUNTED else order
+    window = order[-pane.TAIL_WINDOW :] if len(order) > pane.MAX_MOUNTED else order
     if window:
         from pitui.ui.widgets.item_styles import load_item_styles
 
@@ -48,6 +48,7 @@ async def resync(pane: ItemPane, state: ChatState) -> None:
     if pane._first > 0:
         pane.open_at_end()
         await pane._show_earlier_marker()
+        pane.call_after_refresh(pane.fill_viewport)
     else:
         pane.anchor(False)
     pane.scroll_end(animate=False)
