@@ -368,7 +368,7 @@ def _tree_rows(options: argparse.Namespace, rows: list[Row], which: set[str]) ->
                     for mode in modes:
                         del out[key][mode][:1], cpus[key][mode][:1]
             await session.close()
-        return {"wall": out, "cpu": cpus}  # type: ignore[dict-item]
+        return {"wall": out, "cpu": cpus}
 
     measured = asyncio.run(measure())
     found, cpu_of = measured["wall"], measured["cpu"]
