@@ -36,7 +36,6 @@ import os
 import shlex
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from loopback_model import MODEL, PROVIDER, LoopbackModel, write_agent_dirs
 from pi_cli import offline_env, pi_command, pi_version
-from tmux_probe import children, tmux
+from tmux_probe import children, kill_session, tmux
 
 HEIGHT = 36
 TARGET_RATIO = 0.3
@@ -118,14 +117,16 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def run_once(session: str, program: Program, cwd: Path, width: int, bytecode: bool) -> Run:
+def run_once(
+    session: str, program: Program, cwd: Path, width: int, bytecode: bool, height: int = HEIGHT
+) -> Run:
     """Start ``program`` in a fresh tmux session; time its first stable frame."""
     env = [f"-e{key}={value}" for key, value in {"TERM": "xterm-256color", **program.env}.items()]
     command = shlex.join(program.argv)
     if program.python and bytecode:  # the tmux server may have inherited the variable
         command = f"env -u PYTHONDONTWRITEBYTECODE {command}"
     t0 = time.perf_counter()
-    tmux("new-session", "-d", "-s", session, "-x", str(width), "-y", str(HEIGHT), "-c", str(cwd),
+    tmux("new-session", "-d", "-s", session, "-x", str(width), "-y", str(height), "-c", str(cwd),
           *env, command)  # fmt: skip
     try:
         screen, changed_at = "", t0
@@ -147,7 +148,7 @@ def run_once(session: str, program: Program, cwd: Path, width: int, bytecode: bo
             rss = rss_mb(_python_pid(pane_pid))
         return Run((changed_at - t0) * 1000, rss, screen)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], check=False, capture_output=True)
+        kill_session(session)
 
 
 def pitui_argv() -> list[str]:
