@@ -45,6 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--session-dir", metavar="DIR", help="directory for session files")
     parser.add_argument("--no-session", action="store_true", help="do not save the session")
     parser.add_argument(
+        "--no-checkpoints",
+        action="store_true",
+        help="take no checkpoints of the project's files (setting checkpoints.enabled)",
+    )
+    parser.add_argument(
         "--read-only",
         action="store_true",
         help="open the session (--session / -c) without ever writing to it",

@@ -1,0 +1,147 @@
+"""Checkpoints taken while a session works: before a turn's first tool that may change
+files, and when a run ends.
+
+The recorder watches the agent's events through :class:`CheckpointHost` (the session
+façade). A checkpoint never fails a turn: when git is missing, the project is too big or a
+git command fails, the feature turns off for this session with one notice, and everything
+else goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Protocol
+
+from pitui.agent.events import ToolExecutionStartEvent, TurnStartEvent
+from pitui.core.checkpoints.engine import CheckpointEngine
+from pitui.core.checkpoints.git import CheckpointError
+from pitui.core.checkpoints.session_files import Reason, Recorded, SessionFiles
+from pitui.core.checkpoints.snapshot import TooManyFiles
+from pitui.core.checkpoints.store import Limits
+from pitui.core.session_events import SessionNoticeEvent
+from pitui.core.tools import READ_ONLY_TOOLS
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from pitui.core.session.store import SessionStore
+    from pitui.core.session_events import SessionEvent
+    from pitui.core.settings import Settings
+
+_log = logging.getLogger(__name__)
+
+
+class CheckpointHost(Protocol):
+    """What recording checkpoints needs from the session it works for."""
+
+    store: SessionStore
+    settings: Settings
+    cwd: Path
+
+    async def emit(self, event: SessionEvent) -> None: ...
+
+
+class CheckpointRecorder:
+    """Records one session's checkpoints; off when the settings or the machine say so."""
+
+    def __init__(self, host: CheckpointHost, *, enabled: bool = True) -> None:
+        self._host = host
+        self._enabled = enabled and host.settings.checkpoints.enabled
+        self._off_reason: str | None = None
+        self._checked = False
+        self._turn_done = False
+        self._run_changed = False
+        """A tool that may change files started since the last run-end checkpoint."""
+        self._engine: CheckpointEngine | None = None
+        self._files: SessionFiles | None = None
+        self.last: Recorded | None = None
+        """The checkpoint recorded last (tests and the UI's marker read it)."""
+
+    @property
+    def enabled(self) -> bool:
+        """True while checkpoints are being taken."""
+        return self._enabled and self._off_reason is None
+
+    @property
+    def off_reason(self) -> str | None:
+        """Why checkpoints went off (git missing, too many files, a git failure)."""
+        return self._off_reason
+
+    async def files(self) -> SessionFiles | None:
+        """The session's checkpoints (None when the feature is off)."""
+        if not self._enabled or self._off_reason is not None:
+            return None
+        if not self._checked:
+            self._checked = True
+            problem = await CheckpointEngine.problem()
+            if problem is not None:
+                await self._turn_off(f"Checkpoints are off: {problem}.")
+                return None
+        host = self._host
+        if self._engine is None:
+            options = host.settings.checkpoints
+            limits = Limits(max_file_bytes=options.max_file_bytes, max_files=options.max_files)
+            self._engine = CheckpointEngine(host.cwd, limits)
+        if self._files is None or self._files.store is not host.store:
+            self._files = SessionFiles(self._engine, host.store)
+        return self._files
+
+    async def on_event(self, event: object) -> None:
+        """Checkpoint before the first tool of a turn that may change files."""
+        if isinstance(event, TurnStartEvent):
+            self._turn_done = False
+        elif (
+            isinstance(event, ToolExecutionStartEvent)
+            and not self._turn_done
+            and event.tool_name not in READ_ONLY_TOOLS
+        ):
+            self._turn_done = self._run_changed = True
+            await self.checkpoint("beforeTools")
+
+    async def after_run(self) -> Recorded | None:
+        """The run's last checkpoint, when one of its tools may have changed files (a
+        conversation that never touches files gets no checkpoint entries)."""
+        if not self._run_changed:
+            return None
+        self._run_changed = False
+        return await self.checkpoint("runEnd")
+
+    async def checkpoint(self, reason: Reason) -> Recorded | None:
+        """Record a checkpoint now (nothing when the tree is unchanged or the feature off)."""
+        if self._host.store.read_only:
+            return None
+        files = await self.files()
+        if files is None:
+            return None
+        try:
+            recorded = await files.record(reason)
+        except TooManyFiles as exc:
+            await self._turn_off(exc.message)
+            return None
+        except CheckpointError as exc:
+            _log.warning("checkpoint failed: %s", exc)
+            await self._turn_off(f"Checkpoints are off for this session: {exc.message}")
+            return None
+        except (TimeoutError, OSError) as exc:
+            await self._turn_off(f"Checkpoints are off for this session: {exc}")
+            return None
+        if recorded is not None:
+            self.last = recorded
+            if recorded.newly_skipped:
+                await self._skipped_notice(recorded.newly_skipped)
+        return recorded
+
+    async def _skipped_notice(self, paths: list[str]) -> None:
+        limit_mb = self._host.settings.checkpoints.max_file_bytes / (1024 * 1024)
+        shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+        await self._host.emit(
+            SessionNoticeEvent(
+                message=f"Checkpoints skip files over {limit_mb:g} MB (never saved, never "
+                f"restored): {shown}",
+                level="info",
+            )
+        )
+
+    async def _turn_off(self, message: str) -> None:
+        self._off_reason = message
+        await self._host.emit(SessionNoticeEvent(message=message, level="warning"))
