@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from pitui.agent.messages import AgentMessage
+from pitui.core.checkpoints.points import CHECKPOINT_TYPE
 from pitui.core.compaction.tokens import estimate_raw_entry, estimate_tokens
 from pitui.core.messages import BashExecutionMessage, CustomMessage, SystemMessage, text_of
 from pitui.core.sanitize import inert
@@ -36,6 +37,7 @@ _ENTRY_REASONS = {
     "message": "not in the agent's transcript (a failed reply taken out for a retry)",
 }
 _UNKNOWN_ENTRY = "entry type the context does not use"
+CHECKPOINT_REASON = "file checkpoint (pitui): the project's files at this point, never sent"
 ToolCallRef: TypeAlias = tuple[str, Mapping[str, Any]]
 
 
@@ -114,7 +116,11 @@ def _remember_calls(
             calls[call_id] = (name, args)
 
 
-def _entry_reason(kind: str, context: SessionContext, summarised: bool) -> str:
+def _entry_reason(
+    kind: str, context: SessionContext, summarised: bool, raw: Mapping[str, Any]
+) -> str:
+    if kind == "custom" and raw.get("customType") == CHECKPOINT_TYPE:
+        return CHECKPOINT_REASON
     if summarised and kind in ("message", "custom_message", "branch_summary"):
         compaction = context.entry_ids[0] if context.entry_ids else "?"
         return SUMMARISED.format(compaction=compaction)
@@ -146,7 +152,7 @@ def not_sent_entries(
             NotSent(
                 entry_id=entry_id,
                 kind=role if kind == "message" and role else kind,
-                reason=_entry_reason(kind, context, entry_id in summarised),
+                reason=_entry_reason(kind, context, entry_id in summarised, raw),
                 tokens=estimate_raw_entry(raw),
                 preview=flat(row_text(raw, calls).plain),
             )

@@ -59,6 +59,23 @@ class CheckpointEngine:
         await take_snapshot(self.store)
         return outcome
 
+    async def last_known(self) -> str | None:
+        """The tree pitui last left the project in (a recorded checkpoint or a restore):
+        what differs from it now was changed outside pitui."""
+        tree = (await asyncio.to_thread(self.store.read_state)).get("lastTree")
+        return tree if isinstance(tree, str) else None
+
+    async def remember(self, tree: str) -> None:
+        """Note that the project's files are ``tree`` (see :meth:`last_known`)."""
+
+        def update() -> None:
+            state = self.store.read_state()
+            if state.get("lastTree") != tree:
+                state["lastTree"] = tree
+                self.store.write_state(state)
+
+        await asyncio.to_thread(update)
+
     async def changes(self, old: str, new: str) -> list[Change]:
         """What differs from tree ``old`` to tree ``new``."""
         return await diff_trees(self.store.git, old, new)

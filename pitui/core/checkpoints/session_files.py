@@ -57,7 +57,8 @@ class RestoreResult:
     pre_restore: Point
     """The checkpoint of the files as they were (recorded, or the path's latest)."""
     outside: list[str]
-    """Files changed since the path's last checkpoint, outside pitui: saved first."""
+    """Files changed outside pitui since pitui last left them (a checkpoint or a
+    restore): saved first."""
     outcome: RestoreOutcome
 
     def summary(self) -> str:
@@ -95,6 +96,7 @@ class SessionFiles:
     async def record(self, reason: Reason) -> Recorded | None:
         """Snapshot the project; record it when it differs from the path's last checkpoint."""
         snap = await self.engine.snapshot()
+        await self.engine.remember(snap.tree)
         return await self._append(snap.tree, reason, snap.newly_skipped)
 
     async def _append(
@@ -152,9 +154,10 @@ class SessionFiles:
         async with engine.locked():
             pre = await engine.snapshot_locked()
             previous = self.latest()
+            known = await engine.last_known() or (previous.tree if previous else None)
             outside: list[str] = []
-            if previous is not None and previous.tree != pre.tree:
-                outside = [c.path for c in await engine.changes(previous.tree, pre.tree)]
+            if known is not None and await engine.has_tree(known) and known != pre.tree:
+                outside = [c.path for c in await engine.changes(known, pre.tree)]
             recorded = await self._append(pre.tree, "beforeRestore")
             await self.store.flush()  # on disk before the first file is written
             if recorded is not None:
@@ -162,6 +165,7 @@ class SessionFiles:
             else:
                 pre_point = previous or Point("", pre.tree)
             outcome = await engine.restore_locked(pre.tree, point.tree)
+            await engine.remember(point.tree)
         return RestoreResult(point, pre_point, outside, outcome)
 
     async def _require(self, point: Point) -> None:
