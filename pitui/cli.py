@@ -27,7 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pitui",
         description="A full-screen terminal client for LLM coding agents.",
-        epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate,import} --help",
+        epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate,import,"
+        "files,restore,checkpoints} --help",
     )
     parser.add_argument("--version", action="version", version=VERSION_TEXT)
     parser.add_argument("messages", nargs="*", help="initial prompt (with -p: the prompt)")

@@ -559,6 +559,7 @@ class AgentSession:
         """Abort work in progress and release the session file."""
         self.abort()
         await self.agent.wait_for_idle()
+        await self.checkpoints.close()
         await self.store.close()
 
     async def _remember(self, **changes: str) -> None:

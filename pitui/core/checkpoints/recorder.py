@@ -9,12 +9,15 @@ else goes on.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from contextlib import suppress
 from typing import TYPE_CHECKING, Protocol
 
 from pitui.agent.events import ToolExecutionStartEvent, TurnStartEvent
 from pitui.core.checkpoints.engine import CheckpointEngine
 from pitui.core.checkpoints.git import CheckpointError
+from pitui.core.checkpoints.prune import prune, prune_due
 from pitui.core.checkpoints.session_files import Reason, Recorded, SessionFiles
 from pitui.core.checkpoints.snapshot import TooManyFiles
 from pitui.core.checkpoints.store import Limits
@@ -54,6 +57,7 @@ class CheckpointRecorder:
         """A tool that may change files started since the last run-end checkpoint."""
         self._engine: CheckpointEngine | None = None
         self._files: SessionFiles | None = None
+        self._prune: asyncio.Future[None] | None = None
         self.last: Recorded | None = None
         """The checkpoint recorded last (tests and the UI's marker read it)."""
 
@@ -125,11 +129,35 @@ class CheckpointRecorder:
         except (TimeoutError, OSError) as exc:
             await self._turn_off(f"Checkpoints are off for this session: {exc}")
             return None
+        self._maybe_prune(files)
         if recorded is not None:
             self.last = recorded
             if recorded.newly_skipped:
                 await self._skipped_notice(recorded.newly_skipped)
         return recorded
+
+    def _maybe_prune(self, files: SessionFiles) -> None:
+        """Start the daily housekeeping in the background (once per session at most)."""
+        if self._prune is not None:
+            return
+        engine = files.engine
+
+        async def housekeeping() -> None:
+            try:
+                if await asyncio.to_thread(prune_due, engine):
+                    await prune(engine)
+            except (CheckpointError, OSError) as exc:  # best effort: the next day retries
+                _log.warning("checkpoint housekeeping failed: %s", exc)
+
+        self._prune = asyncio.ensure_future(housekeeping())
+
+    async def close(self) -> None:
+        """Stop background housekeeping (git is ended; gc is safe to interrupt)."""
+        task, self._prune = self._prune, None
+        if task is not None and not task.done():
+            task.cancel()
+            with suppress(asyncio.CancelledError):
+                await task
 
     async def _skipped_notice(self, paths: list[str]) -> None:
         limit_mb = self._host.settings.checkpoints.max_file_bytes / (1024 * 1024)

@@ -9,12 +9,14 @@ rest). An unchanged tree records nothing.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 from pitui.core.checkpoints.engine import CheckpointEngine
 from pitui.core.checkpoints.git import CheckpointError
 from pitui.core.checkpoints.points import CHECKPOINT_TYPE, Point, PointFinder, latest_on_path
+from pitui.core.checkpoints.prune import note_session
 from pitui.core.checkpoints.restore import RestoreOutcome
 from pitui.core.checkpoints.trees import EMPTY_TREE, Change
 from pitui.core.session.store import SessionStore
@@ -81,6 +83,7 @@ class SessionFiles:
         self.engine = engine
         self.store = store
         self._finder: PointFinder | None = None
+        self._noted = False
 
     @property
     def finder(self) -> PointFinder:
@@ -95,8 +98,12 @@ class SessionFiles:
 
     async def record(self, reason: Reason) -> Recorded | None:
         """Snapshot the project; record it when it differs from the path's last checkpoint."""
-        snap = await self.engine.snapshot()
-        await self.engine.remember(snap.tree)
+        async with self.engine.locked():
+            snap = await self.engine.snapshot_locked()
+            await self.engine.remember(snap.tree)
+            if not self._noted and self.store.path is not None:
+                self._noted = True
+                await asyncio.to_thread(note_session, self.engine, self.store.path)
         return await self._append(snap.tree, reason, snap.newly_skipped)
 
     async def _append(
