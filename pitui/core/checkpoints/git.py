@@ -27,6 +27,9 @@ STORE_CONFIG: tuple[tuple[str, str], ...] = (
     ("core.bare", "false"),
     ("core.fsmonitor", "false"),
     ("core.sharedRepository", "0600"),
+    # Checkpoints favour speed: a power cut may lose the newest ones, never the project.
+    ("core.fsync", "none"),
+    ("core.fsyncObjectFiles", "false"),
     ("core.hooksPath", "/dev/null"),
     ("core.autocrlf", "false"),
     ("core.safecrlf", "false"),
@@ -168,7 +171,8 @@ class Git:
             raise
         result = GitResult(proc.returncode or 0, out, err)
         if check and result.code != 0:
-            raise CheckpointError(f"git {args[0]} failed: {result.text()}")
+            command = next((a for a in args if not a.startswith("-") and "=" not in a), "")
+            raise CheckpointError(f"git {command} failed: {result.text()}")
         return result
 
     async def out(self, *args: str, stdin: bytes | None = None) -> bytes:

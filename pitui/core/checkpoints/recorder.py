@@ -14,7 +14,7 @@ import logging
 from contextlib import suppress
 from typing import TYPE_CHECKING, Protocol
 
-from pitui.agent.events import ToolExecutionStartEvent, TurnStartEvent
+from pitui.agent.events import MessageUpdateEvent, ToolExecutionStartEvent, TurnStartEvent
 from pitui.core.checkpoints.engine import CheckpointEngine
 from pitui.core.checkpoints.git import CheckpointError
 from pitui.core.checkpoints.prune import prune, prune_due
@@ -27,6 +27,7 @@ from pitui.core.tools import READ_ONLY_TOOLS
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from pitui.ai.types import AssistantMessage
     from pitui.core.session.store import SessionStore
     from pitui.core.session_events import SessionEvent
     from pitui.core.settings import Settings
@@ -58,6 +59,7 @@ class CheckpointRecorder:
         self._engine: CheckpointEngine | None = None
         self._files: SessionFiles | None = None
         self._prune: asyncio.Future[None] | None = None
+        self._warm: asyncio.Future[None] | None = None
         self.last: Recorded | None = None
         """The checkpoint recorded last (tests and the UI's marker read it)."""
 
@@ -94,6 +96,11 @@ class CheckpointRecorder:
         """Checkpoint before the first tool of a turn that may change files."""
         if isinstance(event, TurnStartEvent):
             self._turn_done = False
+            if self._warm is not None and self._warm.done():
+                self._warm = None
+        elif isinstance(event, MessageUpdateEvent):
+            if event.assistant_message_event.type == "toolcall_start" and not self._turn_done:
+                await self._warm_up(event.message)
         elif (
             isinstance(event, ToolExecutionStartEvent)
             and not self._turn_done
@@ -101,6 +108,29 @@ class CheckpointRecorder:
         ):
             self._turn_done = self._run_changed = True
             await self.checkpoint("beforeTools")
+            self._warm = None
+
+    async def _warm_up(self, message: AssistantMessage) -> None:
+        """While the model is still writing a call that may change files, snapshot in the
+        background: the checkpoint before the call then finds git's caches warm (on a
+        large project's first checkpoint, the hashing overlaps the streaming)."""
+        calls = message.tool_calls()
+        if self._warm is not None or not calls or calls[-1].name in READ_ONLY_TOOLS:
+            return
+        if self._host.store.read_only:
+            return
+        files = await self.files()
+        if files is None:
+            return
+        engine = files.engine
+
+        async def warm() -> None:
+            try:
+                await engine.snapshot()
+            except (CheckpointError, OSError) as exc:  # the checkpoint itself will say so
+                _log.info("checkpoint warm-up failed: %s", exc)
+
+        self._warm = asyncio.ensure_future(warm())
 
     async def after_run(self) -> Recorded | None:
         """The run's last checkpoint, when one of its tools may have changed files (a
@@ -153,11 +183,12 @@ class CheckpointRecorder:
 
     async def close(self) -> None:
         """Stop background housekeeping (git is ended; gc is safe to interrupt)."""
-        task, self._prune = self._prune, None
-        if task is not None and not task.done():
-            task.cancel()
-            with suppress(asyncio.CancelledError):
-                await task
+        for task in (self._prune, self._warm):
+            if task is not None and not task.done():
+                task.cancel()
+                with suppress(asyncio.CancelledError):
+                    await task
+        self._prune = self._warm = None
 
     async def _skipped_notice(self, paths: list[str]) -> None:
         limit_mb = self._host.settings.checkpoints.max_file_bytes / (1024 * 1024)
