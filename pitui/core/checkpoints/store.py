@@ -13,6 +13,7 @@ import asyncio
 import fcntl
 import json
 import os
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
@@ -103,7 +104,7 @@ class ShadowStore:
 
     def write_state(self, state: dict[str, Any]) -> None:
         """Replace the state file atomically. Blocking."""
-        tmp = self.state_file.with_suffix(".tmp")
+        tmp = self.state_file.with_name(f".state-{os.getpid()}-{secrets.token_hex(4)}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as handle:
             json.dump(state, handle)
@@ -113,11 +114,13 @@ class ShadowStore:
 
     @asynccontextmanager
     async def locked(self) -> AsyncIterator[None]:
-        """Hold the store's lock (two pitui processes in one project take turns)."""
-        await self.ensure()
+        """Hold the store's lock (two pitui processes in one project take turns); the
+        store is created or its config refreshed once the lock is held."""
+        await asyncio.to_thread(private_dir, self.git_dir)
         fd = os.open(self.git_dir / "pitui.lock", os.O_RDWR | os.O_CREAT, 0o600)
         try:
             await asyncio.to_thread(fcntl.flock, fd, fcntl.LOCK_EX)
+            await self.ensure()
             yield
         finally:
             os.close(fd)  # closing releases the lock
@@ -135,7 +138,7 @@ def _write_if_changed(path: Path, text: str) -> None:
             return
     except (OSError, UnicodeDecodeError):
         pass
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f".{path.name}-{os.getpid()}-{secrets.token_hex(4)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as handle:
         handle.write(text)
