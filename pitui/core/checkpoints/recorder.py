@@ -17,8 +17,15 @@ from typing import TYPE_CHECKING, Protocol
 from pitui.agent.events import MessageUpdateEvent, ToolExecutionStartEvent, TurnStartEvent
 from pitui.core.checkpoints.engine import CheckpointEngine
 from pitui.core.checkpoints.git import CheckpointError
+from pitui.core.checkpoints.points import Point
 from pitui.core.checkpoints.prune import prune, prune_due
-from pitui.core.checkpoints.session_files import Reason, Recorded, SessionFiles
+from pitui.core.checkpoints.session_files import (
+    Comparison,
+    Reason,
+    Recorded,
+    RestoreResult,
+    SessionFiles,
+)
 from pitui.core.checkpoints.snapshot import TooManyFiles
 from pitui.core.checkpoints.store import Limits
 from pitui.core.session_events import SessionNoticeEvent
@@ -189,6 +196,29 @@ class CheckpointRecorder:
                 with suppress(asyncio.CancelledError):
                     await task
         self._prune = self._warm = None
+
+    # ------------------------------------------------------------------ moving
+
+    async def comparison_for(self, entry_id: str) -> Comparison | None:
+        """What a move to ``entry_id`` would do to the files (None: checkpoints are off,
+        no checkpoint is known there, or the files already match)."""
+        files = await self.files()
+        point = files.point_for(entry_id) if files is not None else None
+        if files is None or point is None or not await files.engine.has_tree(point.tree):
+            return None
+        comparison = await files.compare(point)
+        return comparison if comparison.count else None
+
+    async def restore(self, point: Point) -> RestoreResult:
+        """Make the files ``point``'s (pre-restore checkpoint first, at the leaf).
+
+        Raises:
+            CheckpointError: checkpoints are off, or the store lacks the point's files.
+        """
+        files = await self.files()
+        if files is None:
+            raise CheckpointError(self._off_reason or "Checkpoints are off")
+        return await files.restore(point)
 
     async def _skipped_notice(self, paths: list[str]) -> None:
         limit_mb = self._host.settings.checkpoints.max_file_bytes / (1024 * 1024)

@@ -146,3 +146,28 @@ def test_context_with_checkpoints_equals_pis_oracle(name: str) -> None:
     expected = json.loads((ORACLE / f"{name}.v3.context.json").read_text())
     context = build_session_context(parse_session_bytes(data).table.all())
     assert [m.to_json_dict() for m in context.messages] == expected["agentMessages"]
+
+
+async def test_moving_through_the_tree_brings_the_files(tmp_path: Path) -> None:
+    """The issue's flow on the façade: edit, go back to before it with its files, then
+    switch to the newer branch again and restore forward."""
+    project = make_project(tmp_path / "p", {"app.py": "port = 9090\n"})
+    session = await _session(project)
+    await session.prompt("write app.py: port = 8080")
+    table = session.store.table
+    user = next(table.ids[i] for i, r in enumerate(table.roles) if r == "user")
+    newest = session.store.get_leaf_id()
+    assert newest is not None
+    comparison = await session.checkpoints.comparison_for(user)
+    assert comparison is not None and comparison.count == 1
+    await session.checkpoints.restore(comparison.point)
+    await session.navigate(user)
+    assert (project / "app.py").read_text() == "port = 9090\n"
+    await session.prompt("hello")  # a new branch from before the edit
+    back = await session.checkpoints.comparison_for(newest)
+    assert back is not None and [c.path for c in back.changes] == ["app.py"]
+    await session.checkpoints.restore(back.point)
+    await session.switch_branch(newest)
+    assert (project / "app.py").read_text() == "port = 8080"
+    assert await session.checkpoints.comparison_for(newest) is None  # nothing differs
+    await session.close()
