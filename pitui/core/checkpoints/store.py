@@ -89,8 +89,18 @@ class ShadowStore:
         with suppress(OSError, UnicodeDecodeError):
             if project_exclude.is_file() and not project_exclude.is_symlink():
                 lines += ["# the project's .git/info/exclude", project_exclude.read_text()]
+        lines += ["# pitui's own home, when the project holds it", *self._own_folders()]
         lines += ["# over the size limit", *(_literal_pattern(path) for path in oversize)]
         _write_if_changed(self.git_dir / "info" / "exclude", "\n".join(lines) + "\n")
+
+    def _own_folders(self) -> list[str]:
+        """Exclude lines for the pitui home (this store included) if it is inside the
+        project (pitui started in ``~``): a snapshot must never hold its own store."""
+        found = []
+        for folder in {paths.home().resolve(), self.git_dir.resolve()}:
+            if folder.is_relative_to(self.cwd) and folder != self.cwd:
+                found.append(_literal_pattern(folder.relative_to(self.cwd).as_posix()) + "/")
+        return sorted(found)
 
     # ------------------------------------------------------------------ state
 

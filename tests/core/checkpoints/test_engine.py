@@ -180,3 +180,16 @@ def test_version_parsing() -> None:
     assert parse_version("git version 2.39.5") == (2, 39, 5)
     assert parse_version("git version 2.25.1.windows.1")[:2] == (2, 25)  # type: ignore[index]
     assert parse_version("nonsense") is None
+
+
+async def test_a_project_holding_the_pitui_home_never_snapshots_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = make_project(tmp_path / "home-dir", {"notes.txt": "n\n"})
+    monkeypatch.setenv("PITUI_HOME", str(project / ".pitui-home"))
+    engine = CheckpointEngine(project)
+    first = await engine.snapshot()
+    (project / "notes.txt").write_text("changed\n")
+    second = await engine.snapshot()
+    assert await _files(engine, second.tree) == {"notes.txt"}
+    assert first.tree != second.tree
