@@ -80,8 +80,8 @@ def _store_bytes(root: Path) -> int:
     return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
 
 
-async def prune(engine: CheckpointEngine) -> PruneResult:
-    """Keep the referenced trees, collect the rest (older than the grace period)."""
+async def prune(engine: CheckpointEngine, grace: str = GRACE) -> PruneResult:
+    """Keep the referenced trees, collect the rest (older than ``grace``)."""
     store, git = engine.store, engine.store.git
     async with engine.locked():
         files, trees, still_there = await asyncio.to_thread(_referenced, engine)
@@ -101,7 +101,7 @@ async def prune(engine: CheckpointEngine) -> PruneResult:
         await asyncio.to_thread(note)
     # Unlocked: gc works beside a running checkpoint (new objects are within the grace
     # period, the index is not gc's), so a turn never waits for a repack.
-    await git.run("gc", "--quiet", f"--prune={GRACE}")
+    await git.run("gc", "--quiet", f"--prune={grace}")
     size = await asyncio.to_thread(_store_bytes, store.git_dir)
     return PruneResult(files, len(present), size)
 
