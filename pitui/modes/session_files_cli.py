@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from pitui.core.checkpoints.engine import CheckpointEngine
+from pitui.core.checkpoints.errors import CheckpointError
 from pitui.core.checkpoints.file_diffs import file_diffs
-from pitui.core.checkpoints.git import CheckpointError
 from pitui.core.checkpoints.points import Point
 from pitui.core.checkpoints.prune import prune
 from pitui.core.checkpoints.session_files import Comparison, SessionFiles

@@ -16,7 +16,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from pitui.errors import PituiError
+from pitui.core.checkpoints.errors import CheckpointError
 
 MIN_VERSION = (2, 25)
 """``--pathspec-from-file`` (2.25) is what a checkpoint of a few changed files uses."""
@@ -53,12 +53,6 @@ STORE_CONFIG: tuple[tuple[str, str], ...] = (
 # Every attribute that could make stored bytes differ from the file's bytes is unset:
 # ``$GIT_DIR/info/attributes`` wins over any ``.gitattributes`` the project ships.
 STORE_ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding -diff -merge\n"
-
-
-class CheckpointError(PituiError):
-    """The shadow store cannot be used (git missing or too old, a git command failed)."""
-
-    title = "Checkpoints"
 
 
 @dataclass(frozen=True, slots=True)

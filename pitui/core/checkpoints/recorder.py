@@ -15,19 +15,7 @@ from contextlib import suppress
 from typing import TYPE_CHECKING, Protocol
 
 from pitui.agent.events import MessageUpdateEvent, ToolExecutionStartEvent, TurnStartEvent
-from pitui.core.checkpoints.engine import CheckpointEngine
-from pitui.core.checkpoints.git import CheckpointError
-from pitui.core.checkpoints.points import Point
-from pitui.core.checkpoints.prune import prune, prune_due
-from pitui.core.checkpoints.session_files import (
-    Comparison,
-    Reason,
-    Recorded,
-    RestoreResult,
-    SessionFiles,
-)
-from pitui.core.checkpoints.snapshot import TooManyFiles
-from pitui.core.checkpoints.store import Limits
+from pitui.core.checkpoints.errors import CheckpointError, TooManyFiles
 from pitui.core.session_events import SessionNoticeEvent
 from pitui.core.tools import READ_ONLY_TOOLS
 
@@ -35,6 +23,15 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from pitui.ai.types import AssistantMessage
+    from pitui.core.checkpoints.engine import CheckpointEngine
+    from pitui.core.checkpoints.points import Point
+    from pitui.core.checkpoints.session_files import (
+        Comparison,
+        Reason,
+        Recorded,
+        RestoreResult,
+        SessionFiles,
+    )
     from pitui.core.session.store import SessionStore
     from pitui.core.session_events import SessionEvent
     from pitui.core.settings import Settings
@@ -84,6 +81,12 @@ class CheckpointRecorder:
         """The session's checkpoints (None when the feature is off)."""
         if not self._enabled or self._off_reason is not None:
             return None
+        # The engine is imported with the first checkpoint: a session whose tools never
+        # change files (print mode's usual turn) never loads it.
+        from pitui.core.checkpoints.engine import CheckpointEngine
+        from pitui.core.checkpoints.session_files import SessionFiles
+        from pitui.core.checkpoints.store import Limits
+
         if not self._checked:
             self._checked = True
             problem = await CheckpointEngine.problem()
@@ -177,6 +180,8 @@ class CheckpointRecorder:
         """Start the daily housekeeping in the background (once per session at most)."""
         if self._prune is not None:
             return
+        from pitui.core.checkpoints.prune import prune, prune_due
+
         engine = files.engine
 
         async def housekeeping() -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 from pitui.core.checkpoints.engine import CheckpointEngine
-from pitui.core.checkpoints.git import CheckpointError
+from pitui.core.checkpoints.errors import CheckpointError
 from pitui.core.checkpoints.points import CHECKPOINT_TYPE, Point, PointFinder, latest_on_path
 from pitui.core.checkpoints.prune import note_session
 from pitui.core.checkpoints.restore import RestoreOutcome

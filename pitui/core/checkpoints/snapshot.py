@@ -15,12 +15,8 @@ import os
 import struct
 from dataclasses import dataclass, field
 
-from pitui.core.checkpoints.git import CheckpointError
+from pitui.core.checkpoints.errors import CheckpointError, TooManyFiles
 from pitui.core.checkpoints.store import ShadowStore
-
-
-class TooManyFiles(CheckpointError):
-    """The project holds more files than ``checkpoints.maxFiles``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from pitui import paths
-from pitui.core.checkpoints.git import STORE_ATTRIBUTES, STORE_CONFIG, CheckpointError, Git
+from pitui.core.checkpoints.errors import CheckpointError
+from pitui.core.checkpoints.git import STORE_ATTRIBUTES, STORE_CONFIG, Git
 from pitui.private_files import private_dir
 
 DEFAULT_EXCLUDES = ("/.pitui/", ".git/", ".*.pitui-restore-*")

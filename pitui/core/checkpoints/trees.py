@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from pitui.core.checkpoints.git import CheckpointError, Git
+from pitui.core.checkpoints.errors import CheckpointError
+from pitui.core.checkpoints.git import Git
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 """git's empty tree (SHA-1 stores): the files of a point before any checkpoint."""

@@ -11,8 +11,8 @@ import pytest
 
 from pitui import paths
 from pitui.core.checkpoints.engine import CheckpointEngine
+from pitui.core.checkpoints.errors import TooManyFiles
 from pitui.core.checkpoints.git import git_problem, parse_version
-from pitui.core.checkpoints.snapshot import TooManyFiles
 from pitui.core.checkpoints.store import Limits
 from pitui.core.checkpoints.trees import list_tree
 from tests.core.checkpoints.helpers import hash_tree, make_project
