@@ -27,7 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pitui",
         description="A full-screen terminal client for LLM coding agents.",
-        epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate,import} --help",
+        epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate,import,"
+        "files,restore,checkpoints} --help",
     )
     parser.add_argument("--version", action="version", version=VERSION_TEXT)
     parser.add_argument("messages", nargs="*", help="initial prompt (with -p: the prompt)")
@@ -46,6 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--session-dir", metavar="DIR", help="directory for session files")
     parser.add_argument("--no-session", action="store_true", help="do not save the session")
+    parser.add_argument(
+        "--no-checkpoints",
+        action="store_true",
+        help="take no checkpoints of the project's files (setting checkpoints.enabled)",
+    )
     parser.add_argument(
         "--read-only",
         action="store_true",

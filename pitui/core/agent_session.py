@@ -32,6 +32,7 @@ from pitui.ai.types import (
     ToolResultMessage,
     UserMessage,
 )
+from pitui.core.checkpoints.recorder import CheckpointRecorder
 from pitui.core.messages import BashExecutionMessage, text_of
 from pitui.core.permissions import PermissionGate, mark_denied
 from pitui.core.redaction import SecretRedactor
@@ -116,6 +117,8 @@ class AgentSession:
         """Tree navigation, with branch summaries."""
         self.retry = SessionRetry(self)
         """Automatic retries of transient provider errors."""
+        self.checkpoints = CheckpointRecorder(self)
+        """Snapshots of the project's files, recorded in the session (``checkpoints.*``)."""
 
     # ------------------------------------------------------------------ state
 
@@ -188,6 +191,8 @@ class AgentSession:
                 await pending
 
     async def _on_agent_event(self, event: SessionEvent) -> None:
+        # Awaited before the tool runs: the checkpoint holds the files it may change.
+        await self.checkpoints.on_event(event)
         if isinstance(event, MessageEndEvent):
             message = event.message
             if isinstance(message, ToolResultMessage) and message.tool_call_id in self._denied:
@@ -273,8 +278,10 @@ class AgentSession:
         await self.agent.wait_for_idle()
 
     async def _after_run(self) -> None:
-        """Post-run work: automatic retries, then automatic compaction."""
+        """Post-run work: automatic retries, the run's last checkpoint, then automatic
+        compaction."""
         await self.retry.after_run()
+        await self.checkpoints.after_run()
         await self.compaction.after_run()
 
     async def compact(self, instructions: str | None = None) -> CompactionResult:
@@ -557,6 +564,7 @@ class AgentSession:
         """Abort work in progress and release the session file."""
         self.abort()
         await self.agent.wait_for_idle()
+        await self.checkpoints.close()
         await self.store.close()
 
     async def _remember(self, **changes: str) -> None:

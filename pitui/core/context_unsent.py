@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from pitui.agent.messages import AgentMessage
+from pitui.core.checkpoints.points import CHECKPOINT_TYPE
 from pitui.core.compaction.tokens import estimate_raw_entry, estimate_tokens
 from pitui.core.messages import BashExecutionMessage, CustomMessage, SystemMessage, text_of
 from pitui.core.sanitize import inert
@@ -37,6 +38,7 @@ _ENTRY_REASONS = {
     "message": "not in the agent's transcript (a failed reply taken out for a retry)",
 }
 _UNKNOWN_ENTRY = "entry type the context does not use"
+CHECKPOINT_REASON = "file checkpoint (pitui): the project's files at this point, never sent"
 ToolCallRef: TypeAlias = tuple[str, Mapping[str, Any]]
 
 
@@ -124,7 +126,9 @@ def _summarised_reason(context: SessionContext) -> str:
     return SUMMARISED.format(compaction=context.entry_ids[0] if context.entry_ids else "?")
 
 
-def _entry_reason(kind: str, summarised: str | None) -> str:
+def _entry_reason(kind: str, summarised: str | None, raw: Mapping[str, Any]) -> str:
+    if kind == "custom" and raw.get("customType") == CHECKPOINT_TYPE:
+        return CHECKPOINT_REASON
     if summarised is not None and kind in ("message", "custom_message", "branch_summary"):
         return summarised  # one string for the tens of thousands of entries it covers
     if kind == "compaction":
@@ -158,7 +162,7 @@ def not_sent_entries(
                     entry_id=entry_id,
                     kind=role if kind == "message" and role else kind,
                     reason=_entry_reason(
-                        kind, summarised_reason if entry_id in summarised else None
+                        kind, summarised_reason if entry_id in summarised else None, raw
                     ),
                     tokens=estimate_raw_entry(raw),
                     preview=flat_inert(row_text(raw, calls).plain),

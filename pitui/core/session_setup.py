@@ -72,6 +72,8 @@ class SessionOptions:
     no_session: bool = False
     read_only: bool = False
     """Open the session file without ever writing to it (``--read-only``)."""
+    no_checkpoints: bool = False
+    """Take no checkpoints of the project's files (``--no-checkpoints``)."""
     fallback_read_only: bool = False
     """A file that is locked or cannot be written opens read-only instead of failing."""
     store: SessionStore | None = None
@@ -111,6 +113,7 @@ def options_from_args(
         session_dir=Path(args.session_dir) if args.session_dir else None,
         continue_recent=bool(args.continue_ or args.resume),
         no_session=args.no_session,
+        no_checkpoints=bool(getattr(args, "no_checkpoints", False)),
         read_only=bool(getattr(args, "read_only", False)),
         system_prompt=args.system_prompt,
         append_system_prompt=args.append_system_prompt,
@@ -126,6 +129,9 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         loaded = await load_settings(cwd)
         settings = loaded.settings
         options.warnings += loaded.errors
+    if options.no_checkpoints and settings.checkpoints.enabled:
+        settings = settings.model_copy(deep=True)
+        settings.checkpoints.enabled = False
     registry = options.registry or await ModelRegistry.load()
     options.warnings += registry.warnings()
     store = await _open_store(options)

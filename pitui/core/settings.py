@@ -106,6 +106,19 @@ class SandboxSettings(PiModel):
     """Which sandbox to use: ``auto`` tries Landlock, then bubblewrap."""
 
 
+class CheckpointSettings(PiModel):
+    """Snapshots of the project's files at every turn, in a private shadow git store."""
+
+    enabled: bool = True
+    """Take checkpoints (off: no snapshot is taken, nothing is restored)."""
+    restore: Literal["ask", "always", "never"] = "ask"
+    """When moving through the tree reaches other files: ask, restore, or leave them."""
+    max_file_bytes: int = Field(default=10 * 1024 * 1024, ge=1)
+    """Files larger than this are never snapshotted (nor overwritten by a restore)."""
+    max_files: int = Field(default=100_000, ge=1)
+    """A project with more files than this has no checkpoints (one notice says so)."""
+
+
 class Settings(PiModel):
     """All settings. Unknown keys (pi's other settings) are kept and ignored."""
 
@@ -127,6 +140,7 @@ class Settings(PiModel):
     images: ImageSettings = Field(default_factory=ImageSettings)
     approval: ApprovalSettings = Field(default_factory=ApprovalSettings)
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
+    checkpoints: CheckpointSettings = Field(default_factory=CheckpointSettings)
     hide_thinking_block: bool = False
     """Collapse thinking blocks by default."""
     shell_path: str | None = None
