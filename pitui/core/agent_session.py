@@ -53,6 +53,7 @@ from pitui.core.usage import FileUsage, UsageTotals
 
 if TYPE_CHECKING:
     from pitui.core.compaction.summarize import CompactionResult
+    from pitui.core.mcp.runtime import McpRuntime
 
 _log = logging.getLogger(__name__)
 # Settings saved on the user's behalf: pi's JSON key → the Settings attribute.
@@ -115,6 +116,8 @@ class AgentSession:
         """Tree navigation, with branch summaries."""
         self.retry = SessionRetry(self)
         """Automatic retries of transient provider errors."""
+        self.mcp: McpRuntime | None = None
+        """The session's MCP servers (None: none configured, or ``--no-mcp``)."""
 
     # ------------------------------------------------------------------ state
 
@@ -231,6 +234,10 @@ class AgentSession:
                 return
         await self._flush_pending_bash()
         await self.compaction.before_prompt()
+        if self.mcp is not None:  # tools and the mcp_servers section, as of this prompt
+            notice = await self.mcp.before_prompt(self.agent.state.messages)
+            if notice is not None:
+                await self.emit(SessionNoticeEvent(message=notice))
         content: list[TextContent | ImageContent] = [TextContent(text=text), *(images or [])]
         await self.agent.prompt(UserMessage(content=content))
         await self._after_run()
@@ -552,6 +559,8 @@ class AgentSession:
         """Abort work in progress and release the session file."""
         self.abort()
         await self.agent.wait_for_idle()
+        if self.mcp is not None:
+            await self.mcp.close()
         await self.store.close()
 
     async def _remember(self, **changes: str) -> None:

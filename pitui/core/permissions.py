@@ -88,6 +88,9 @@ class RememberedRule:
 
 
 Asker = Callable[[ApprovalRequest], Awaitable[ApprovalResponse]]
+ToolRule = Callable[["PermissionPolicy", str, dict[str, Any]], "tuple[Verdict, str] | None"]
+"""A verdict for tools the policy does not know (MCP tools: :mod:`pitui.core.mcp.gate`);
+None leaves the call to the policy's own rules."""
 Remember = Callable[[dict[str, Any]], Awaitable[None]]
 """Persists a project-settings change (an "always" answer, a removed rule)."""
 
@@ -124,6 +127,8 @@ class PermissionPolicy:
     sandbox_missing: str | None = None
     """Under ``workspace``: why bash has no OS sandbox here (None: every command runs in
     one). Then bash is not allowed outright: the TUI asks, print mode denies."""
+    tool_rule: ToolRule | None = None
+    """Asked first (after ``--approve all``) about every call."""
 
     @classmethod
     def from_settings(
@@ -156,6 +161,8 @@ class PermissionPolicy:
         """``(verdict, reason)`` for one call. Blocking (resolves paths)."""
         if tool_name in READ_ONLY or self.mode == "all":
             return "allow", ""
+        if self.tool_rule is not None and (ruled := self.tool_rule(self, tool_name, args)):
+            return ruled
         if self.mode == "none":
             return "deny", "mutating tools are disabled (--approve none)"
         if self.outside_workspace(tool_name, args):

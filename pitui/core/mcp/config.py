@@ -315,6 +315,11 @@ def _uses_codemode(server: ServerEntry) -> bool:
     return server.exposure == "codemode" or "codemode" in server.tool_exposure.values()
 
 
+def has_mcp_files(cwd: Path) -> bool:
+    """Whether either file exists (two stats: the cheap test before loading anything)."""
+    return paths.mcp_file().exists() or paths.project_mcp_file(cwd).exists()
+
+
 async def load_config(cwd: Path) -> LoadedConfig:
     """Both files, merged, read off the event loop."""
     return await asyncio.to_thread(load_config_now, cwd)

@@ -1,0 +1,365 @@
+"""One server's connection: connect, list tools, call, notice a drop, close.
+
+A connection is owned by one asyncio task (the SDK's session lives in an anyio task
+group, which must be entered and left by the same task): it opens the transport, runs
+``initialize``, lists tools and resources, then waits until it is told to stop or the
+transport closes. Calls come from other tasks through the session. What reaches the
+rest of pitui is plain data (:class:`ToolInfo`, JSON dicts of results), so only this
+module and :mod:`transport` know the SDK.
+
+A call's timeout (the server's ``timeout``, 60 s by default) restarts with every
+progress notification. A timeout, a dropped server or a protocol error raises
+:class:`McpCallError` whose message ends with the server's last stderr lines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pitui import __version__
+from pitui.core.mcp.config import ServerEntry
+from pitui.core.mcp.log import McpLog
+from pitui.core.mcp.transport import HttpSpec, Link, StdioSpec, http_transport, stdio_transport
+from pitui.core.mcp.values import UnresolvedValue, expand_home, resolve_map
+
+if TYPE_CHECKING:
+    from mcp.client.session import ClientSession
+
+State = Literal["idle", "connecting", "connected", "failed", "disconnected", "closed"]
+STDERR_TAIL_LINES = 40
+STDERR_IN_ERRORS = 10
+"""stderr lines quoted in a failed call's message."""
+
+Progress = Callable[[float, float | None, str | None], None]
+
+
+class McpCallError(Exception):
+    """A call that could not complete (timeout, dropped server, protocol error)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolInfo:
+    """A tool as the server lists it (plain JSON; no SDK types)."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    annotations: dict[str, bool] = field(default_factory=dict)
+    title: str | None = None
+
+    @property
+    def read_only(self) -> bool:
+        return self.annotations.get("readOnlyHint") is True
+
+
+def _tool_info(raw: dict[str, Any]) -> ToolInfo:
+    hints = raw.get("annotations") or {}
+    annotations = {k: v for k, v in hints.items() if k.endswith("Hint") and isinstance(v, bool)}
+    title = raw.get("title") or hints.get("title")
+    schema = dict(raw.get("inputSchema") or {})
+    schema.setdefault("type", "object")
+    schema.setdefault("properties", {})
+    description = (raw.get("description") or "").strip() or title or ""
+    return ToolInfo(str(raw["name"]), description, schema, annotations, title)
+
+
+class ServerConnection:
+    """The live state of one configured server."""
+
+    def __init__(
+        self,
+        entry: ServerEntry,
+        cwd: Path,
+        log: McpLog,
+        on_change: Callable[[ServerConnection], None] = lambda _c: None,
+    ) -> None:
+        self.entry = entry
+        self.cwd = cwd
+        self.log = log
+        self.on_change = on_change
+        self.state: State = "idle"
+        self.error: str | None = None
+        self.tools: list[ToolInfo] = []
+        self.instructions: str | None = None
+        self.has_resources = False
+        self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
+        self._session: ClientSession | None = None
+        self._owner: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+        self._ready = asyncio.Event()
+        self._link: Link | None = None
+
+    @property
+    def name(self) -> str:
+        return self.entry.name
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        """Connect in the background (a no-op when connected or connecting)."""
+        if self.state in ("connecting", "connected") or self.state == "closed":
+            return
+        self._stop = asyncio.Event()
+        self._ready = asyncio.Event()
+        self._set_state("connecting")
+        self._owner = asyncio.create_task(self._own(), name=f"mcp:{self.name}")
+
+    async def wait_ready(self, within: float | None = None) -> bool:
+        """Wait until connecting ended (connected or not); False on timeout."""
+        if self.state not in ("connecting",):
+            return True
+        try:
+            await asyncio.wait_for(self._ready.wait(), within)
+        except TimeoutError:
+            return False
+        return True
+
+    async def ensure_connected(self) -> None:
+        """Reconnect a dropped (or failed) server and wait for it.
+
+        Raises:
+            McpCallError: it does not connect.
+        """
+        if self.state in ("disconnected", "failed", "idle"):
+            await self._join_owner()
+            self.start()
+        await self.wait_ready(self.entry.timeout_s)
+        if self.state != "connected" or self._session is None:
+            raise McpCallError(
+                self._with_stderr(
+                    f'MCP server "{self.name}" is not connected: {self.error or self.state}'
+                )
+            )
+
+    async def close(self) -> None:
+        """Stop the server (stdin, SIGTERM, SIGKILL for stdio) and wait for it."""
+        self._stop.set()
+        await self._join_owner()
+        self._set_state("closed")
+
+    async def reconnect(self) -> None:
+        self._stop.set()
+        await self._join_owner()
+        self.state = "idle"
+        self.start()
+        await self.wait_ready()
+
+    async def _join_owner(self) -> None:
+        owner, self._owner = self._owner, None
+        if owner is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await owner
+
+    def _set_state(self, state: State, error: str | None = None) -> None:
+        self.state = state
+        if state in ("failed", "disconnected") or state == "connected":
+            self.error = error
+        self.on_change(self)
+
+    async def _own(self) -> None:
+        try:
+            async with AsyncExitStack() as stack:
+                async with asyncio.timeout(self.entry.timeout_s):
+                    await self._open(stack)
+                self._set_state("connected")
+                self._ready.set()
+                await self._wait_for_end()
+                if not self._stop.is_set():
+                    self._session = None
+                    self._set_state("disconnected", self._with_stderr("the server closed"))
+        except Exception as exc:  # every failure becomes state, never a traceback
+            self._session = None
+            message = _describe(exc, self.entry.timeout_s)
+            dropped = self.state in ("connected", "disconnected")
+            self._set_state("disconnected" if dropped else "failed", self._with_stderr(message))
+        finally:
+            self._session = None
+            self._ready.set()
+
+    async def _wait_for_end(self) -> None:
+        assert self._link is not None
+        stop = asyncio.create_task(self._stop.wait())
+        closed = asyncio.create_task(self._link.closed.wait())
+        try:
+            await asyncio.wait({stop, closed}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+            closed.cancel()
+
+    async def _open(self, stack: AsyncExitStack) -> None:
+        from mcp.client.session import ClientSession
+        from mcp_types import Implementation
+
+        self._link = Link(on_stderr=self._stderr_line)
+        transport = await self._transport(self._link)
+        read, write = await stack.enter_async_context(transport)
+        session = ClientSession(
+            read,
+            write,
+            logging_callback=self._on_log,
+            message_handler=self._on_message,
+            client_info=Implementation(name="pitui", version=__version__),
+        )
+        await stack.enter_async_context(session)
+        result = await session.initialize()
+        self.instructions = getattr(result, "instructions", None)
+        self._session = session
+        self.tools = await self._list_tools(session)
+        self.has_resources = await self._offers_resources(session)
+
+    async def _transport(self, link: Link) -> Any:
+        config = self.entry.config
+        try:
+            if self.entry.kind == "http":
+                headers = await resolve_map(config.get("headers"), "headers")
+                return http_transport(HttpSpec(config["url"], headers), link)
+            env = await resolve_map(config.get("env"), "env")
+        except UnresolvedValue as exc:
+            raise McpCallError(f'MCP server "{self.name}": {exc}') from None
+        cwd = (self.cwd / expand_home(config.get("cwd", "."))).resolve()
+        args = [expand_home(arg) for arg in config.get("args", [])]
+        return stdio_transport(StdioSpec(expand_home(config["command"]), args, env, cwd), link)
+
+    async def _offers_resources(self, session: ClientSession) -> bool:
+        """Whether the server lists any resource or template (the capability alone is
+        advertised by servers that have none)."""
+        capabilities = session.server_capabilities
+        if capabilities is None or capabilities.resources is None:
+            return False
+        with contextlib.suppress(Exception):
+            if (await session.list_resources()).resources:
+                return True
+        with contextlib.suppress(Exception):
+            return bool((await session.list_resource_templates()).resource_templates)
+        return False
+
+    async def _list_tools(self, session: ClientSession) -> list[ToolInfo]:
+        capabilities = session.server_capabilities
+        if capabilities is not None and capabilities.tools is None:
+            return []
+        tools: list[ToolInfo] = []
+        cursor: str | None = None
+        while True:
+            from mcp_types import PaginatedRequestParams
+
+            params = PaginatedRequestParams(cursor=cursor) if cursor else None
+            page = await session.list_tools(params=params)
+            tools += [
+                _tool_info(t.model_dump(by_alias=True, exclude_none=True)) for t in page.tools
+            ]
+            cursor = page.next_cursor
+            if not cursor:
+                return tools
+
+    # ------------------------------------------------------------------ notifications
+
+    def _stderr_line(self, line: str) -> None:
+        self.stderr_tail.append(line)
+        self.log.write(self.name, "stderr", None, line)
+
+    async def _on_log(self, params: Any) -> None:
+        self.log.write(self.name, str(params.level), params.logger, params.data)
+
+    async def _on_message(self, message: Any) -> None:
+        method = getattr(message, "method", None)
+        if method == "notifications/tools/list_changed" and self._session is not None:
+            with contextlib.suppress(Exception):
+                self.tools = await self._list_tools(self._session)
+                self.on_change(self)
+        elif isinstance(message, Exception):
+            self.log.write(self.name, "error", "pitui", str(message))
+
+    # ------------------------------------------------------------------ requests
+
+    def _with_stderr(self, message: str) -> str:
+        lines = list(self.stderr_tail)[-STDERR_IN_ERRORS:]
+        if not lines:
+            return message
+        return message + "\n\nServer stderr (last lines):\n" + "\n".join(lines)
+
+    async def call_tool(
+        self, tool: str, arguments: dict[str, Any], on_progress: Progress | None = None
+    ) -> dict[str, Any]:
+        """Call ``tool``; the ``CallToolResult`` as JSON (``isError`` results included)."""
+        await self.ensure_connected()
+        session = self._session
+        assert session is not None
+        activity = [time.monotonic()]
+
+        async def report(progress: float, total: float | None, message: str | None) -> None:
+            activity[0] = time.monotonic()
+            if on_progress is not None:
+                on_progress(progress, total, message)
+
+        request = session.call_tool(tool, arguments, progress_callback=report)
+        result = await self._bounded(request, activity, f"tool {tool}")
+        return dict(result.model_dump(by_alias=True, exclude_none=True, mode="json"))
+
+    async def request(self, label: str, make: Callable[[ClientSession], Awaitable[Any]]) -> Any:
+        """Any other request (resources), with the same timeout and error handling."""
+        await self.ensure_connected()
+        assert self._session is not None
+        return await self._bounded(make(self._session), [time.monotonic()], label)
+
+    async def _bounded(self, request: Awaitable[Any], activity: list[float], label: str) -> Any:
+        """Await ``request`` until it answers, the server drops, or it is idle too long."""
+        assert self._link is not None
+        task = asyncio.ensure_future(request)
+        closed = asyncio.create_task(self._link.closed.wait())
+        timeout = self.entry.timeout_s
+        try:
+            while not task.done():
+                remaining = activity[0] + timeout - time.monotonic()
+                if remaining <= 0:
+                    raise McpCallError(
+                        self._with_stderr(
+                            f'MCP server "{self.name}" did not answer {label} within {timeout:g} s'
+                        )
+                    )
+                await asyncio.wait(
+                    {task, closed}, timeout=remaining, return_when=asyncio.FIRST_COMPLETED
+                )
+                if closed.done() and not task.done():
+                    raise McpCallError(
+                        self._with_stderr(
+                            f'MCP server "{self.name}" closed the connection during {label}'
+                        )
+                    )
+            return task.result()
+        except McpCallError:
+            raise
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            raise McpCallError(
+                self._with_stderr(f'MCP server "{self.name}": {_describe(exc, timeout)}')
+            ) from None
+        finally:
+            closed.cancel()
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+
+
+def _describe(exc: BaseException, timeout: float) -> str:
+    """A one-paragraph reason for ``exc`` (exception groups unwrapped)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, TimeoutError):
+        return f"no answer within {timeout:g} s"
+    if isinstance(exc, FileNotFoundError):
+        return f"command not found: {exc.filename or exc}"
+    text = str(exc).strip()
+    error = getattr(exc, "error", None)
+    if not text and error is not None:
+        text = str(getattr(error, "message", error))
+    return text or type(exc).__name__

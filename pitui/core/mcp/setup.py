@@ -1,0 +1,44 @@
+"""Open a session's MCP runtime: read the files, apply trust and filters, start servers.
+
+Called by :func:`pitui.core.session_setup.create_agent_session`. Without any server
+configured it returns None having read two small files and imported nothing of the MCP
+SDK. Problems (invalid entries, project servers not allowed yet) become warnings the
+mode shows once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from pitui.core.mcp.config import load_config
+from pitui.core.mcp.runtime import McpRuntime
+from pitui.core.mcp.trust import is_allowed, is_refused, not_started_line
+from pitui.core.trust import load_trust
+
+
+async def open_mcp(
+    cwd: Path,
+    *,
+    tools: Sequence[str] | None,
+    exclude: Sequence[str],
+    warnings: list[str],
+) -> McpRuntime | None:
+    """The runtime (servers connecting in the background), or None without servers."""
+    config = await load_config(cwd)
+    warnings += [f"MCP config error: {error}" for error in config.errors]
+    warnings += config.notices
+    if not config.servers:
+        return None
+    store = await load_trust()
+    runtime = McpRuntime(
+        cwd,
+        config,
+        allowed=lambda entry: is_allowed(store, cwd, entry),
+        tools_filter=tools,
+        exclude=exclude,
+    )
+    runtime.untrusted = [e for e in runtime.untrusted if not is_refused(store, cwd, e)]
+    warnings += [not_started_line(entry) for entry in runtime.untrusted]
+    runtime.start()
+    return runtime
