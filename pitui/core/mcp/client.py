@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 State = Literal["idle", "connecting", "connected", "failed", "disconnected", "closed"]
 STDERR_TAIL_LINES = 40
+CONNECT_TIMEOUT_MIN_S = 30.0
 STDERR_IN_ERRORS = 10
 """stderr lines quoted in a failed call's message."""
 
@@ -101,6 +102,11 @@ class ServerConnection:
     def name(self) -> str:
         return self.entry.name
 
+    @property
+    def connect_timeout_s(self) -> float:
+        """Starting may take longer than a request (``npx`` downloads the server)."""
+        return max(self.entry.timeout_s, CONNECT_TIMEOUT_MIN_S)
+
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
@@ -131,7 +137,7 @@ class ServerConnection:
         if self.state in ("disconnected", "failed", "idle"):
             await self._join_owner()
             self.start()
-        await self.wait_ready(self.entry.timeout_s)
+        await self.wait_ready(self.connect_timeout_s)
         if self.state != "connected" or self._session is None:
             raise McpCallError(
                 self._with_stderr(
@@ -167,7 +173,7 @@ class ServerConnection:
     async def _own(self) -> None:
         try:
             async with AsyncExitStack() as stack:
-                async with asyncio.timeout(self.entry.timeout_s):
+                async with asyncio.timeout(self.connect_timeout_s):
                     await self._open(stack)
                 self._set_state("connected")
                 self._ready.set()
@@ -177,7 +183,7 @@ class ServerConnection:
                     self._set_state("disconnected", self._with_stderr("the server closed"))
         except Exception as exc:  # every failure becomes state, never a traceback
             self._session = None
-            message = _describe(exc, self.entry.timeout_s)
+            message = _describe(exc, self.connect_timeout_s)
             dropped = self.state in ("connected", "disconnected")
             self._set_state("disconnected" if dropped else "failed", self._with_stderr(message))
         finally:

@@ -139,8 +139,7 @@ class McpRuntime:
         tools: dict[str, McpTool] = {}
         readable = any(c.has_resources for c in self.connections.values())
         for connection in self.connections.values():
-            if connection.state != "connected":
-                continue
+            # A dropped server keeps its tools: calling one reconnects it.
             names = tool_names(connection.name, [t.name for t in connection.tools])
             for info in connection.tools:
                 name = names[info.name]
