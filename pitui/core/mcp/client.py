@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
+import sys
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -40,6 +42,19 @@ STDERR_IN_ERRORS = 10
 """stderr lines quoted in a failed call's message."""
 
 Progress = Callable[[float, float | None, str | None], None]
+
+
+SDK_MODULES = ("mcp_types", "mcp.shared.message", "mcp.client.session")
+"""Importing these costs ~0.5 s of CPU: done in a thread, once, so the UI keeps drawing."""
+HTTP_MODULES = ("mcp.client.streamable_http", "mcp.shared._httpx_utils")
+
+
+async def load_sdk(modules: tuple[str, ...] = SDK_MODULES) -> None:
+    """Import SDK modules off the event loop (a no-op once imported; Python's import
+    lock makes concurrent imports of one module safe)."""
+    for name in modules:
+        if name not in sys.modules:
+            await asyncio.to_thread(importlib.import_module, name)
 
 
 class McpCallError(Exception):
@@ -201,6 +216,7 @@ class ServerConnection:
             closed.cancel()
 
     async def _open(self, stack: AsyncExitStack) -> None:
+        await load_sdk()
         from mcp.client.session import ClientSession
         from mcp_types import Implementation
 
@@ -225,6 +241,7 @@ class ServerConnection:
         config = self.entry.config
         try:
             if self.entry.kind == "http":
+                await load_sdk(HTTP_MODULES)
                 headers = await resolve_map(config.get("headers"), "headers")
                 return http_transport(HttpSpec(config["url"], headers), link)
             env = await resolve_map(config.get("env"), "env")

@@ -120,7 +120,12 @@ class McpRuntime:
 
     async def wait_for_direct(self, within: float = STARTUP_WAIT_S) -> bool:
         """The first prompt's wait; False when some server was still connecting."""
-        waiting = [c for c in self.connections.values() if may_have_direct_tools(c.entry)]
+        # Tools --tools names are declared, so a filter makes every server worth waiting for.
+        waiting = [
+            c
+            for c in self.connections.values()
+            if self._named is not None or may_have_direct_tools(c.entry)
+        ]
         if not waiting:
             return True
         results = await asyncio.gather(*(c.wait_ready(within) for c in waiting))
