@@ -80,6 +80,9 @@ class McpRuntime:
         self._excluded = name_matcher(list(exclude))
         self.connections: dict[str, ServerConnection] = {}
         self.untrusted: list[ServerEntry] = []
+        """Enabled project servers not allowed yet (never started)."""
+        self.refused: set[str] = set()
+        """Project servers the user refused."""
         for entry in config.servers:
             if not entry.enabled:
                 continue
@@ -132,6 +135,10 @@ class McpRuntime:
         return all(results)
 
     # ------------------------------------------------------------------ tools
+
+    def refresh(self) -> None:
+        """Rebuild the tools after a change of configuration (exposure, servers)."""
+        self._changed()
 
     def _changed(self) -> None:
         self._tools = self._build_tools()

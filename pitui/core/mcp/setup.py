@@ -38,7 +38,8 @@ async def open_mcp(
         tools_filter=tools,
         exclude=exclude,
     )
-    runtime.untrusted = [e for e in runtime.untrusted if not is_refused(store, cwd, e)]
+    runtime.refused = {e.name for e in runtime.untrusted if is_refused(store, cwd, e)}
+    runtime.untrusted = [e for e in runtime.untrusted if e.name not in runtime.refused]
     warnings += [not_started_line(entry) for entry in runtime.untrusted]
     runtime.start()
     return runtime
