@@ -75,8 +75,12 @@ class McpRuntime:
         self.config = config
         self.log = log or McpLog(paths.mcp_log_file())
         self.listeners: list[Callable[[], None]] = []
-        wanted = [t for t in tools_filter or [] if t.startswith("mcp__")]
+        listed = list(tools_filter or [])
+        wanted = [t for t in listed if t.startswith("mcp__")]
         self._named = name_matcher(wanted) if wanted else None
+        # With mcp__ entries --tools is an allowlist for the resource tools and
+        # tool_search too (they are MCP's); without, it leaves MCP alone.
+        self._listed = name_matcher(listed) if wanted else None
         self._excluded = name_matcher(list(exclude))
         self.connections: dict[str, ServerConnection] = {}
         self.untrusted: list[ServerEntry] = []
@@ -186,15 +190,16 @@ class McpRuntime:
             if t.spec.exposure == "direct"
             or (t.spec.exposure == "deferred" and t.name in self._loaded)
         ]
-        if self._has_deferred() and not self._excluded(TOOL_SEARCH):
+        if self._has_deferred() and self._keeps(TOOL_SEARCH):
             found.append(ToolSearchTool(self._deferred_unloaded, self._load, self.wait_all))
         if any(c.has_resources and c.state == "connected" for c in self._visible()):
             found += [
-                t
-                for t in resource_tools(self._visible, self.wait_all)
-                if not self._excluded(t.name)
+                t for t in resource_tools(self._visible, self.wait_all) if self._keeps(t.name)
             ]
         return found
+
+    def _keeps(self, name: str) -> bool:
+        return not self._excluded(name) and (self._listed is None or self._listed(name))
 
     def _visible(self) -> list[ServerConnection]:
         return [c for c in self.connections.values() if c.entry.exposure != "hidden"]

@@ -103,7 +103,7 @@ async def test_tools_and_exclude_filters(tmp_path: Path) -> None:
     runtime = make_runtime(
         tmp_path,
         demo_entry(exposure="deferred"),
-        tools_filter=["read", "mcp__demo__e*", "mcp__demo__add"],
+        tools_filter=["read", "mcp__demo__e*", "mcp__demo__add", "list_mcp_resources"],
         exclude=["mcp__demo__add", "read_mcp_resource"],
     )
     runtime.start()
