@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 State = Literal["idle", "connecting", "connected", "failed", "disconnected", "closed"]
 STDERR_TAIL_LINES = 40
 CONNECT_TIMEOUT_MIN_S = 30.0
+HTTP_RETRIES = 2
 STDERR_IN_ERRORS = 10
 """stderr lines quoted in a failed call's message."""
 
@@ -187,23 +188,45 @@ class ServerConnection:
 
     async def _own(self) -> None:
         try:
-            async with AsyncExitStack() as stack:
-                async with asyncio.timeout(self.connect_timeout_s):
-                    await self._open(stack)
-                self._set_state("connected")
-                self._ready.set()
-                await self._wait_for_end()
-                if not self._stop.is_set():
+            for attempt in range(HTTP_RETRIES + 1):
+                try:
+                    await self._live()
+                    return
+                except Exception as exc:  # every failure becomes state, never a traceback
                     self._session = None
-                    self._set_state("disconnected", self._with_stderr("the server closed"))
-        except Exception as exc:  # every failure becomes state, never a traceback
-            self._session = None
-            message = _describe(exc, self.connect_timeout_s)
-            dropped = self.state in ("connected", "disconnected")
-            self._set_state("disconnected" if dropped else "failed", self._with_stderr(message))
+                    if self._retry(exc, attempt):
+                        await asyncio.sleep(0.5 * (attempt + 1))
+                        continue
+                    message = _describe(exc, self.connect_timeout_s)
+                    dropped = self.state in ("connected", "disconnected")
+                    state: State = "disconnected" if dropped else "failed"
+                    self._set_state(state, self._with_stderr(message))
+                    return
         finally:
             self._session = None
             self._ready.set()
+
+    def _retry(self, exc: BaseException, attempt: int) -> bool:
+        """HTTP network errors and transient statuses while connecting are retried twice."""
+        return (
+            attempt < HTTP_RETRIES
+            and self.entry.kind == "http"
+            and self.state == "connecting"
+            and not self._stop.is_set()
+            and is_transient(exc)
+        )
+
+    async def _live(self) -> None:
+        """One connection, from opening to its end (stopped, or the server went away)."""
+        async with AsyncExitStack() as stack:
+            async with asyncio.timeout(self.connect_timeout_s):
+                await self._open(stack)
+            self._set_state("connected")
+            self._ready.set()
+            await self._wait_for_end()
+            if not self._stop.is_set():
+                self._session = None
+                self._set_state("disconnected", self._with_stderr("the server closed"))
 
     async def _wait_for_end(self) -> None:
         assert self._link is not None
@@ -371,6 +394,33 @@ class ServerConnection:
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    """``exc``, the members of exception groups and the causes, depth first."""
+    found: list[BaseException] = []
+    stack = [exc]
+    while stack and len(found) < 50:
+        current = stack.pop()
+        found.append(current)
+        if isinstance(current, BaseExceptionGroup):
+            stack.extend(current.exceptions)
+        if current.__cause__ is not None:
+            stack.append(current.__cause__)
+    return found
+
+
+def is_transient(exc: BaseException) -> bool:
+    """A network error or a 408/429/5xx answer somewhere in ``exc``."""
+    import httpx2
+
+    for cause in _causes(exc):
+        if isinstance(cause, httpx2.TransportError):
+            return True
+        if isinstance(cause, httpx2.HTTPStatusError):
+            status = cause.response.status_code
+            return status in (408, 429) or status >= 500
+    return False
 
 
 def _describe(exc: BaseException, timeout: float) -> str:

@@ -218,3 +218,22 @@ async def test_unreachable_http_server_fails(tmp_path: Path) -> None:
     await connection.wait_ready()
     await connection.close()
     assert connection.state == "closed" and connection.error
+
+
+def test_transient_http_errors() -> None:
+    import httpx2
+
+    from pitui.core.mcp.client import is_transient
+
+    request = httpx2.Request("POST", "http://127.0.0.1/mcp")
+
+    def status(code: int) -> Exception:
+        response = httpx2.Response(code, request=request)
+        return httpx2.HTTPStatusError("x", request=request, response=response)
+
+    assert is_transient(httpx2.ConnectError("refused"))
+    assert is_transient(ExceptionGroup("g", [ValueError("v"), status(503)]))
+    wrapped = RuntimeError("outer")
+    wrapped.__cause__ = status(429)
+    assert is_transient(wrapped)
+    assert not is_transient(status(404)) and not is_transient(ValueError("no"))
