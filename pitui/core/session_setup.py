@@ -32,7 +32,7 @@ from pitui.ai.types import (
     UserMessage,
 )
 from pitui.core.agent_session import AgentSession
-from pitui.core.mcp.naming import name_matcher
+from pitui.core.mcp.naming import TOOL_SEARCH, is_mcp_tool_name, name_matcher
 from pitui.core.messages import convert_to_llm
 from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy
 from pitui.core.redaction import SecretRedactor
@@ -204,7 +204,7 @@ def _builtin_names(options: SessionOptions, settings: Settings) -> list[str]:
     """The built-in tools asked for: ``mcp__`` entries are MCP's, exclusions removed."""
     wanted = list(options.tools if options.tools is not None else settings.tools or DEFAULT_TOOLS)
     excluded = name_matcher(options.exclude_tools)
-    return [n for n in wanted if not n.startswith("mcp__") and not excluded(n)]
+    return [n for n in wanted if not is_mcp_tool_name(n) and n != TOOL_SEARCH and not excluded(n)]
 
 
 async def _attach_mcp(session: AgentSession, options: SessionOptions) -> None:
