@@ -163,16 +163,23 @@ class ServerConnection:
 
     async def close(self) -> None:
         """Stop the server (stdin, SIGTERM, SIGKILL for stdio) and wait for it."""
-        self._stop.set()
-        await self._join_owner()
+        await self._stop_owner()
         self._set_state("closed")
 
     async def reconnect(self) -> None:
-        self._stop.set()
-        await self._join_owner()
+        await self._stop_owner()
         self.state = "idle"
         self.start()
         await self.wait_ready()
+
+    async def _stop_owner(self) -> None:
+        """End the owner task: told to stop when connected, cancelled while connecting (a
+        slow or hanging server must not hold up quitting); either way the transport stops
+        the process on its way out."""
+        self._stop.set()
+        if self._owner is not None and self.state == "connecting":
+            self._owner.cancel()
+        await self._join_owner()
 
     async def _join_owner(self) -> None:
         owner, self._owner = self._owner, None

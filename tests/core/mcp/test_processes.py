@@ -6,6 +6,7 @@ looks in /proc for anything still carrying it.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -91,3 +92,21 @@ def test_no_server_outlives_print_mode(
         assert wait_gone(marker) == [], err
     finally:
         server.stop()
+
+
+async def test_closing_while_a_server_still_starts_does_not_wait(tmp_path: Path) -> None:
+    marker = f"pitui-test-{uuid.uuid4().hex}"
+    code = f"import time; time.sleep(600)  # {marker}"  # never answers initialize
+    entry = ServerEntry(
+        "hangs", {"command": sys.executable, "args": ["-c", code]}, "user", tmp_path
+    )
+    runtime = McpRuntime(tmp_path, LoadedConfig(servers=[entry]), log=McpLog(tmp_path / "l"))
+    runtime.start()
+    for _ in range(400):  # until the process runs (bounded)
+        if processes_running(marker):
+            break
+        await asyncio.sleep(0.05)
+    started = time.monotonic()
+    await runtime.close()
+    assert time.monotonic() - started < 8  # stdin grace + SIGTERM, not the 30 s connect timeout
+    assert processes_running(marker) == [] and not live_groups()
