@@ -1,5 +1,6 @@
 """In a real terminal: an MCP server's tool reaches the model, a call that is not
-read-only asks first, and closing the terminal leaves no server process behind."""
+read-only asks first, and neither Ctrl+Q nor closing the terminal (SIGHUP) leaves a
+server process behind."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ from tests.replay_server import ReplayServer
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
 
-def test_a_mutating_mcp_call_asks_first(tmp_path: Path) -> None:
+@pytest.mark.parametrize("quit_by", ["ctrl+q", "closing the terminal"])
+def test_a_mutating_mcp_call_asks_first(tmp_path: Path, quit_by: str) -> None:
     home, project = tmp_path / "home", tmp_path / "project"
     project.mkdir()
     marker = f"pitui-test-{uuid.uuid4().hex}"
@@ -54,6 +56,9 @@ def test_a_mutating_mcp_call_asks_first(tmp_path: Path) -> None:
         terminal.wait_for(lambda s: "The note is written." in s, "the reply")
         assert "noted: from the model" in server.requests[1].body.decode()
         assert processes_running(marker)
+        if quit_by == "ctrl+q":
+            terminal.keys("C-q")
+            terminal.wait_for(lambda s: "tiny" not in s, "pitui to quit")
     finally:
         terminal.close()
         server.stop()
