@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
 from pitui.ai.abort import AbortSignal
 from pitui.ai.types import TextContent
+from pitui.core.mcp.arguments import argument_problem
 from pitui.core.mcp.client import McpCallError, ServerConnection, ToolInfo
 from pitui.core.mcp.results import convert_result
 
@@ -72,9 +73,12 @@ class McpTool(AgentTool):
             text = message or f"Progress {value:g}" + (f"/{total:g}" if total is not None else "")
             on_update(AgentToolResult(content=[TextContent(text=text)], details=details))
 
-        call = asyncio.ensure_future(
-            self.connection.call_tool(tool, arguments_of(params), progress)
-        )
+        arguments = arguments_of(params)
+        schema = self.spec.info.input_schema
+        problem = await asyncio.to_thread(argument_problem, self.name, schema, arguments)
+        if problem is not None:
+            raise ToolError(problem)
+        call = asyncio.ensure_future(self.connection.call_tool(tool, arguments, progress))
         aborted = asyncio.ensure_future(cancel.wait())
         try:
             await asyncio.wait({call, aborted}, return_when=asyncio.FIRST_COMPLETED)

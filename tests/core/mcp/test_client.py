@@ -58,6 +58,8 @@ async def test_demo_server_over_stdio(tmp_path: Path) -> None:
         assert text(result) == "echo: hi" and result.details == {"server": "demo", "tool": "echo"}
         assert not runtime.tool("mcp__demo__write_note").read_only  # type: ignore[union-attr]
 
+        with pytest.raises(ToolError, match=r'Validation failed for tool "mcp__demo__add":\n'):
+            await run(runtime.tool("mcp__demo__add"), a="x", b=1)
         with pytest.raises(ToolError, match="Error executing tool fail"):
             await run(runtime.tool("mcp__demo__fail"))
         image = await run(runtime.tool("mcp__demo__image"))

@@ -94,3 +94,22 @@ def test_tool_cards_name_the_server() -> None:
     assert tool_title_text("mcp__demo__echo", {"text": "hi"}) == 'demo/echo {"text": "hi"}'
     details = {"server": "my-srv", "tool": "get.it"}
     assert tool_title_text("mcp__my_srv__get_it", {}, details).startswith("my-srv/get.it")
+
+
+def test_arguments_are_checked_in_pis_words() -> None:
+    from pitui.core.mcp.arguments import argument_problem
+
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer", "minimum": 0}},
+        "required": ["a", "b"],
+    }
+    assert argument_problem("mcp__s__add", schema, {"a": 1, "b": 2}) is None
+    text = argument_problem("mcp__s__add", schema, {"b": -1})
+    assert text == (
+        'Validation failed for tool "mcp__s__add":\n'
+        "  - root: must have required property 'a'\n"
+        "  - b: must be >= 0\n\n"
+        'Received arguments:\n{\n  "b": -1\n}'
+    )
+    assert argument_problem("t", {"type": "nonsense-type"}, {}) is None
