@@ -204,7 +204,7 @@ class ServerConnection:
                     if self._retry(exc, attempt):
                         await asyncio.sleep(0.5 * (attempt + 1))
                         continue
-                    message = _describe(exc, self.connect_timeout_s)
+                    message = _describe(exc, self.connect_timeout_s, self._http_status())
                     dropped = self.state in ("connected", "disconnected")
                     state: State = "disconnected" if dropped else "failed"
                     self._set_state(state, self._with_stderr(message))
@@ -213,14 +213,18 @@ class ServerConnection:
             self._session = None
             self._ready.set()
 
+    def _http_status(self) -> int | None:
+        return self._link.http_status if self._link is not None else None
+
     def _retry(self, exc: BaseException, attempt: int) -> bool:
         """HTTP network errors and transient statuses while connecting are retried twice."""
+        status = self._http_status()
         return (
             attempt < HTTP_RETRIES
             and self.entry.kind == "http"
             and self.state == "connecting"
             and not self._stop.is_set()
-            and is_transient(exc)
+            and (is_transient(exc) or (status is not None and transient_status(status)))
         )
 
     async def _live(self) -> None:
@@ -417,6 +421,10 @@ def _causes(exc: BaseException) -> list[BaseException]:
     return found
 
 
+def transient_status(status: int) -> bool:
+    return status in (408, 429) or status >= 500
+
+
 def is_transient(exc: BaseException) -> bool:
     """A network error or a 408/429/5xx answer somewhere in ``exc``."""
     import httpx2
@@ -425,13 +433,18 @@ def is_transient(exc: BaseException) -> bool:
         if isinstance(cause, httpx2.TransportError):
             return True
         if isinstance(cause, httpx2.HTTPStatusError):
-            status = cause.response.status_code
-            return status in (408, 429) or status >= 500
+            return transient_status(cause.response.status_code)
     return False
 
 
-def _describe(exc: BaseException, timeout: float) -> str:
-    """A one-paragraph reason for ``exc`` (exception groups unwrapped)."""
+def _describe(exc: BaseException, timeout: float, status: int | None = None) -> str:
+    """A one-paragraph reason for ``exc`` (exception groups unwrapped); ``status`` is the
+    last HTTP status of an HTTP server."""
+    if status == 401:
+        return (
+            "the server needs sign-in (401); pitui has no OAuth yet: "
+            'set an "Authorization" header (e.g. "Bearer ${TOKEN}") in "headers"'
+        )
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     if isinstance(exc, TimeoutError):
@@ -442,4 +455,5 @@ def _describe(exc: BaseException, timeout: float) -> str:
     error = getattr(exc, "error", None)
     if not text and error is not None:
         text = str(getattr(error, "message", error))
-    return text or type(exc).__name__
+    text = text or type(exc).__name__
+    return f"{text} (HTTP {status})" if status is not None and status >= 400 else text

@@ -55,6 +55,8 @@ class Link:
     on_stderr: Callable[[str], None]
     closed: asyncio.Event = field(default_factory=asyncio.Event)
     pid: int | None = None
+    http_status: int | None = None
+    """The last HTTP status seen (the SDK turns error statuses into one generic error)."""
 
 
 def server_environment(extra: dict[str, str]) -> dict[str, str]:
@@ -132,10 +134,12 @@ async def http_transport(spec: HttpSpec, link: Link) -> AsyncIterator[TransportS
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
 
-    async with (
-        create_mcp_http_client(headers=spec.headers) as client,
-        streamable_http_client(spec.url, http_client=client) as streams,
-    ):
+    async def note_status(response: Any) -> None:
+        link.http_status = response.status_code
+
+    client = create_mcp_http_client(headers=spec.headers)
+    client.event_hooks["response"] = [*client.event_hooks.get("response", []), note_status]
+    async with client, streamable_http_client(spec.url, http_client=client) as streams:
         try:
             yield streams
         finally:

@@ -239,3 +239,26 @@ def test_transient_http_errors() -> None:
     wrapped.__cause__ = status(429)
     assert is_transient(wrapped)
     assert not is_transient(status(404)) and not is_transient(ValueError("no"))
+
+
+async def test_http_statuses(tmp_path: Path) -> None:
+    from tests.replay_server import ReplayServer, Reply
+
+    async def connect(status: int) -> tuple[ServerConnection, int]:
+        replies = [Reply.json_error(status, {"error": "no"}) for _ in range(5)]
+        server = ReplayServer().add(*replies).start()
+        try:
+            entry = ServerEntry("web", {"url": server.url + "/mcp"}, "user", tmp_path)
+            connection = ServerConnection(entry, tmp_path, McpLog(tmp_path / "mcp.log"))
+            connection.start()
+            await connection.wait_ready()
+            await connection.close()
+            return connection, len(server.requests)
+        finally:
+            server.stop()
+
+    signed_out, tries = await connect(401)
+    assert tries == 1 and signed_out.error is not None
+    assert "needs sign-in (401)" in signed_out.error and "Authorization" in signed_out.error
+    busy, tries = await connect(503)
+    assert tries == 3 and busy.error is not None and "(HTTP 503)" in busy.error  # retried twice
