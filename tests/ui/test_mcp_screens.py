@@ -93,3 +93,39 @@ async def test_mcp_screen_lists_and_changes_servers(tmp_path: Path, pitui_home: 
     finally:
         await runtime.close()
         await session.close()
+
+
+async def test_project_servers_are_asked_about_in_turn(tmp_path: Path, pitui_home: Path) -> None:
+    from pitui.ui.mcp_flow import ask_project_servers
+
+    write_mcp(tmp_path / ".pitui" / "mcp.json", {"one": demo_entry(), "two": demo_entry()})
+    config = load_config_now(tmp_path)
+    runtime = McpRuntime(tmp_path, config, allowed=lambda e: e.scope == "user",
+                         log=McpLog(tmp_path / "mcp.log"))  # fmt: skip
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    finished: list[bool] = []
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            ask_project_servers(app, runtime, lambda: finished.append(True))
+            await settle(pilot)
+            assert isinstance(app.screen, McpTrustScreen) and app.screen.entry.name == "one"
+            await pilot.press("y")
+            await settle(pilot)
+            assert isinstance(app.screen, McpTrustScreen) and app.screen.entry.name == "two"
+            await pilot.press("n")
+            await wait_until(pilot, lambda: "two" in runtime.refused, "the refusal")
+            assert finished == [True]
+            await runtime.wait_all()
+            assert (
+                runtime.connections["one"].state == "connected" and "two" not in runtime.connections
+            )
+        store = TrustStore.read()
+        one, two = config.find("one"), config.find("two")
+        assert one is not None and two is not None
+        assert store.decision(tmp_path, trust_subject(one)) is True
+        assert store.decision(tmp_path, trust_subject(two)) is False
+    finally:
+        await runtime.close()
+        await session.close()
