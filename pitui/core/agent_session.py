@@ -235,9 +235,8 @@ class AgentSession:
         await self._flush_pending_bash()
         await self.compaction.before_prompt()
         if self.mcp is not None:  # tools and the mcp_servers section, as of this prompt
-            notice = await self.mcp.before_prompt(self.agent.state.messages)
-            if notice is not None:
-                await self.emit(SessionNoticeEvent(message=notice))
+            for notice, level in await self.mcp.before_prompt(self.agent.state.messages):
+                await self.emit(SessionNoticeEvent(message=notice, level=level))
         content: list[TextContent | ImageContent] = [TextContent(text=text), *(images or [])]
         await self.agent.prompt(UserMessage(content=content))
         await self._after_run()

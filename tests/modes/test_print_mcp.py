@@ -141,3 +141,15 @@ def test_project_server_waits_for_trust(tmp_path: Path, pitui_home: Path) -> Non
         assert processes_running(marker) == []
     finally:
         server.stop()
+
+
+def test_a_server_that_fails_is_reported_once(tmp_path: Path, pitui_home: Path) -> None:
+    server = ReplayServer().add(text_reply("fine")).start()
+    try:
+        write_models(pitui_home, server)
+        write_mcp(pitui_home / "mcp.json", {"broken": {"command": str(tmp_path / "missing")}})
+        done = run_pitui(tmp_path, "-p", "--model", "loop/tiny", "hi")
+        assert done.returncode == 0 and done.stdout.strip() == "fine"
+        assert done.stderr.count('MCP server "broken" failed: command not found') == 1
+    finally:
+        server.stop()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pitui import paths
 from pitui.agent.messages import AgentMessage
@@ -40,6 +40,7 @@ from pitui.core.mcp.resources import resource_tools
 from pitui.core.mcp.search import ToolSearchTool
 from pitui.core.mcp.tools import McpTool, McpToolSpec, make_tool
 
+NoticeLevel = Literal["info", "warning"]
 DIRECT_TOOL_LIMIT = 15
 STARTUP_WAIT_S = 10.0
 
@@ -97,6 +98,7 @@ class McpRuntime:
         self._tools: dict[str, McpTool] = {}
         self._loaded: set[str] = set()
         self._waited = False
+        self._reported: set[str] = set()
         self._agent_state: Any = None
         self._base_tools: list[AgentTool] = []
         self._base_prompt = ""
@@ -224,16 +226,19 @@ class McpRuntime:
         self._base_tools = list(agent_state.tools)
         self._base_prompt = agent_state.system_prompt
 
-    async def before_prompt(self, messages: list[AgentMessage]) -> str | None:
-        """Wait (once) for direct servers; set tools and system prompt. Returns a notice
-        when servers were still connecting after the wait."""
-        notice = None
+    async def before_prompt(self, messages: list[AgentMessage]) -> list[tuple[str, NoticeLevel]]:
+        """Wait (once) for direct servers; set tools and system prompt. Returns notices
+        ``(text, level)``: servers still connecting after the wait, and (once each)
+        servers that failed to connect."""
+        notices: list[tuple[str, NoticeLevel]] = []
         if not self._waited:
             self._waited = True
             if not await self.wait_for_direct():
-                notice = (
+                still = (
                     "MCP servers are still connecting; their tools become available once connected."
                 )
+                notices.append((still, "info"))
+        notices += [(text, "warning") for text in self._new_failures()]
         self._loaded = loaded_on_branch(messages)
         self._tools = self._build_tools()
         if self._agent_state is not None:
@@ -241,7 +246,17 @@ class McpRuntime:
             section = self.section()
             prompt = self._base_prompt
             self._agent_state.system_prompt = f"{prompt}\n\n{section}" if section else prompt
-        return notice
+        return notices
+
+    def _new_failures(self) -> list[str]:
+        """One line per server that failed to connect since the last report."""
+        lines = []
+        for connection in self.connections.values():
+            if connection.state == "failed" and connection.name not in self._reported:
+                self._reported.add(connection.name)
+                reason = (connection.error or "unknown error").split("\n", 1)[0]
+                lines.append(f'MCP server "{connection.name}" failed: {reason} (see /mcp)')
+        return lines
 
     def section(self) -> str | None:
         """The ``<mcp_servers>`` section (None without non-direct servers)."""
