@@ -119,6 +119,11 @@ async def run_prompts(
         on_ready()
     for warning in options.warnings:
         print(f"pitui: {inert(warning)}", file=stderr)
+    if session.mcp is not None:  # nobody to ask here: say how to allow them
+        from pitui.core.mcp.trust import not_started_line
+
+        for entry in session.mcp.untrusted:
+            print(f"pitui: {inert(not_started_line(entry))}", file=stderr)
     if json_mode:
         _write_json(stdout, session.store.header.to_json_dict())
         session.subscribe(lambda event: _write_event(stdout, event))

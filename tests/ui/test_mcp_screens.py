@@ -1,4 +1,4 @@
-"""The /mcp screen and the project-server question, on real servers."""
+"""``/mcp`` and the project-server question, on a session with real servers."""
 
 from __future__ import annotations
 
@@ -7,11 +7,9 @@ from pathlib import Path
 
 from textual.widgets import OptionList, Static
 
-from pitui.core.mcp.config import load_config_now
-from pitui.core.mcp.log import McpLog
-from pitui.core.mcp.runtime import McpRuntime
-from pitui.core.mcp.trust import is_allowed, trust_subject
+from pitui.core.mcp.trust import trust_subject
 from pitui.core.trust import TrustStore
+from pitui.ui.commands.mcp import ask_project_servers
 from pitui.ui.screens.mcp import McpScreen
 from pitui.ui.screens.mcp_trust import McpTrustScreen
 from tests.core.mcp.helpers import demo_entry, write_mcp
@@ -20,6 +18,7 @@ from tests.ui.command_support import (
     make_session,
     no_local_ollama,  # noqa: F401  (autouse fixture)
     settle,
+    submit,
     wait_until,
 )
 
@@ -29,40 +28,41 @@ def labels(screen: McpScreen) -> list[str]:
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
-async def test_mcp_screen_lists_and_changes_servers(tmp_path: Path, pitui_home: Path) -> None:
+def detail(screen: McpScreen) -> str:
+    return str(screen.query_one("#mcp-detail", Static).content)
+
+
+async def test_mcp_lists_and_changes_servers(tmp_path: Path, pitui_home: Path) -> None:
     user = write_mcp(pitui_home / "mcp.json", {
         "demo": demo_entry(description="The demo"),
         "broken": {"command": str(tmp_path / "missing")},
     })  # fmt: skip
     write_mcp(tmp_path / ".pitui" / "mcp.json", {"proj": demo_entry()})
-    config = load_config_now(tmp_path)
-    store = TrustStore.read()
-    runtime = McpRuntime(tmp_path, config, allowed=lambda e: is_allowed(store, tmp_path, e),
-                         log=McpLog(tmp_path / "mcp.log"))  # fmt: skip
-    runtime.start()
     session = await make_session(tmp_path)
+    runtime = session.mcp
+    assert runtime is not None
     app = make_app(session)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
             await runtime.wait_all()
-            screen = McpScreen(runtime)
-            app.push_screen(screen)
-            await settle(pilot)
+            await submit(pilot, "/mcp")
+            await wait_until(pilot, lambda: isinstance(app.screen, McpScreen), "the screen")
+            screen = app.screen
+            assert isinstance(screen, McpScreen)
             rows = labels(screen)
             assert rows[0].startswith("proj · not allowed yet · 0 tools")
             assert rows[1].startswith("broken · failed")
             assert rows[2].startswith("demo · connected · 11 tools · auto · user: ")
-            detail = str(screen.query_one("#mcp-detail", Static).content)
-            assert "press a to allow" in detail
+            assert "press a to allow" in detail(screen)
             await pilot.press("down")
             await settle(pilot)
-            assert "command not found" in str(screen.query_one("#mcp-detail", Static).content)
+            assert "command not found" in detail(screen)
             await pilot.press("down")
             await settle(pilot)
-            detail = str(screen.query_one("#mcp-detail", Static).content)
-            assert "echo [direct] (read-only)" in detail and "write_note [direct]" in detail
-            assert "demo server starting" in detail  # the stderr tail
+            shown = detail(screen)
+            assert "echo [direct] (read-only)" in shown and "write_note [direct]" in shown
+            assert "demo server starting" in shown  # the stderr tail
             await pilot.press("x")  # auto -> direct
             await settle(pilot)
             assert json.loads(user.read_text())["mcpServers"]["demo"]["exposure"] == "direct"
@@ -70,62 +70,51 @@ async def test_mcp_screen_lists_and_changes_servers(tmp_path: Path, pitui_home: 
             await settle(pilot)
             assert "demo · connected · 11 tools · deferred" in labels(screen)[2]
             await pilot.press("up", "up", "a")
-            await wait_until(pilot, lambda: runtime.connections.get("proj") is not None, "allowed")
+            await wait_until(pilot, lambda: "proj" in runtime.connections, "allowed")
             await runtime.wait_all()
             await settle(pilot)
-            proj = config.find("proj")
+            proj = runtime.config.find("proj")
             assert proj is not None
             assert TrustStore.read().decision(tmp_path, trust_subject(proj)) is True
             assert any(r.startswith("proj · connected") for r in labels(screen))
             await pilot.press("escape")
             await settle(pilot)
             assert not isinstance(app.screen, McpScreen)
-
-            answers: list[bool | None] = []
-            app.push_screen(McpTrustScreen(proj), answers.append)
-            await settle(pilot)
-            text = str(app.screen.query_one("#mcp-detail", Static).content)
-            assert f'"proj" in {tmp_path / ".pitui" / "mcp.json"}' in text
-            assert "It runs: " in text and "demo_server.py" in text
-            await pilot.press("n")
-            await settle(pilot)
-            assert answers == [False]
     finally:
-        await runtime.close()
         await session.close()
 
 
 async def test_project_servers_are_asked_about_in_turn(tmp_path: Path, pitui_home: Path) -> None:
-    from pitui.ui.mcp_flow import ask_project_servers
-
     write_mcp(tmp_path / ".pitui" / "mcp.json", {"one": demo_entry(), "two": demo_entry()})
-    config = load_config_now(tmp_path)
-    runtime = McpRuntime(tmp_path, config, allowed=lambda e: e.scope == "user",
-                         log=McpLog(tmp_path / "mcp.log"))  # fmt: skip
     session = await make_session(tmp_path)
+    runtime = session.mcp
+    assert runtime is not None and [e.name for e in runtime.untrusted] == ["one", "two"]
     app = make_app(session)
-    finished: list[bool] = []
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot)
-            ask_project_servers(app, runtime, lambda: finished.append(True))
-            await settle(pilot)
-            assert isinstance(app.screen, McpTrustScreen) and app.screen.entry.name == "one"
+            app.run_worker(ask_project_servers(app, runtime))
+            await wait_until(pilot, lambda: isinstance(app.screen, McpTrustScreen), "a question")
+            screen = app.screen
+            assert isinstance(screen, McpTrustScreen) and screen.entry.name == "one"
+            text = str(screen.query_one("#mcp-detail", Static).content)
+            assert f'"one" in {tmp_path / ".pitui" / "mcp.json"}' in text
+            assert "It runs: " in text and "demo_server.py" in text
             await pilot.press("y")
-            await settle(pilot)
-            assert isinstance(app.screen, McpTrustScreen) and app.screen.entry.name == "two"
+            await wait_until(
+                pilot,
+                lambda: isinstance(app.screen, McpTrustScreen) and app.screen.entry.name == "two",
+                "the second question",
+            )
             await pilot.press("n")
             await wait_until(pilot, lambda: "two" in runtime.refused, "the refusal")
-            assert finished == [True]
             await runtime.wait_all()
-            assert (
-                runtime.connections["one"].state == "connected" and "two" not in runtime.connections
-            )
+            assert runtime.connections["one"].state == "connected"
+            assert "two" not in runtime.connections
         store = TrustStore.read()
-        one, two = config.find("one"), config.find("two")
+        one, two = runtime.config.find("one"), runtime.config.find("two")
         assert one is not None and two is not None
         assert store.decision(tmp_path, trust_subject(one)) is True
         assert store.decision(tmp_path, trust_subject(two)) is False
     finally:
-        await runtime.close()
         await session.close()

@@ -48,7 +48,7 @@ def mcp_rule(runtime: McpRuntime) -> ToolRule:
             return "allow", ""
         if policy.mode == "none":
             return "deny", "mutating tools are disabled (--approve none)"
-        if name_matcher(policy.allow_tools)(name):
+        if name_matcher([*policy.allow_tools, *policy.user.tools])(name):
             return "allow", ""
         if policy.mode == "workspace":
             return "deny", workspace_denial(server, tool_name)

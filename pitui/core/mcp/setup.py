@@ -2,8 +2,9 @@
 
 Called by :func:`pitui.core.session_setup.create_agent_session`. Without any server
 configured it returns None having read two small files and imported nothing of the MCP
-SDK. Problems (invalid entries, project servers not allowed yet) become warnings the
-mode shows once.
+SDK. Invalid entries become warnings the mode shows once; project servers not allowed
+yet are left in ``runtime.untrusted`` for the mode (the TUI asks, print mode says how to
+allow them).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from pitui.core.mcp.config import load_config
 from pitui.core.mcp.runtime import McpRuntime
-from pitui.core.mcp.trust import is_allowed, is_refused, not_started_line
+from pitui.core.mcp.trust import is_allowed, is_refused
 from pitui.core.trust import load_trust
 
 
@@ -40,6 +41,5 @@ async def open_mcp(
     )
     runtime.refused = {e.name for e in runtime.untrusted if is_refused(store, cwd, e)}
     runtime.untrusted = [e for e in runtime.untrusted if e.name not in runtime.refused]
-    warnings += [not_started_line(entry) for entry in runtime.untrusted]
     runtime.start()
     return runtime
