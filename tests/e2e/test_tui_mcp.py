@@ -1,6 +1,6 @@
 """In a real terminal: an MCP server's tool reaches the model, a call that is not
-read-only asks first, and neither Ctrl+Q nor closing the terminal (SIGHUP) leaves a
-server process behind."""
+read-only asks first, ``/mcp`` shows the server and its tools, and neither Ctrl+Q nor
+closing the terminal (SIGHUP) leaves a server process behind."""
 
 from __future__ import annotations
 
@@ -56,6 +56,12 @@ def test_a_mutating_mcp_call_asks_first(tmp_path: Path, quit_by: str) -> None:
         terminal.wait_for(lambda s: "The note is written." in s, "the reply")
         assert "noted: from the model" in server.requests[1].body.decode()
         assert processes_running(marker)
+        terminal.type("/mcp")
+        terminal.keys("Enter")
+        screen = terminal.wait_for(lambda s: "demo · connected · 11 tools" in s, "/mcp")
+        assert "echo [direct] (read-only)" in screen and "write_note [direct]" in screen
+        terminal.keys("Escape")
+        terminal.wait_for(lambda s: "demo · connected" not in s, "/mcp to close")
         if quit_by == "ctrl+q":
             terminal.keys("C-q")
             terminal.wait_for(lambda s: "tiny" not in s, "pitui to quit")
