@@ -19,6 +19,7 @@ VERSION_TEXT = f"pitui {__version__}"
 # Subcommands that take over the rest of the command line: name → module with main(argv).
 SUBCOMMANDS = {
     "session": "pitui.modes.session_cli",
+    "mcp": "pitui.modes.mcp_cli",
 }
 
 
@@ -28,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pitui",
         description="A full-screen terminal client for LLM coding agents.",
         epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate,import,"
-        "files,restore,checkpoints} --help",
+        "files,restore,checkpoints} --help; pitui mcp {add,remove,list,trust} --help",
     )
     parser.add_argument("--version", action="version", version=VERSION_TEXT)
     parser.add_argument("messages", nargs="*", help="initial prompt (with -p: the prompt)")
@@ -64,7 +65,15 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["off", "minimal", "low", "medium", "high", "xhigh"],
         help="thinking level",
     )
-    parser.add_argument("--tools", metavar="LIST", help="comma-separated tool names to enable")
+    parser.add_argument(
+        "--tools",
+        metavar="LIST",
+        help="comma-separated tool names to enable (mcp__ patterns filter MCP tools)",
+    )
+    parser.add_argument(
+        "--exclude-tools", metavar="LIST", help="comma-separated tool names or patterns to remove"
+    )
+    parser.add_argument("--no-mcp", action="store_true", help="no MCP servers for this run")
     parser.add_argument(
         "--approve",
         choices=["ask", "workspace", "edits", "all", "none"],

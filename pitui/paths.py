@@ -88,6 +88,21 @@ def project_state_dir(cwd: Path) -> Path:
     return home() / "projects" / f"{name or 'root'}-{digest}"
 
 
+def mcp_file() -> Path:
+    """The user's MCP servers (the ``mcpServers`` format other MCP clients share)."""
+    return home() / "mcp.json"
+
+
+def mcp_log_file() -> Path:
+    """Log notifications and stderr of MCP servers (rotated to ``mcp.log.1`` at 5 MB)."""
+    return home() / "mcp.log"
+
+
+def project_mcp_file(cwd: Path) -> Path:
+    """A project's MCP servers: started only once the user allowed each one."""
+    return project_dir(cwd) / "mcp.json"
+
+
 def trust_file() -> Path:
     """The user's trust decisions about projects (project skills and prompt templates,
     project MCP servers): in the pitui home, keyed by project folder."""

@@ -55,6 +55,7 @@ from pitui.core.usage import FileUsage, UsageTotals
 
 if TYPE_CHECKING:
     from pitui.core.compaction.summarize import CompactionResult
+    from pitui.core.mcp.runtime import McpRuntime
 
 _log = logging.getLogger(__name__)
 # Settings saved on the user's behalf: pi's JSON key → the Settings attribute.
@@ -119,6 +120,8 @@ class AgentSession:
         """Automatic retries of transient provider errors."""
         self.checkpoints = CheckpointRecorder(self)
         """Snapshots of the project's files, recorded in the session (``checkpoints.*``)."""
+        self.mcp: McpRuntime | None = None
+        """The session's MCP servers (None: none configured, or ``--no-mcp``)."""
 
     # ------------------------------------------------------------------ state
 
@@ -237,6 +240,9 @@ class AgentSession:
                 return
         await self._flush_pending_bash()
         await self.compaction.before_prompt()
+        if self.mcp is not None:  # tools and the mcp_servers section, as of this prompt
+            for notice, level in await self.mcp.before_prompt(self.agent.state.messages):
+                await self.emit(SessionNoticeEvent(message=notice, level=level))
         content: list[TextContent | ImageContent] = [TextContent(text=text), *(images or [])]
         await self.agent.prompt(UserMessage(content=content))
         await self._after_run()
@@ -565,6 +571,8 @@ class AgentSession:
         self.abort()
         await self.agent.wait_for_idle()
         await self.checkpoints.close()
+        if self.mcp is not None:
+            await self.mcp.close()
         await self.store.close()
 
     async def _remember(self, **changes: str) -> None:

@@ -33,6 +33,7 @@ from pitui.ai.types import (
 )
 from pitui.core.agent_session import AgentSession
 from pitui.core.approval_store import load_approvals, save_rule_list
+from pitui.core.mcp.naming import TOOL_SEARCH, is_mcp_tool_name, name_matcher
 from pitui.core.messages import convert_to_llm
 from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy, RuleChange
 from pitui.core.redaction import SecretRedactor, redact_spill_files_with
@@ -42,6 +43,7 @@ from pitui.core.session.listing import resolve_session
 from pitui.core.session.store import SessionStore, read_only_notice
 from pitui.core.settings import ApprovalMode, Settings, load_settings, update_global_settings
 from pitui.core.system_prompt import load_system_prompt
+from pitui.core.tools import DEFAULT_TOOL_NAMES as DEFAULT_TOOLS
 from pitui.core.tools import create_tools
 
 IMAGES_BLOCKED = "Image reading is disabled."
@@ -61,6 +63,11 @@ class SessionOptions:
     provider: str | None = None
     thinking: ThinkingLevel | None = None
     tools: Sequence[str] | None = None
+    """``--tools``: built-in names, and ``mcp__`` patterns that filter MCP tools."""
+    exclude_tools: Sequence[str] = ()
+    """``--exclude-tools``: names or ``*`` patterns removed (built-in and MCP)."""
+    no_mcp: bool = False
+    """``--no-mcp``: no MCP servers for this run."""
     approve: ApprovalMode | None = None
     """``--approve`` (or a mode's default, e.g. ``workspace`` for print mode)."""
     session_file: Path | None = None
@@ -102,12 +109,15 @@ def options_from_args(
     tools = None
     if args.tools is not None:
         tools = [name.strip() for name in args.tools.split(",") if name.strip()]
+    excluded = getattr(args, "exclude_tools", None) or ""
     return SessionOptions(
         cwd=cwd,
         model=args.model,
         provider=args.provider,
         thinking=args.thinking,
         tools=tools,
+        exclude_tools=[name.strip() for name in excluded.split(",") if name.strip()],
+        no_mcp=bool(getattr(args, "no_mcp", False)),
         approve=args.approve or default_approve,
         session_arg=args.session or None,
         session_dir=Path(args.session_dir) if args.session_dir else None,
@@ -147,7 +157,7 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     model, thinking = await _choose_model(options, settings, registry, context)
     if options.api_key:  # --api-key applies to the provider of the chosen model
         registry.auth.set_runtime_api_key(model.provider, options.api_key)
-    tool_names = list(options.tools) if options.tools is not None else settings.tools
+    tool_names = _builtin_names(options, settings)
     mode = options.approve or settings.approval.mode
     sandbox = await find_sandbox(cwd, settings.sandbox) if mode == "workspace" else None
     missing = sandbox if isinstance(sandbox, str) else None
@@ -196,6 +206,8 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         cwd=cwd,
         redactor=redactor,
     )
+    if not options.no_mcp:
+        await _attach_mcp(session, options)
     if context.messages:
         agent.replace_messages(context.messages)
         if not store.read_only:
@@ -203,6 +215,34 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     elif not store.read_only:
         await session.record_model_and_thinking()
     return session
+
+
+def _builtin_names(options: SessionOptions, settings: Settings) -> list[str]:
+    """The built-in tools asked for: ``mcp__`` entries are MCP's, exclusions removed."""
+    wanted = list(options.tools if options.tools is not None else settings.tools or DEFAULT_TOOLS)
+    excluded = name_matcher(options.exclude_tools)
+    return [n for n in wanted if not is_mcp_tool_name(n) and n != TOOL_SEARCH and not excluded(n)]
+
+
+async def _attach_mcp(session: AgentSession, options: SessionOptions) -> None:
+    """Start the MCP servers (in the background) and give their tools to the session.
+
+    Imported here: a session without servers never loads the MCP runtime.
+    """
+    from pitui.core.mcp.config import has_mcp_files
+
+    if not await asyncio.to_thread(has_mcp_files, options.cwd):
+        return
+    from pitui.core.mcp.gate import mcp_rule
+    from pitui.core.mcp.setup import open_mcp
+
+    runtime = await open_mcp(
+        options.cwd, tools=options.tools, exclude=options.exclude_tools, warnings=options.warnings
+    )
+    if runtime is not None:
+        runtime.attach(session.agent.state)
+        session.mcp = runtime
+        session.gate.policy.tool_rule = mcp_rule(runtime)
 
 
 async def _open_store(options: SessionOptions) -> SessionStore:

@@ -34,7 +34,12 @@ from pitui.ai.types import AssistantMessage, TextContent
 from pitui.core.interrupt import SignalWatch, exit_code
 from pitui.core.sanitize import inert, json_inert
 from pitui.core.session.bulk import resume_collection
-from pitui.core.session_events import AutoCompactionEndEvent, AutoRetryStartEvent, SessionEvent
+from pitui.core.session_events import (
+    AutoCompactionEndEvent,
+    AutoRetryStartEvent,
+    SessionEvent,
+    SessionNoticeEvent,
+)
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.core.session_setup import options_from_args as session_options
 from pitui.errors import PituiError
@@ -114,9 +119,16 @@ async def run_prompts(
         on_ready()
     for warning in options.warnings:
         print(f"pitui: {inert(warning)}", file=stderr)
+    if session.mcp is not None:  # nobody to ask here: say how to allow them
+        from pitui.core.mcp.trust import not_started_line
+
+        for entry in session.mcp.untrusted:
+            print(f"pitui: {inert(not_started_line(entry))}", file=stderr)
     if json_mode:
         _write_json(stdout, session.store.header.to_json_dict())
         session.subscribe(lambda event: _write_event(stdout, event))
+    else:  # warnings that arise during the run (an MCP server that failed to start)
+        session.subscribe(lambda event: _warn(stderr, event))
     outcome = _Outcome()
     session.subscribe(outcome.see)
     main = asyncio.current_task()
@@ -226,6 +238,11 @@ def _print_lines(texts: list[str], stdout: TextIO) -> None:
     for text in texts:
         print(inert(text), file=stdout)
     stdout.flush()
+
+
+def _warn(stderr: TextIO, event: SessionEvent) -> None:
+    if isinstance(event, SessionNoticeEvent) and event.level == "warning":
+        print(f"pitui: {inert(event.message)}", file=stderr)
 
 
 def _write_event(stream: TextIO, event: SessionEvent) -> None:
