@@ -62,6 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["ask", "workspace", "edits", "all", "none"],
         help="permission policy (default: workspace in print mode, else approval.mode)",
     )
+    parser.add_argument(
+        "--trust-project",
+        action="store_true",
+        help="load this project's skills and prompt templates for this run (they are "
+        "instructions from the repository; skipped until the project is trusted)",
+    )
     parser.add_argument("--system-prompt", metavar="TEXT", help="replace the system prompt")
     parser.add_argument(
         "--append-system-prompt", metavar="TEXT", help="append to the system prompt"

@@ -35,14 +35,17 @@ from pitui.core.agent_session import AgentSession
 from pitui.core.messages import convert_to_llm
 from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy
 from pitui.core.redaction import SecretRedactor
+from pitui.core.resources.loader import LoadedResources, load_resources
 from pitui.core.sandbox import Sandbox, find_sandbox
 from pitui.core.session.context import ModelRef, SessionContext
 from pitui.core.session.store import SessionStore, read_only_notice
 from pitui.core.settings import ApprovalMode, Settings, load_settings, update_project_settings
 from pitui.core.system_prompt import load_system_prompt
 from pitui.core.tools import create_tools
+from pitui.core.trust import PROJECT_RESOURCES, load_trust
 
 IMAGES_BLOCKED = "Image reading is disabled."
+TRUST_HINT = "Run with --trust-project to load them for this run."
 LONG_SESSION_ENTRIES = 1000
 """Entries from which a session's context is built in a thread."""
 
@@ -82,6 +85,13 @@ class SessionOptions:
     registry: ModelRegistry | None = None
     warnings: list[str] = field(default_factory=list)
     """Filled with problems worth telling the user (bad settings, unknown model…)."""
+    trust_project: bool | None = None
+    """Load the project's skills and templates this once (``--trust-project``: True) or
+    not (False); None: the decision kept in the trust store."""
+    trust_hint: str = TRUST_HINT
+    """How the user can allow skipped project resources (said in the notice)."""
+    reserved_commands: Sequence[str] = ()
+    """Built-in command names: a prompt template may not take one."""
 
 
 def options_from_args(
@@ -110,6 +120,7 @@ def options_from_args(
         system_prompt=args.system_prompt,
         append_system_prompt=args.append_system_prompt,
         api_key=args.api_key,
+        trust_project=True if getattr(args, "trust_project", False) else None,
     )
 
 
@@ -149,11 +160,13 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         check_path=gate.confirm_write,
         sandbox=sandbox if isinstance(sandbox, Sandbox) else None,
     )
+    resources = await _load_resources(options, settings)
     system_prompt = await load_system_prompt(
         cwd,
         [t.name for t in tools],
         system_prompt=options.system_prompt,
         append_system_prompt=options.append_system_prompt,
+        skills=resources.skills,
     )
     redactor = SecretRedactor(registry.auth.known_secrets)
     agent = Agent(
@@ -178,6 +191,7 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         gate=gate,
         cwd=cwd,
         redactor=redactor,
+        resources=resources,
     )
     if context.messages:
         agent.replace_messages(context.messages)
@@ -186,6 +200,25 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     elif not store.read_only:
         await session.record_model_and_thinking()
     return session
+
+
+async def _load_resources(options: SessionOptions, settings: Settings) -> LoadedResources:
+    """Skills and templates; the project's only when trusted (a notice says what not)."""
+    decision = options.trust_project
+    if decision is None:
+        decision = (await load_trust()).closest_decision(options.cwd, PROJECT_RESOURCES)
+    resources = await load_resources(
+        options.cwd,
+        trusted=decision is True,
+        pi_folders=settings.load_pi_resources,
+        reserved_names=options.reserved_commands,
+    )
+    resources.project_trust = decision
+    options.warnings += resources.warnings()
+    notice = resources.skipped_notice(options.cwd, options.trust_hint)
+    if notice is not None:
+        options.warnings.append(notice)
+    return resources
 
 
 async def _open_store(options: SessionOptions) -> SessionStore:

@@ -133,6 +133,13 @@ class Settings(PiModel):
     """What Esc twice on an empty composer does."""
     tree_filter_mode: Literal["default", "no-tools", "user-only", "labeled-only", "all"] = "default"
     """Initial filter of the tree view."""
+    load_pi_resources: bool = True
+    """Also load skills and prompt templates from pi's folders (``~/.pi/agent/skills``,
+    ``~/.pi/agent/prompts``, ``.pi/skills``, ``.pi/prompts``)."""
+    enable_skill_commands: bool = True
+    """Offer ``/skill:name`` in command completion (typed ones work either way), as pi."""
+    quiet_startup: bool | Literal["header"] = False
+    """pi's: true hides the start-up listing of what is loaded."""
 
 
 @dataclass
