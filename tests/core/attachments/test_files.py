@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import io
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from PIL import Image
@@ -19,7 +20,7 @@ def _png(path: Path, size: tuple[int, int] = (20, 10)) -> Path:
     return path
 
 
-def _model(*inputs: str) -> Model:
+def _model(*inputs: Literal["text", "image"]) -> Model:
     return Model(id="m", name="m", api="anthropic-messages", provider="p", input=list(inputs))
 
 
