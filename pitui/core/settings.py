@@ -112,7 +112,7 @@ class Settings(PiModel):
     follow_up_mode: QueueMode = "one-at-a-time"
     """How many queued follow-up messages one poll delivers."""
     theme: str | None = None
-    """Theme name (built-in dark / light, or a user theme)."""
+    """Theme name (built-in dark / light, or a user theme), or a ``light/dark`` pair."""
     compaction: CompactionSettings = Field(default_factory=CompactionSettings)
     branch_summary: BranchSummarySettings = Field(default_factory=BranchSummarySettings)
     retry: RetrySettings = Field(default_factory=RetrySettings)
@@ -247,6 +247,12 @@ async def update_project_settings(cwd: Path, changes: dict[str, Any]) -> str | N
 async def update_global_settings(changes: dict[str, Any]) -> str | None:
     """Merge ``changes`` into the global settings, as pi saves the last model picked."""
     return await _update_settings_file(paths.settings_file(), changes)
+
+
+async def save_theme_choice(name: str) -> str | None:
+    """Remember ``/theme NAME`` (or the picker's choice) as pi does: the global ``theme``
+    setting, read again at the next start. Returns the problem, or None."""
+    return await update_global_settings({"theme": name})
 
 
 async def _update_settings_file(path: Path, changes: dict[str, Any]) -> str | None:
