@@ -26,6 +26,13 @@ class PathCompletion:
     replacement: str
     candidates: list[str] = field(default_factory=list)
     """Every matching entry (folders with ``/``), for a menu when there are several."""
+    word_start: int = 0
+    folder: str = ""
+    """The typed folder part (``src/``) the candidates are in."""
+
+    def candidate_word(self, candidate: str) -> str:
+        """The whole word to put at ``word_start`` for one candidate."""
+        return self.folder + candidate
 
     def apply(self, text: str) -> tuple[str, int]:
         """``(new text, new cursor)``."""
@@ -81,8 +88,8 @@ def complete_now(text: str, cursor: int, cwd: Path) -> PathCompletion | None:
         return None
     common = _common_prefix(matches)
     if len(common) <= len(prefix) and len(matches) > 1:
-        return PathCompletion(cursor, cursor, "", matches)
-    return PathCompletion(start, cursor, folder_text + common, matches)
+        return PathCompletion(cursor, cursor, "", matches, start, folder_text)
+    return PathCompletion(start, cursor, folder_text + common, matches, start, folder_text)
 
 
 async def complete_path(text: str, cursor: int, cwd: Path) -> PathCompletion | None:
