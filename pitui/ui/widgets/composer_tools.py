@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from pitui.core.attachments.file_index import ProjectFileIndex
 from pitui.core.attachments.images import PendingImage, pending_image
@@ -19,8 +20,31 @@ from pitui.core.external_editor import NO_EDITOR, edit_text, editor_command
 from pitui.core.tools.images import SNIFF_BYTES, sniff_image_mime
 from pitui.ui.widgets.suggestions import Suggestion
 
-if TYPE_CHECKING:
-    from pitui.ui.widgets.composer import Composer
+
+class Composer(Protocol):
+    """What these tools need of :class:`pitui.ui.widgets.composer.Composer` (a protocol,
+    so this module does not import the composer that imports it)."""
+
+    file_index: ProjectFileIndex | None
+    project_root: Path | None
+    external_editor: str | None
+    images: list[PendingImage]
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def cursor_location(self) -> tuple[int, int]: ...
+    @property
+    def app(self) -> Any: ...
+    @property
+    def document(self) -> Any: ...
+    def replace(self, insert: str, start: tuple[int, int], end: tuple[int, int]) -> Any: ...
+    def move_cursor(self, location: tuple[int, int]) -> None: ...
+    def load_text(self, text: str) -> None: ...
+    def add_image(self, image: PendingImage) -> None: ...
+    def show_suggestions(self, items: Sequence[Suggestion]) -> None: ...
+    def refresh_suggestions(self) -> None: ...
+
 
 FINDER_LIMIT = 8
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp")
