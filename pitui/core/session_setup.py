@@ -40,7 +40,7 @@ from pitui.core.sandbox import Sandbox, find_sandbox
 from pitui.core.session.context import ModelRef, SessionContext
 from pitui.core.session.store import SessionStore, read_only_notice
 from pitui.core.settings import ApprovalMode, Settings, load_settings, update_project_settings
-from pitui.core.system_prompt import load_system_prompt
+from pitui.core.system_prompt import load_context_files, load_system_prompt
 from pitui.core.tools import create_tools
 from pitui.core.trust import PROJECT_RESOURCES, load_trust
 
@@ -161,12 +161,15 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         sandbox=sandbox if isinstance(sandbox, Sandbox) else None,
     )
     resources = await _load_resources(options, settings)
+    context_files = await load_context_files(cwd)
+    resources.context_files = [item.path for item in context_files]
     system_prompt = await load_system_prompt(
         cwd,
         [t.name for t in tools],
         system_prompt=options.system_prompt,
         append_system_prompt=options.append_system_prompt,
         skills=resources.skills,
+        context_files=context_files,
     )
     redactor = SecretRedactor(registry.auth.known_secrets)
     agent = Agent(

@@ -177,8 +177,10 @@ async def load_system_prompt(
     system_prompt: str | None = None,
     append_system_prompt: str | None = None,
     skills: Sequence[Skill] = (),
+    context_files: Sequence[ContextFile] | None = None,
 ) -> str:
-    """Everything from disk and flags, assembled into the prompt the model gets."""
+    """Everything from disk and flags, assembled into the prompt the model gets
+    (``context_files``: already loaded with :func:`load_context_files`)."""
     project = paths.project_dir(cwd)
     custom = await resolve_prompt_option(
         system_prompt, [project / "SYSTEM.md", paths.home() / "SYSTEM.md"]
@@ -186,7 +188,7 @@ async def load_system_prompt(
     append = await resolve_prompt_option(
         append_system_prompt, [project / "APPEND_SYSTEM.md", paths.home() / "APPEND_SYSTEM.md"]
     )
-    context = await load_context_files(cwd)
+    context = await load_context_files(cwd) if context_files is None else context_files
     return build_system_prompt(
         cwd=cwd,
         tools=tools,

@@ -33,6 +33,8 @@ class LoadedResources:
     """Project files not loaded because the project is not trusted."""
     project_trust: bool | None = None
     """The trust decision in force: True allowed, False refused, None never asked."""
+    context_files: list[Path] = field(default_factory=list)
+    """The AGENTS.md / CLAUDE.md files the system prompt holds (for the start-up listing)."""
 
     def warnings(self) -> list[str]:
         """One line per diagnostic."""
