@@ -52,3 +52,27 @@ async def test_a_refusal_and_the_one_run_flag(repo: Path, pitui_home: Path) -> N
     once = await create_agent_session(SessionOptions(cwd=repo, no_session=True, trust_project=True))
     assert [t.name for t in once.resources.templates] == ["review"]
     assert (await load_trust()).decision(repo, PROJECT_RESOURCES) is False  # not saved
+
+
+async def test_trusting_in_the_session_loads_them_now(repo: Path, pitui_home: Path) -> None:
+    from pitui.core.resources.trust_flow import decide_project_trust, needs_trust_question
+
+    _project(repo, pitui_home)
+    session = await create_agent_session(SessionOptions(cwd=repo, no_session=True))
+    assert needs_trust_question(session.resources)
+    await decide_project_trust(session, True)
+    assert "<name>proj</name>" in session.agent.state.system_prompt
+    assert await session.expand_input("/review x") == "Review x"
+    assert (await load_trust()).decision(repo, PROJECT_RESOURCES) is True
+    again = await create_agent_session(SessionOptions(cwd=repo, no_session=True))
+    assert not needs_trust_question(again.resources) and again.resources.templates
+
+
+async def test_refusing_is_remembered(repo: Path, pitui_home: Path) -> None:
+    from pitui.core.resources.trust_flow import decide_project_trust, needs_trust_question
+
+    _project(repo, pitui_home)
+    session = await create_agent_session(SessionOptions(cwd=repo, no_session=True))
+    await decide_project_trust(session, False)
+    again = await create_agent_session(SessionOptions(cwd=repo, no_session=True))
+    assert not needs_trust_question(again.resources) and again.resources.templates == []
