@@ -220,15 +220,18 @@ class AgentSession:
         images: list[ImageContent] | None = None,
         *,
         streaming_behavior: StreamingBehavior = None,
+        expand: bool = True,
     ) -> None:
         """Send the user's message and run until the agent (and any retries) finish.
 
         While a run is in progress, ``streaming_behavior`` ``"steer"`` or ``"followUp"``
         queues the message instead; without it a busy prompt raises :class:`AgentError`.
-        ``/skill:name`` and ``/template`` commands are expanded first (:meth:`expand_input`).
+        ``/skill:name`` and ``/template`` commands are expanded first (:meth:`expand_input`)
+        unless ``expand`` is False (the caller expanded them, e.g. before attaching files).
         """
         self.store.check_writable()  # a read-only session: refuse before anything is queued
-        text = await self.expand_input(text)
+        if expand:
+            text = await self.expand_input(text)
         if self.is_streaming:
             if streaming_behavior == "steer":
                 self.steer(text, images)

@@ -145,7 +145,8 @@ async def run_prompts(
         first_images = await _attach_to_first(session, prompts, files, stderr)
         for index, prompt in enumerate(prompts):
             outcome.reset()
-            await session.prompt(prompt, first_images if index == 0 else None)
+            first = index == 0 and first_images is not None
+            await session.prompt(prompt, first_images if first else None, expand=not first)
             if signals.received is not None:
                 break
     finally:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pitui.ai.types import ImageContent, Model
-from pitui.core.attachments.files import attach_files
+from pitui.core.attachments.files import attach_files, refuse_images
 from pitui.core.tools.path_utils import resolve_read_path
 
 _REFERENCE = re.compile(r'(?:(?<=\s)|^)@(?:"([^"\n]+)"|(\S+))')
@@ -60,17 +61,29 @@ async def referenced_files(text: str, cwd: Path) -> list[str]:
 
 
 async def prepare_prompt(
-    text: str, cwd: Path, *, model: Model | None = None, auto_resize: bool = True
+    text: str,
+    cwd: Path,
+    *,
+    model: Model | None = None,
+    auto_resize: bool = True,
+    send_text: str | None = None,
+    images: Sequence[ImageContent] = (),
 ) -> PreparedPrompt:
     """``text`` with its referenced files attached (typed text unchanged, after them).
+
+    ``send_text``: what to send after the files instead of ``text`` (its expansion, when
+    it was a command: references are looked for in what was typed, never in a skill's
+    body). ``images``: attached already (pasted); they count for the model check.
 
     Raises:
         AttachmentError: Images go to a model without image input, or a file vanished.
     """
+    body = text if send_text is None else send_text
     files = await referenced_files(text, cwd)
     if not files:
-        return PreparedPrompt(text)
-    attachments = await attach_files(
-        files, cwd, model=model, auto_resize=auto_resize, project_only=True
-    )
-    return PreparedPrompt(attachments.text + text, attachments.images, attachments.notes)
+        refuse_images(model, len(images))
+        return PreparedPrompt(body, list(images))
+    attachments = await attach_files(files, cwd, auto_resize=auto_resize, project_only=True)
+    every = [*images, *attachments.images]
+    refuse_images(model, len(every))
+    return PreparedPrompt(attachments.text + body, every, attachments.notes)
