@@ -21,9 +21,21 @@ needs_tmux = pytest.mark.skipif(not HAS_TMUX, reason="tmux is not installed")
 class Terminal:
     """One tmux session running ``python -m pitui`` in ``cwd`` with its own pitui home."""
 
-    def __init__(self, cwd: Path, home: Path, width: int = 120, height: int = 36) -> None:
+    def __init__(
+        self,
+        cwd: Path,
+        home: Path,
+        width: int = 120,
+        height: int = 36,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.name = f"pitui-e2e-{uuid.uuid4().hex[:8]}"
-        env = {"PITUI_HOME": str(home), "PITUI_DEMO_PACE_MS": "0", "TERM": "xterm-256color"}
+        env = {
+            "PITUI_HOME": str(home),
+            "PITUI_DEMO_PACE_MS": "0",
+            "TERM": "xterm-256color",
+            **(env or {}),
+        }
         exports = " ".join(f"{k}={v}" for k, v in env.items())
         command = f"cd {cwd} && env {exports} {sys.executable} -m pitui"
         argv = ["tmux", "new-session", "-d", "-s", self.name, "-x", f"{width}", "-y", f"{height}"]
