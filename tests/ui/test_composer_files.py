@@ -142,3 +142,21 @@ async def test_ctrl_g_without_an_editor_says_how_to_set_one(
         await pilot.pause()
         assert any("set $VISUAL or $EDITOR" in n.message for n in app._notifications)
         assert composer.text == "draft"
+
+
+async def test_a_pasted_image_path_becomes_a_chip(project: Path) -> None:
+    from textual import events
+
+    Image.new("RGB", (8, 8), (0, 255, 0)).save(project / "shot.png")
+    source = FeedSource()
+    app = make_app(source)
+    async with app.run_test(size=(100, 30)) as pilot:
+        composer = await _ready(pilot, source, project)
+        composer.attachments_enabled = True
+        driver = app._driver
+        assert driver is not None
+        driver.send_message(events.Paste("shot.png"))  # as a terminal's paste arrives
+        await _until(pilot, lambda: len(composer.images) == 1)
+        assert composer.text == ""
+        driver.send_message(events.Paste("notes about shot"))
+        await _until(pilot, lambda: composer.text == "notes about shot")

@@ -14,6 +14,7 @@ import asyncio
 import heapq
 import re
 import shutil
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,19 +111,28 @@ class ProjectFileIndex:
         self._lowered = ""
         self._line_at: dict[int, int] = {}
         self._task: asyncio.Task[None] | None = None
+        self._started_at: float | None = None
+        self._ready = False
 
     @property
     def ready(self) -> bool:
-        """Whether the first listing finished."""
-        return self._task is not None and self._task.done()
+        """Whether a listing finished (searches have something to search)."""
+        return self._ready or (self._task is not None and self._task.done())
 
     @property
     def paths(self) -> list[str]:
         """Every indexed path (folders first)."""
         return self._paths
 
+    @property
+    def age(self) -> float | None:
+        """Seconds since the last listing started (None: never listed)."""
+        return None if self._started_at is None else time.monotonic() - self._started_at
+
     def start(self) -> asyncio.Task[None]:
-        """List the files in the background (again, when called again)."""
+        """List the files in the background (again, when called again; the old list
+        answers searches meanwhile)."""
+        self._started_at = time.monotonic()
         self._task = asyncio.ensure_future(self.refresh())
         return self._task
 
@@ -133,6 +143,7 @@ class ProjectFileIndex:
 
     def set_paths(self, paths: list[str]) -> None:
         """Use ``paths`` as the index (tests, and :meth:`refresh`)."""
+        self._ready = True
         self._paths = paths
         self._lower = [p.lower() for p in paths]
         self._names = [p.rstrip("/").rsplit("/", 1)[-1] for p in self._lower]

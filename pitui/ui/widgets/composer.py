@@ -155,7 +155,8 @@ class Composer(TextArea):
         return True
 
     async def _on_paste(self, event: events.Paste) -> None:
-        """A pasted path to an image attaches the image instead of inserting the path."""
+        """A pasted path to an image attaches the image instead of inserting the path
+        (any other paste goes on to TextArea's own handler, which Textual calls next)."""
         from pitui.ui.widgets import composer_tools as tools
 
         if self.attachments_enabled:
@@ -163,8 +164,6 @@ class Composer(TextArea):
             if path is not None and await tools.attach_image_file(self, path):
                 event.stop()
                 event.prevent_default()
-                return
-        await super()._on_paste(event)
 
     def submit(self, follow_up: bool = False) -> None:
         """Post the current text (if any) and its images, and clear the editor."""

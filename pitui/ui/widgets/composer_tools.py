@@ -47,6 +47,7 @@ class Composer(Protocol):
 
 
 FINDER_LIMIT = 8
+INDEX_FRESH_S = 30.0
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp")
 _AT_WORD = re.compile(r'(?:^|(?<=\s))@("?)([^\s"]*)$')
 
@@ -100,12 +101,15 @@ def file_suggestions(index: ProjectFileIndex, text: str, offset: int) -> list[Su
 
 
 def project_index(composer: Composer) -> ProjectFileIndex:
-    """The composer's file index, started (in the background) on first use."""
-    if composer.file_index is None:
-        composer.file_index = ProjectFileIndex(composer.project_root or Path.cwd())
-        task = composer.file_index.start()
+    """The composer's file index, listed in the background on first use and again when
+    an ``@`` word starts after :data:`INDEX_FRESH_S` (files come and go)."""
+    index = composer.file_index
+    if index is None:
+        index = composer.file_index = ProjectFileIndex(composer.project_root or Path.cwd())
+    if index.age is None or (index.ready and index.age > INDEX_FRESH_S):
+        task = index.start()
         task.add_done_callback(lambda _task: composer.refresh_suggestions())
-    return composer.file_index
+    return index
 
 
 async def tab_complete(composer: Composer) -> None:
