@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
-
 
 class FrontmatterError(ValueError):
     """The frontmatter is not valid YAML."""
@@ -38,6 +36,8 @@ def parse_frontmatter(content: str) -> tuple[dict[str, Any], str]:
     source, body = split_frontmatter(content)
     if source is None:
         return {}, body
+    import yaml  # only once a file has frontmatter: PyYAML costs ~10 ms to import
+
     try:
         data = yaml.safe_load(source)
     except yaml.YAMLError as exc:
