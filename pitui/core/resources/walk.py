@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from pitui.core.tools.gitignore import IgnoreLevel, is_ignored, read_ignore_rules
+if TYPE_CHECKING:
+    from pitui.core.tools.gitignore import IgnoreLevel
 
 IGNORE_FILES = (".gitignore", ".ignore", ".fdignore")
 SKILL_FILE = "SKILL.md"
@@ -38,8 +39,21 @@ def _entries(directory: str) -> list[tuple[str, str, bool, bool]]:
 
 
 def _levels_with(levels: list[IgnoreLevel], directory: str, rel: str) -> list[IgnoreLevel]:
+    # Imported here: only a session that has a skills or prompts folder needs the
+    # gitignore rules (print mode loads no unused tool module).
+    from pitui.core.tools.gitignore import IgnoreLevel, read_ignore_rules
+
     rules = read_ignore_rules(directory, IGNORE_FILES)
     return [*levels, IgnoreLevel(rel, rules)] if rules else levels
+
+
+def is_ignored(levels: list[IgnoreLevel], rel_path: str, is_dir: bool) -> bool:
+    """Whether the ignore rules of ``levels`` ignore ``rel_path``."""
+    if not levels:
+        return False
+    from pitui.core.tools.gitignore import is_ignored as ignored
+
+    return ignored(levels, rel_path, is_dir)
 
 
 def skill_files(root: Path, layout: SkillLayout) -> list[Path]:
@@ -79,6 +93,8 @@ def _skill_files(
 
 def prompt_files(root: Path) -> list[Path]:
     """The Markdown files directly in ``root`` (prompt folders are not searched deeper)."""
+    if not root.is_dir():
+        return []
     levels = _levels_with([], str(root), "")
     return [
         Path(path)
