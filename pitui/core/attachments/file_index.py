@@ -137,21 +137,26 @@ class ProjectFileIndex:
         return self._task
 
     async def refresh(self) -> None:
-        """List the files now (off the event loop) and replace the index."""
-        files = await list_project_files(self.root)
+        """List the files now (off the event loop) and replace the index (a listing
+        that fails keeps the old one)."""
+        try:
+            files = await list_project_files(self.root)
+        except OSError:
+            self._ready = True
+            return
         self.set_paths(await asyncio.to_thread(_with_folders, files))
 
     def set_paths(self, paths: list[str]) -> None:
         """Use ``paths`` as the index (tests, and :meth:`refresh`)."""
         self._ready = True
-        self._paths = paths
-        self._lower = [p.lower() for p in paths]
+        self._paths = [p for p in paths if "\n" not in p]  # one path per line below
+        self._lower = [p.lower() for p in self._paths]
         self._names = [p.rstrip("/").rsplit("/", 1)[-1] for p in self._lower]
         self._lowered = "\n".join(self._lower) + "\n"
         line_at, position = {}, 0
-        for line, path in enumerate(paths):
+        for line, lowered in enumerate(self._lower):  # lower() may change a length
             line_at[position] = line
-            position += len(path) + 1
+            position += len(lowered) + 1
         self._line_at = line_at
 
     def search(self, query: str, limit: int = 50) -> list[FileMatch]:

@@ -76,3 +76,10 @@ def test_tab_completes_a_folder_a_file_and_a_common_prefix(project: Path) -> Non
     assert complete_now("nothing", 7, project) is None
     hidden = complete_now(".e", 2, project)
     assert hidden is not None and hidden.apply(".e")[0] == ".env"
+
+
+def test_unicode_whose_lowercase_is_longer_still_maps_to_its_line(tmp_path: Path) -> None:
+    index = ProjectFileIndex(tmp_path)
+    index.set_paths(["İstanbul/plan.md", "odd\nname.md", "zeta/readme.md"])
+    assert [m.path for m in index.search("zrdm")] == ["zeta/readme.md"]
+    assert [m.path for m in index.search("plan")] == ["İstanbul/plan.md"]
