@@ -19,6 +19,7 @@ VERSION_TEXT = f"pitui {__version__}"
 # Subcommands that take over the rest of the command line: name → module with main(argv).
 SUBCOMMANDS = {
     "session": "pitui.modes.session_cli",
+    "trust": "pitui.modes.trust_cli",
 }
 
 
@@ -27,7 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pitui",
         description="A full-screen terminal client for LLM coding agents.",
-        epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate,import} --help",
+        epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate,import} --help; "
+        "pitui trust [DIR] [--revoke | --status]",
     )
     parser.add_argument("--version", action="version", version=VERSION_TEXT)
     parser.add_argument("messages", nargs="*", help="initial prompt (with -p: the prompt)")

@@ -45,7 +45,9 @@ from pitui.core.tools import create_tools
 from pitui.core.trust import PROJECT_RESOURCES, load_trust
 
 IMAGES_BLOCKED = "Image reading is disabled."
-TRUST_HINT = "Run with --trust-project to load them for this run."
+TRUST_HINT = (
+    "Run with --trust-project to load them for this run, or `pitui trust` to trust the project."
+)
 LONG_SESSION_ENTRIES = 1000
 """Entries from which a session's context is built in a thread."""
 
