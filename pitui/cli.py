@@ -43,7 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="continue the most recent session",
     )
     parser.add_argument("-r", "--resume", action="store_true", help="pick a session to resume")
-    parser.add_argument("--session", metavar="FILE", help="use this session file")
+    parser.add_argument(
+        "--session", metavar="FILE|ID", help="use this session file, or the session with this id"
+    )
     parser.add_argument("--session-dir", metavar="DIR", help="directory for session files")
     parser.add_argument("--no-session", action="store_true", help="do not save the session")
     parser.add_argument(
@@ -86,8 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--export",
         metavar="SESSION",
-        help="export SESSION (a .jsonl file) to HTML and exit; an OUT argument after it picks "
-        "the file (.html, .md or .jsonl)",
+        help="export SESSION (a .jsonl file, or a session id or its start) to HTML and exit; "
+        "an OUT argument after it picks the file (.html, .md or .jsonl)",
     )
     return parser
 
@@ -99,6 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(VERSION_TEXT)
         return 0
     if args_list and args_list[0] in SUBCOMMANDS:
+        _inert_output()
         module = importlib.import_module(SUBCOMMANDS[args_list[0]])
         code: int = module.main(args_list[1:])
         return code
@@ -115,12 +118,14 @@ def _run_mode(args: argparse.Namespace) -> int:
         module_name = "pitui.modes.print_mode"
         gc.disable()  # until the session is ready (see pitui.modes.print_mode.run)
     else:
-        module_name = "pitui.ui.app"
+        module_name = "pitui.ui.launch"  # Textual draws the screen; it makes its text inert
         # The TUI runs without garbage collection until its first frame (see
-        # pitui.ui.app.run). Pause it already for the imports: loading Textual allocates
+        # pitui.ui.launch.run). Pause it already for the imports: loading Textual allocates
         # hundreds of thousands of objects and triggers ~90 collections that find next
         # to nothing (~4% of the start-up work).
         gc.disable()
+    if module_name != "pitui.ui.app":
+        _inert_output()
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
@@ -130,3 +135,12 @@ def _run_mode(args: argparse.Namespace) -> int:
         return 2
     code: int = module.run(args)
     return code
+
+
+def _inert_output() -> None:
+    """Route every line the CLI prints through the one sanitizer (issue 21: a session
+    label printed raw by ``pitui session tree`` could write the clipboard)."""
+    from pitui.core.sanitize import InertStream
+
+    sys.stdout = InertStream(sys.stdout)
+    sys.stderr = InertStream(sys.stderr)

@@ -37,6 +37,7 @@ from pitui.core.permissions import PermissionGate, mark_denied
 from pitui.core.redaction import SecretRedactor
 from pitui.core.resources.expand import expand_user_input
 from pitui.core.resources.loader import LoadedResources
+from pitui.core.session.fork import exchange_end, fork_store
 from pitui.core.session.store import SessionStore, read_only_notice
 from pitui.core.session_compaction import SessionCompaction
 from pitui.core.session_events import (
@@ -454,11 +455,15 @@ class AgentSession:
         plan = plan_navigation(entry)
         parent, editor_text = plan.new_leaf_id, plan.editor_text
         old = self.store
+        if parent is not None and editor_text is None:
+            # Never a copy ending in a call without its result (pi offers only user
+            # messages): a fork inside a tool exchange ends after its last result.
+            parent = exchange_end(old.table, parent)
         if parent is None:
             parent_file = str(old.path) if old.path else None
             new = SessionStore.create(old.cwd, old.session_dir, parent_session=parent_file)
         else:
-            new = await old.fork(parent)
+            new = await fork_store(old, parent)
         await self._switch_store(new)
         self.rebuild_from_session()
         await self._changed("fork")
@@ -473,7 +478,7 @@ class AgentSession:
         leaf = self.store.get_leaf_id()
         if leaf is None:
             raise AgentError("Nothing to clone yet")
-        await self._switch_store(await self.store.fork(leaf))
+        await self._switch_store(await fork_store(self.store, leaf))
         self.rebuild_from_session()
         await self._changed("fork")
 

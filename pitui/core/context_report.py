@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pitui.agent.loop import RequestTrace
 from pitui.agent.messages import AgentMessage
+from pitui.ai.transform import missing_tool_results
 from pitui.ai.types import AssistantMessage, Message
 from pitui.core.compaction.jsjson import js_stringify, utf16_len
 from pitui.core.compaction.tokens import estimate_tokens
@@ -41,6 +42,7 @@ __all__ = [
 ]
 
 FAILED_REPLY_NOTE = "failed reply (error or aborted): every provider leaves it out"
+SYNTHETIC_NOTE = "synthesized: the tool call has no result in the file, so one is inserted"
 
 
 def tokens_of_text(text: str) -> int:
@@ -74,6 +76,8 @@ class SentMessage:
     """Role of the transcript message it was made from (``bashExecution``, ``custom``…)."""
     tokens: int
     note: str | None = None
+    synthetic: bool = False
+    """Not in the transcript: added when the request is built (``No result provided``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +149,8 @@ class ContextReport:
             "model": self.model.to_json_dict() if self.model else None,
             "thinkingLevel": self.thinking_level,
             "agentMessages": [self._dump(m) for m in self.transcript],
-            "llmMessages": [self._dump_sent(m) for m in self.messages],
+            # pi's convertToLlm output; what the request adds besides is under "messages".
+            "llmMessages": [self._dump_sent(m) for m in self.messages if not m.synthetic],
             "systemPrompt": {"text": self.system_prompt, "tokens": self.system_tokens},
             "skills": {
                 "text": self.skills_block,
@@ -203,6 +208,8 @@ class ContextReport:
             "tokens": sent.tokens,
             "share": _rounded(self.share(sent.tokens)),
             "note": sent.note,
+            "synthetic": sent.synthetic,
+            **({"message": sent.message.to_json_dict()} if sent.synthetic else {}),
         }
 
 
@@ -232,6 +239,12 @@ async def build_context_report(
         _sent(message, source, transcript, entry_ids)
         for message, source in zip(request.messages, trace.sources, strict=True)
     ]
+    for index, inserted in reversed(missing_tool_results(request.messages, at_end=True)):
+        # Stamped as the message before it, not "now": the report is the same each time.
+        stamp = request.messages[index - 1].timestamp if index else inserted.timestamp
+        result = inserted.model_copy(update={"timestamp": stamp})
+        tokens = estimate_tokens(result)
+        messages.insert(index, SentMessage(result, None, None, None, tokens, SYNTHETIC_NOTE, True))
     sent_sources = {source for source in trace.sources if source is not None}
     model = session.model
     system_prompt = request.system_prompt or ""

@@ -32,14 +32,16 @@ from pitui.ai.types import (
     UserMessage,
 )
 from pitui.core.agent_session import AgentSession
+from pitui.core.approval_store import load_approvals, save_rule_list
 from pitui.core.messages import convert_to_llm
-from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy
-from pitui.core.redaction import SecretRedactor
+from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy, RuleChange
+from pitui.core.redaction import SecretRedactor, redact_spill_files_with
 from pitui.core.resources.loader import LoadedResources, load_resources
 from pitui.core.sandbox import Sandbox, find_sandbox
 from pitui.core.session.context import ModelRef, SessionContext
+from pitui.core.session.listing import resolve_session
 from pitui.core.session.store import SessionStore, read_only_notice
-from pitui.core.settings import ApprovalMode, Settings, load_settings, update_project_settings
+from pitui.core.settings import ApprovalMode, Settings, load_settings, update_global_settings
 from pitui.core.system_prompt import load_context_files, load_system_prompt
 from pitui.core.tools import create_tools
 from pitui.core.trust import PROJECT_RESOURCES, load_trust
@@ -67,6 +69,9 @@ class SessionOptions:
     approve: ApprovalMode | None = None
     """``--approve`` (or a mode's default, e.g. ``workspace`` for print mode)."""
     session_file: Path | None = None
+    session_arg: str | None = None
+    """``--session`` as typed: a path, or a session id or its start (resolved when the
+    store opens; ``session_file`` wins if both are given)."""
     session_dir: Path | None = None
     continue_recent: bool = False
     no_session: bool = False
@@ -114,7 +119,7 @@ def options_from_args(
         thinking=args.thinking,
         tools=tools,
         approve=args.approve or default_approve,
-        session_file=Path(args.session) if args.session else None,
+        session_arg=args.session or None,
         session_dir=Path(args.session_dir) if args.session_dir else None,
         continue_recent=bool(args.continue_ or args.resume),
         no_session=args.no_session,
@@ -153,7 +158,9 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     mode = options.approve or settings.approval.mode
     sandbox = await find_sandbox(cwd, settings.sandbox) if mode == "workspace" else None
     missing = sandbox if isinstance(sandbox, str) else None
-    gate = _make_gate(cwd, settings, options, missing)
+    if isinstance(sandbox, Sandbox) and sandbox.notice:
+        options.warnings.append(sandbox.notice)
+    gate = await _make_gate(cwd, settings, options, missing)
     tools = create_tools(
         cwd,
         tool_names,
@@ -174,6 +181,7 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         context_files=context_files,
     )
     redactor = SecretRedactor(registry.auth.known_secrets)
+    redact_spill_files_with(registry.auth.known_secrets)
     agent = Agent(
         initial_state=AgentState(
             system_prompt=system_prompt, model=model, thinking_level=thinking, tools=tools
@@ -181,7 +189,10 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         stream_fn=options.stream_fn,
         convert_to_llm=_converter(settings),
         get_api_key=registry.auth.get_api_key,
-        stream_options=StreamOptions(thinking_budgets=settings.thinking_budgets),
+        stream_options=StreamOptions(
+            thinking_budgets=settings.thinking_budgets,
+            idle_timeout_s=settings.stream_idle_timeout or None,
+        ),
         session_id=store.session_id,
         steering_mode=settings.steering_mode,
         follow_up_mode=settings.follow_up_mode,
@@ -232,10 +243,14 @@ async def _open_store(options: SessionOptions) -> SessionStore:
     if options.no_session:
         return SessionStore.in_memory(options.cwd)
     modes = {"read_only": options.read_only, "fallback_read_only": options.fallback_read_only}
-    if options.session_file is not None:
-        return await SessionStore.open(
-            options.session_file, session_dir=options.session_dir, **modes
-        )
+    file = options.session_file
+    if file is None and options.session_arg is not None:
+        file = await asyncio.to_thread(
+            resolve_session, options.session_arg, options.cwd, options.session_dir,
+            must_exist=False,
+        )  # fmt: skip
+    if file is not None:
+        return await SessionStore.open(file, session_dir=options.session_dir, **modes)
     if options.continue_recent:
         return await SessionStore.continue_recent(options.cwd, options.session_dir, **modes)
     if options.read_only:
@@ -291,15 +306,21 @@ async def _record_changes(
         await session.store.append_thinking_level_change(session.thinking_level)
 
 
-def _make_gate(
+async def _make_gate(
     cwd: Path, settings: Settings, options: SessionOptions, sandbox_missing: str | None
 ) -> PermissionGate:
+    stored, problem = await load_approvals(cwd)
+    if problem is not None:
+        options.warnings.append(f"remembered approvals not read (everything asks): {problem}")
     policy = PermissionPolicy.from_settings(
-        cwd, settings.approval, options.approve, sandbox_missing=sandbox_missing
+        cwd, settings.approval, options.approve, stored=stored, sandbox_missing=sandbox_missing
     )
 
-    async def remember(change: dict[str, object]) -> None:
-        problem = await update_project_settings(cwd, dict(change))
+    async def remember(change: RuleChange) -> None:
+        if change.scope == "user":
+            problem = await update_global_settings({"approval": {change.key: change.values}})
+        else:
+            problem = await save_rule_list(cwd, change.key, change.values)
         if problem is not None:  # still allowed for this session, just not remembered
             _log.warning("approval not saved: %s", problem)
 

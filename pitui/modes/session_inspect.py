@@ -22,8 +22,7 @@ from pitui.core.sanitize import inert, json_inert_bytes
 from pitui.core.session.check import check_bytes, repaired_bytes
 from pitui.core.session.context import UNSET, LeafArg
 from pitui.core.session.listing import resolve_session
-from pitui.core.session.opening import read_session_bytes
-from pitui.core.session.store import SessionStore
+from pitui.core.session.store import SessionStore, read_session_bytes
 from pitui.core.session.tree_view import FILTER_MODES, TreeView, render_rows
 from pitui.errors import SessionError
 
@@ -40,7 +39,7 @@ def _add_file_argument(parser: argparse.ArgumentParser) -> None:
 def _file(args: argparse.Namespace) -> Path:
     """The session file the FILE|ID argument names."""
     directory = Path(args.session_dir) if args.session_dir else None
-    return resolve_session(args.file, directory)
+    return resolve_session(args.file, Path.cwd(), directory)
 
 
 def cmd_tree(argv: list[str]) -> int:
@@ -74,13 +73,31 @@ def _share(report: ContextReport, tokens: int) -> str:
     return "" if share is None else f" {share:5.1f}%"
 
 
+def _synthetic_before(report: ContextReport) -> dict[int, list[str]]:
+    """Lines for the messages the request adds (``+``), by the transcript index of the
+    message they go before (its length: after the last one)."""
+    lines: dict[int, list[str]] = {}
+    waiting: list[str] = []
+    for sent in report.messages:
+        if sent.synthetic:
+            shown = f"({sent.note}) {message_preview(sent.message)}"
+            waiting.append(f"{'+':>5}  {sent.message.role:<17} ~{sent.tokens:>6} tok  {shown}")
+        elif waiting and sent.source is not None:
+            lines[sent.source], waiting = waiting, []
+    if waiting:
+        lines[len(report.transcript)] = waiting
+    return lines
+
+
 def _context_text(report: ContextReport) -> str:
     model = report.model
     model_text = f"{model.provider}/{model.model_id}" if model else "(none)"
     lines = [f"leaf {report.leaf_id}  model {model_text}  thinking {report.thinking_level}"]
     sent = {m.source: m for m in report.messages if m.source is not None}
     unsent: dict[str | None, NotSent] = {n.entry_id: n for n in report.not_sent}
+    inserted = _synthetic_before(report)
     for number, agent in enumerate(report.transcript, 1):
+        lines += inserted.get(number - 1, [])
         message = sent.get(number - 1)
         if message is None:
             entry = unsent.get(report.transcript_entry_ids[number - 1])
@@ -90,6 +107,7 @@ def _context_text(report: ContextReport) -> str:
             continue
         shown = message_preview(message.message)
         lines.append(f"{number:>5}  {agent.role:<17} ~{message.tokens:>6} tok  {shown}")
+    lines += inserted.get(len(report.transcript), [])
     lines.append(f"system prompt ~{report.system_tokens} tok{_share(report, report.system_tokens)}")
     if report.skills_block:
         names = ", ".join(report.skill_names)

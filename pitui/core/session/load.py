@@ -82,6 +82,8 @@ class LoadedFile:
     """Resolved labels: target id → label (last non-empty wins; empty clears)."""
     line_numbers: list[int] = field(default_factory=list)
     """Each entry's 1-based line in the file (only from a lenient load, for ``check``)."""
+    bad_header: dict[str, Any] | None = None
+    """A lenient load's rejected header line (what a repair keeps of it)."""
 
     def migrated_bytes(self) -> bytes:
         """The migrated file: every object as a line, every unparseable line kept as it was."""
@@ -155,6 +157,11 @@ def looks_torn(line: bytes) -> bool:
     return depth > 0
 
 
+def _shown(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
 def _header_problem(obj: dict[str, Any] | None) -> str | None:
     if obj is None:
         return "no session header (no line parses as JSON)"
@@ -166,7 +173,30 @@ def _header_problem(obj: dict[str, Any] | None) -> str | None:
     whole = isinstance(version, int) or (isinstance(version, float) and version.is_integer())
     if isinstance(version, bool) or not whole:
         # Guessing here would be "treat as v1": a migration that rewrites every id.
-        return f"session header version must be a whole number, not {json.dumps(version)}"
+        return f"session header version must be a whole number, not {_shown(version)}"
+    for key in ("timestamp", "cwd"):
+        if key in obj and not isinstance(obj[key], str):
+            return f"session header {key} must be a string, not {_shown(obj[key])}"
+    parent = obj.get("parentSession")
+    if parent is not None and not isinstance(parent, str):
+        return f"session header parentSession must be a file path, not {_shown(parent)}"
+    return None
+
+
+def _version_problem(header: dict[str, Any], rest: list[_Parsed]) -> str | None:
+    """A header that says v1 (entries without ids, chained by file order) on a file whose
+    entries carry tree ids: migrating it would flatten the tree and replace every id."""
+    if file_version([header]) >= 2:
+        return None
+    for _, _, obj in rest:
+        if obj.get("type") != "session" and isinstance(obj.get("id"), str) and "parentId" in obj:
+            version = header.get("version")
+            said = "has no version" if version is None else f"says version {_shown(version)}"
+            return (
+                f"session header {said} (the first format, whose entries have no ids) but "
+                f"its entries have tree ids (id, parentId): the header's version is wrong; "
+                f"the file was not migrated"
+            )
     return None
 
 
@@ -298,18 +328,30 @@ def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -
         only_torn = report.torn_tail and not report.bad_lines
         has_content = first is not None or (not only_torn and data.strip())
         problem = _header_problem(header) if has_content else None
+        rest: list[_Parsed] | None = None
+        if (
+            problem is None
+            and header is not None
+            and file_version([header]) < CURRENT_SESSION_VERSION
+        ):
+            rest = list(stream)  # migration needs every object of the file
+            problem = _version_problem(header, rest)
+            stream = iter(rest)
         if problem and not lenient:
             raise SessionError(
                 f"{name or 'session file'}: {problem}. The file was left untouched; "
                 "`pitui session check FILE --repair OUT` writes a repaired copy."
             )
         report.header_problem = problem
+        bad_header: dict[str, Any] | None = None
         if problem is not None:
+            if header is not None and header.get("type") == "session":
+                bad_header = header  # kept for a repair; not an entry, not a duplicate
+            else:
+                stream = itertools.chain([first] if first else [], stream)
             header = None
-            stream = itertools.chain([first] if first else [], stream)
         objects: list[dict[str, Any] | bytes] = []
-        if header is not None and file_version([header]) < CURRENT_SESSION_VERSION:
-            rest = list(stream)  # migration needs every object of the file
+        if header is not None and rest is not None:
             parsed: list[dict[str, Any]] = [header] + [obj for _, _, obj in rest]
             report.migrated_from = migrate_objects(parsed)
             table, labels = _build_table(rest, report, False, numbers)
@@ -319,4 +361,4 @@ def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -
         if not data.endswith(b"\n") and data and not report.torn_tail:
             report.missing_newline = True
         _cut_broken_links(table, report)
-        return LoadedFile(header, objects, table, report, labels, numbers or [])
+        return LoadedFile(header, objects, table, report, labels, numbers or [], bad_header)

@@ -32,8 +32,13 @@ def parse_json_line(line: bytes) -> Any:
         # Caching only keys: long unique values (tool output) make a full cache a loss.
         return pydantic_core.from_json(line, cache_strings="keys")
     except ValueError:
-        # jiter rejects lone surrogates and bad UTF-8 that JSON.parse accepts.
+        pass
+    # jiter rejects lone surrogates and bad UTF-8 that JSON.parse accepts (and nesting
+    # deeper than 200, which no session holds).
+    try:
         return json.loads(line.decode("utf-8", "replace"))
+    except RecursionError:
+        raise ValueError("nested too deeply to be a session entry") from None
 
 
 class EntryTable:
@@ -122,7 +127,7 @@ class EntryTable:
             typed = parse_entry(raw)
         except ValidationError as exc:
             self.invalid[position] = describe_invalid(raw, exc)
-            typed = UnknownEntry.load(raw)
+            typed = UnknownEntry.load(_with_base_fields(raw))
         self._typed[position] = typed
         message = getattr(typed, "message", None)
         if json_sink is not None and message is not None and isinstance(raw.get("message"), dict):
@@ -189,3 +194,15 @@ class EntryTable:
         if not isinstance(data, dict):
             return None
         return (str(data.get("provider", "")), str(data.get("model", "")))
+
+
+def _with_base_fields(raw: dict[str, Any]) -> dict[str, Any]:
+    """``raw`` with the fields every entry has made well-typed, so that an entry that fits
+    no model still loads (as an :class:`UnknownEntry`). Loading let in only entries with a
+    string ``type`` and ``id``; a wrong-typed ``parentId`` was already read as no parent."""
+    parent, stamp = raw.get("parentId"), raw.get("timestamp")
+    return {
+        **raw,
+        "parentId": parent if isinstance(parent, str) else None,
+        "timestamp": stamp if isinstance(stamp, str) else "",
+    }
