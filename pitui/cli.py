@@ -20,6 +20,7 @@ VERSION_TEXT = f"pitui {__version__}"
 SUBCOMMANDS = {
     "session": "pitui.modes.session_cli",
     "mcp": "pitui.modes.mcp_cli",
+    "trust": "pitui.modes.trust_cli",
 }
 
 
@@ -29,7 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pitui",
         description="A full-screen terminal client for LLM coding agents.",
         epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate,import,"
-        "files,restore,checkpoints} --help; pitui mcp {add,remove,list,trust} --help",
+        "files,restore,checkpoints} --help; pitui mcp {add,remove,list,trust} --help; "
+        "pitui trust [DIR] [--revoke | --status]",
     )
     parser.add_argument("--version", action="version", version=VERSION_TEXT)
     parser.add_argument("messages", nargs="*", help="initial prompt (with -p: the prompt)")
@@ -78,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--approve",
         choices=["ask", "workspace", "edits", "all", "none"],
         help="permission policy (default: workspace in print mode, else approval.mode)",
+    )
+    parser.add_argument(
+        "--trust-project",
+        action="store_true",
+        help="load this project's skills and prompt templates for this run (they are "
+        "instructions from the repository; skipped until the project is trusted)",
     )
     parser.add_argument("--system-prompt", metavar="TEXT", help="replace the system prompt")
     parser.add_argument(

@@ -61,9 +61,33 @@ def themes_dir() -> Path:
     return home() / "themes"
 
 
+def pi_agent_dir() -> Path:
+    """pi's own agent folder (``$PI_CODING_AGENT_DIR`` or ``~/.pi/agent``): its user
+    themes, skills and prompt templates load unchanged."""
+    override = os.environ.get("PI_CODING_AGENT_DIR")
+    if override:
+        return Path(override).expanduser()
+    return Path.home() / ".pi" / "agent"
+
+
 def pi_themes_dir() -> Path:
     """pi's own user themes, loaded unchanged."""
-    return Path.home() / ".pi" / "agent" / "themes"
+    return pi_agent_dir() / "themes"
+
+
+def skills_dir() -> Path:
+    """User skills (folders with a ``SKILL.md``)."""
+    return home() / "skills"
+
+
+def prompts_dir() -> Path:
+    """User prompt templates (``<name>.md`` → ``/name``)."""
+    return home() / "prompts"
+
+
+def agents_skills_dir() -> Path:
+    """The user's Agent Skills folder (``~/.agents/skills``), shared with other agents."""
+    return Path.home() / ".agents" / "skills"
 
 
 def project_dir(cwd: Path) -> Path:

@@ -36,6 +36,8 @@ from pitui.core.checkpoints.recorder import CheckpointRecorder
 from pitui.core.messages import BashExecutionMessage, text_of
 from pitui.core.permissions import PermissionGate, mark_denied
 from pitui.core.redaction import SecretRedactor
+from pitui.core.resources.expand import expand_user_input
+from pitui.core.resources.loader import LoadedResources
 from pitui.core.session.fork import exchange_end, fork_store
 from pitui.core.session.store import SessionStore, read_only_notice
 from pitui.core.session_compaction import SessionCompaction
@@ -97,6 +99,7 @@ class AgentSession:
         gate: PermissionGate,
         cwd: Path,
         redactor: SecretRedactor | None = None,
+        resources: LoadedResources | None = None,
     ) -> None:
         self.agent = agent
         self.store = store
@@ -106,6 +109,8 @@ class AgentSession:
         self.cwd = cwd
         self.redactor = redactor or SecretRedactor(registry.auth.known_secrets)
         """Hides API keys in tool output and in the output of ``!`` commands."""
+        self.resources = resources or LoadedResources()
+        """Skills and prompt templates: :meth:`prompt` expands their commands."""
         self._listeners: list[SessionListener] = []
         self._runtime = _Runtime()
         self._denied: set[str] = set()
@@ -224,13 +229,18 @@ class AgentSession:
         images: list[ImageContent] | None = None,
         *,
         streaming_behavior: StreamingBehavior = None,
+        expand: bool = True,
     ) -> None:
         """Send the user's message and run until the agent (and any retries) finish.
 
         While a run is in progress, ``streaming_behavior`` ``"steer"`` or ``"followUp"``
         queues the message instead; without it a busy prompt raises :class:`AgentError`.
+        ``/skill:name`` and ``/template`` commands are expanded first (:meth:`expand_input`)
+        unless ``expand`` is False (the caller expanded them, e.g. before attaching files).
         """
         self.store.check_writable()  # a read-only session: refuse before anything is queued
+        if expand:
+            text = await self.expand_input(text)
         if self.is_streaming:
             if streaming_behavior == "steer":
                 self.steer(text, images)
@@ -246,6 +256,11 @@ class AgentSession:
         content: list[TextContent | ImageContent] = [TextContent(text=text), *(images or [])]
         await self.agent.prompt(UserMessage(content=content))
         await self._after_run()
+
+    async def expand_input(self, text: str) -> str:
+        """What a typed ``/skill:name args`` or ``/template args`` sends (pi's order);
+        other text unchanged. :meth:`steer` and :meth:`follow_up` take expanded text."""
+        return await expand_user_input(text, self.resources)
 
     def steer(self, text: str, images: list[ImageContent] | None = None) -> None:
         """Interrupt the run: delivered at the next steering poll."""

@@ -37,16 +37,21 @@ from pitui.core.mcp.naming import TOOL_SEARCH, is_mcp_tool_name, name_matcher
 from pitui.core.messages import convert_to_llm
 from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy, RuleChange
 from pitui.core.redaction import SecretRedactor, redact_spill_files_with
+from pitui.core.resources.loader import LoadedResources, load_resources
 from pitui.core.sandbox import Sandbox, find_sandbox
 from pitui.core.session.context import ModelRef, SessionContext
 from pitui.core.session.listing import resolve_session
 from pitui.core.session.store import SessionStore, read_only_notice
 from pitui.core.settings import ApprovalMode, Settings, load_settings, update_global_settings
-from pitui.core.system_prompt import load_system_prompt
+from pitui.core.system_prompt import load_context_files, load_system_prompt
 from pitui.core.tools import DEFAULT_TOOL_NAMES as DEFAULT_TOOLS
 from pitui.core.tools import create_tools
+from pitui.core.trust import PROJECT_RESOURCES, load_trust
 
 IMAGES_BLOCKED = "Image reading is disabled."
+TRUST_HINT = (
+    "Run with --trust-project to load them for this run, or `pitui trust` to trust the project."
+)
 LONG_SESSION_ENTRIES = 1000
 """Entries from which a session's context is built in a thread."""
 
@@ -96,6 +101,13 @@ class SessionOptions:
     registry: ModelRegistry | None = None
     warnings: list[str] = field(default_factory=list)
     """Filled with problems worth telling the user (bad settings, unknown model…)."""
+    trust_project: bool | None = None
+    """Load the project's skills and templates this once (``--trust-project``: True) or
+    not (False); None: the decision kept in the trust store."""
+    trust_hint: str = TRUST_HINT
+    """How the user can allow skipped project resources (said in the notice)."""
+    reserved_commands: Sequence[str] = ()
+    """Built-in command names: a prompt template may not take one."""
 
 
 def options_from_args(
@@ -128,6 +140,7 @@ def options_from_args(
         system_prompt=args.system_prompt,
         append_system_prompt=args.append_system_prompt,
         api_key=args.api_key,
+        trust_project=True if getattr(args, "trust_project", False) else None,
     )
 
 
@@ -172,11 +185,16 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         check_path=gate.confirm_write,
         sandbox=sandbox if isinstance(sandbox, Sandbox) else None,
     )
+    resources = await _load_resources(options, settings)
+    context_files = await load_context_files(cwd)
+    resources.context_files = [item.path for item in context_files]
     system_prompt = await load_system_prompt(
         cwd,
         [t.name for t in tools],
         system_prompt=options.system_prompt,
         append_system_prompt=options.append_system_prompt,
+        skills=resources.skills,
+        context_files=context_files,
     )
     redactor = SecretRedactor(registry.auth.known_secrets)
     redact_spill_files_with(registry.auth.known_secrets)
@@ -205,6 +223,7 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         gate=gate,
         cwd=cwd,
         redactor=redactor,
+        resources=resources,
     )
     if not options.no_mcp:
         await _attach_mcp(session, options)
@@ -243,6 +262,25 @@ async def _attach_mcp(session: AgentSession, options: SessionOptions) -> None:
         runtime.attach(session.agent.state)
         session.mcp = runtime
         session.gate.policy.tool_rule = mcp_rule(runtime)
+
+
+async def _load_resources(options: SessionOptions, settings: Settings) -> LoadedResources:
+    """Skills and templates; the project's only when trusted (a notice says what not)."""
+    decision = options.trust_project
+    if decision is None:
+        decision = (await load_trust()).closest_decision(options.cwd, PROJECT_RESOURCES)
+    resources = await load_resources(
+        options.cwd,
+        trusted=decision is True,
+        pi_folders=settings.load_pi_resources,
+        reserved_names=options.reserved_commands,
+    )
+    resources.project_trust = decision
+    options.warnings += resources.warnings()
+    notice = resources.skipped_notice(options.cwd, options.trust_hint)
+    if notice is not None:
+        options.warnings.append(notice)
+    return resources
 
 
 async def _open_store(options: SessionOptions) -> SessionStore:

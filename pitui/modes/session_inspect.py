@@ -139,6 +139,9 @@ def _context_text(report: ContextReport) -> str:
         lines.append(f"{number:>5}  {agent.role:<17} ~{message.tokens:>6} tok  {shown}")
     lines += inserted.get(len(report.transcript), [])
     lines.append(f"system prompt ~{report.system_tokens} tok{_share(report, report.system_tokens)}")
+    if report.skills_block:
+        names = ", ".join(report.skill_names)
+        lines.append(f"  skills block ~{report.skills_tokens} tok (in the system prompt): {names}")
     for tool in report.tools:
         lines.append(
             f"tool {tool.name:<12} ~{tool.tokens:>6} tok (schema ~{tool.schema_tokens})"
