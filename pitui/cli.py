@@ -19,6 +19,8 @@ VERSION_TEXT = f"pitui {__version__}"
 # Subcommands that take over the rest of the command line: name → module with main(argv).
 SUBCOMMANDS = {
     "session": "pitui.modes.session_cli",
+    "mcp": "pitui.modes.mcp_cli",
+    "trust": "pitui.modes.trust_cli",
 }
 
 
@@ -27,7 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pitui",
         description="A full-screen terminal client for LLM coding agents.",
-        epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate,import} --help",
+        epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate,import,"
+        "files,restore,checkpoints} --help; pitui mcp {add,remove,list,trust} --help; "
+        "pitui trust [DIR] [--revoke | --status]",
     )
     parser.add_argument("--version", action="version", version=VERSION_TEXT)
     parser.add_argument("messages", nargs="*", help="initial prompt (with -p: the prompt)")
@@ -41,9 +45,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="continue the most recent session",
     )
     parser.add_argument("-r", "--resume", action="store_true", help="pick a session to resume")
-    parser.add_argument("--session", metavar="FILE", help="use this session file")
+    parser.add_argument(
+        "--session", metavar="FILE|ID", help="use this session file, or the session with this id"
+    )
     parser.add_argument("--session-dir", metavar="DIR", help="directory for session files")
     parser.add_argument("--no-session", action="store_true", help="do not save the session")
+    parser.add_argument(
+        "--no-checkpoints",
+        action="store_true",
+        help="take no checkpoints of the project's files (setting checkpoints.enabled)",
+    )
     parser.add_argument(
         "--read-only",
         action="store_true",
@@ -56,11 +67,25 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["off", "minimal", "low", "medium", "high", "xhigh"],
         help="thinking level",
     )
-    parser.add_argument("--tools", metavar="LIST", help="comma-separated tool names to enable")
+    parser.add_argument(
+        "--tools",
+        metavar="LIST",
+        help="comma-separated tool names to enable (mcp__ patterns filter MCP tools)",
+    )
+    parser.add_argument(
+        "--exclude-tools", metavar="LIST", help="comma-separated tool names or patterns to remove"
+    )
+    parser.add_argument("--no-mcp", action="store_true", help="no MCP servers for this run")
     parser.add_argument(
         "--approve",
         choices=["ask", "workspace", "edits", "all", "none"],
         help="permission policy (default: workspace in print mode, else approval.mode)",
+    )
+    parser.add_argument(
+        "--trust-project",
+        action="store_true",
+        help="load this project's skills and prompt templates for this run (they are "
+        "instructions from the repository; skipped until the project is trusted)",
     )
     parser.add_argument("--system-prompt", metavar="TEXT", help="replace the system prompt")
     parser.add_argument(
@@ -78,8 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--export",
         metavar="SESSION",
-        help="export SESSION (a .jsonl file) to HTML and exit; an OUT argument after it picks "
-        "the file (.html, .md or .jsonl)",
+        help="export SESSION (a .jsonl file, or a session id or its start) to HTML and exit; "
+        "an OUT argument after it picks the file (.html, .md or .jsonl)",
     )
     return parser
 
@@ -108,9 +133,9 @@ def _run_mode(args: argparse.Namespace) -> int:
         module_name = "pitui.modes.print_mode"
         gc.disable()  # until the session is ready (see pitui.modes.print_mode.run)
     else:
-        module_name = "pitui.ui.app"  # Textual draws the screen; it makes its text inert
+        module_name = "pitui.ui.launch"  # Textual draws the screen; it makes its text inert
         # The TUI runs without garbage collection until its first frame (see
-        # pitui.ui.app.run). Pause it already for the imports: loading Textual allocates
+        # pitui.ui.launch.run). Pause it already for the imports: loading Textual allocates
         # hundreds of thousands of objects and triggers ~90 collections that find next
         # to nothing (~4% of the start-up work).
         gc.disable()

@@ -34,6 +34,9 @@ class Reply:
     """Send only this many bytes, then close the socket without finishing."""
     hang_after: int | None = None
     """Send this many bytes, then keep the connection open until the server stops."""
+    keep_alive: bytes = b""
+    """While hanging, send this (an SSE comment or ``ping`` event) every ``keep_alive_s``."""
+    keep_alive_s: float = 0.2
 
     @classmethod
     def sse_file(cls, name: str, **kwargs: Any) -> Reply:
@@ -161,11 +164,19 @@ class ReplayServer:
                         if reply.delay_s:
                             time.sleep(reply.delay_s)
                     if reply.hang_after is not None:
-                        server._stopping.wait(30)
+                        self._hang(reply)
                 except (BrokenPipeError, ConnectionResetError):
                     return
                 if limit is not None:
                     self.close_connection = True
+
+            def _hang(self, reply: Reply) -> None:
+                deadline = time.monotonic() + 30
+                interval = reply.keep_alive_s if reply.keep_alive else 30
+                while time.monotonic() < deadline and not server._stopping.wait(interval):
+                    if reply.keep_alive:
+                        self.wfile.write(reply.keep_alive)
+                        self.wfile.flush()
 
         return Handler
 

@@ -53,7 +53,7 @@ def parse_agent_message(data: dict[str, Any]) -> AgentMessage:
     The data is taken as read from a file or the wire: the object keeps exactly its keys.
     """
     role = data.get("role")
-    if role in _PROTOCOL_ROLES:
+    if role.__class__ is str and role in _PROTOCOL_ROLES:  # not hashable if a list
         return _protocol_adapter.validate_python(data, context=LOAD_CONTEXT)
     cls = _registry.get(role) if isinstance(role, str) else None
     if cls is not None:

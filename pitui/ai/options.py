@@ -43,3 +43,6 @@ class StreamOptions:
     headers: dict[str, str] = field(default_factory=dict)
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     timeout_s: float = 600.0
+    idle_timeout_s: float | None = 120.0
+    """End the stream (a retryable "timed out" error) when no content event came for
+    this long; keep-alives (SSE comments, ``ping`` events) do not count. None: wait."""

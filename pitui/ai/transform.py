@@ -32,6 +32,7 @@ __all__ = [
     "OPENAI_TOOL_CALL_PROVIDERS",
     "NormalizeToolCallId",
     "is_same_model",
+    "missing_tool_results",
     "normalize_id_anthropic",
     "normalize_id_openai_completions",
     "normalize_id_openai_responses",
@@ -158,26 +159,49 @@ def _convert_tool_call(
 
 def _repair_tool_results(messages: list[Message]) -> list[Message]:
     """Give unanswered tool calls a synthetic result; drop failed assistant replies."""
+    inserts = iter(missing_tool_results(messages))
+    insert = next(inserts, None)
     result: list[Message] = []
+    for index, message in enumerate(messages):
+        while insert is not None and insert[0] == index:
+            result.append(insert[1])
+            insert = next(inserts, None)
+        if isinstance(message, AssistantMessage) and message.stop_reason in ("error", "aborted"):
+            continue  # incomplete turns are never replayed
+        result.append(message)
+    return result
+
+
+def missing_tool_results(
+    messages: Sequence[Message], *, at_end: bool = False
+) -> list[tuple[int, ToolResultMessage]]:
+    """The synthetic results the replay inserts: ``(index of the message each goes
+    before, result)``, in order.
+
+    A tool call still unanswered when the next turn starts gets an error result saying
+    ``No result provided``; calls of failed replies get none (the reply is left out).
+    ``at_end``: also the calls still open after the last message (their results go
+    before the next message sent, e.g. the next prompt), at index ``len(messages)``.
+    """
+    inserts: list[tuple[int, ToolResultMessage]] = []
     pending: list[ToolCall] = []
     answered: set[str] = set()
-    for message in messages:
+    for index, message in enumerate(messages):
         if isinstance(message, ToolResultMessage):
             answered.add(message.tool_call_id)
-            result.append(message)
             continue
         if pending:
             # A new turn starts: calls still unanswered will never be answered.
-            result.extend(_no_result(call) for call in pending if call.id not in answered)
+            inserts += [(index, _no_result(c)) for c in pending if c.id not in answered]
             pending, answered = [], set()
-        if isinstance(message, AssistantMessage):
-            if message.stop_reason in ("error", "aborted"):
-                continue  # incomplete turns are never replayed
-            calls = message.tool_calls()
-            if calls:
-                pending = calls
-        result.append(message)
-    return result
+        if isinstance(message, AssistantMessage) and message.stop_reason not in (
+            "error",
+            "aborted",
+        ):
+            pending = message.tool_calls()
+    if at_end:
+        inserts += [(len(messages), _no_result(c)) for c in pending if c.id not in answered]
+    return inserts
 
 
 def _no_result(call: ToolCall) -> ToolResultMessage:

@@ -32,9 +32,13 @@ from pitui.ai.types import (
     ToolResultMessage,
     UserMessage,
 )
+from pitui.core.checkpoints.recorder import CheckpointRecorder
 from pitui.core.messages import BashExecutionMessage, text_of
 from pitui.core.permissions import PermissionGate, mark_denied
 from pitui.core.redaction import SecretRedactor
+from pitui.core.resources.expand import expand_user_input
+from pitui.core.resources.loader import LoadedResources
+from pitui.core.session.fork import exchange_end, fork_store
 from pitui.core.session.store import SessionStore, read_only_notice
 from pitui.core.session_compaction import SessionCompaction
 from pitui.core.session_events import (
@@ -53,6 +57,7 @@ from pitui.core.usage import FileUsage, UsageTotals
 
 if TYPE_CHECKING:
     from pitui.core.compaction.summarize import CompactionResult
+    from pitui.core.mcp.runtime import McpRuntime
 
 _log = logging.getLogger(__name__)
 # Settings saved on the user's behalf: pi's JSON key → the Settings attribute.
@@ -94,6 +99,7 @@ class AgentSession:
         gate: PermissionGate,
         cwd: Path,
         redactor: SecretRedactor | None = None,
+        resources: LoadedResources | None = None,
     ) -> None:
         self.agent = agent
         self.store = store
@@ -103,6 +109,8 @@ class AgentSession:
         self.cwd = cwd
         self.redactor = redactor or SecretRedactor(registry.auth.known_secrets)
         """Hides API keys in tool output and in the output of ``!`` commands."""
+        self.resources = resources or LoadedResources()
+        """Skills and prompt templates: :meth:`prompt` expands their commands."""
         self._listeners: list[SessionListener] = []
         self._runtime = _Runtime()
         self._denied: set[str] = set()
@@ -115,6 +123,10 @@ class AgentSession:
         """Tree navigation, with branch summaries."""
         self.retry = SessionRetry(self)
         """Automatic retries of transient provider errors."""
+        self.checkpoints = CheckpointRecorder(self)
+        """Snapshots of the project's files, recorded in the session (``checkpoints.*``)."""
+        self.mcp: McpRuntime | None = None
+        """The session's MCP servers (None: none configured, or ``--no-mcp``)."""
 
     # ------------------------------------------------------------------ state
 
@@ -187,6 +199,8 @@ class AgentSession:
                 await pending
 
     async def _on_agent_event(self, event: SessionEvent) -> None:
+        # Awaited before the tool runs: the checkpoint holds the files it may change.
+        await self.checkpoints.on_event(event)
         if isinstance(event, MessageEndEvent):
             message = event.message
             if isinstance(message, ToolResultMessage) and message.tool_call_id in self._denied:
@@ -215,13 +229,18 @@ class AgentSession:
         images: list[ImageContent] | None = None,
         *,
         streaming_behavior: StreamingBehavior = None,
+        expand: bool = True,
     ) -> None:
         """Send the user's message and run until the agent (and any retries) finish.
 
         While a run is in progress, ``streaming_behavior`` ``"steer"`` or ``"followUp"``
         queues the message instead; without it a busy prompt raises :class:`AgentError`.
+        ``/skill:name`` and ``/template`` commands are expanded first (:meth:`expand_input`)
+        unless ``expand`` is False (the caller expanded them, e.g. before attaching files).
         """
         self.store.check_writable()  # a read-only session: refuse before anything is queued
+        if expand:
+            text = await self.expand_input(text)
         if self.is_streaming:
             if streaming_behavior == "steer":
                 self.steer(text, images)
@@ -231,9 +250,17 @@ class AgentSession:
                 return
         await self._flush_pending_bash()
         await self.compaction.before_prompt()
+        if self.mcp is not None:  # tools and the mcp_servers section, as of this prompt
+            for notice, level in await self.mcp.before_prompt(self.agent.state.messages):
+                await self.emit(SessionNoticeEvent(message=notice, level=level))
         content: list[TextContent | ImageContent] = [TextContent(text=text), *(images or [])]
         await self.agent.prompt(UserMessage(content=content))
         await self._after_run()
+
+    async def expand_input(self, text: str) -> str:
+        """What a typed ``/skill:name args`` or ``/template args`` sends (pi's order);
+        other text unchanged. :meth:`steer` and :meth:`follow_up` take expanded text."""
+        return await expand_user_input(text, self.resources)
 
     def steer(self, text: str, images: list[ImageContent] | None = None) -> None:
         """Interrupt the run: delivered at the next steering poll."""
@@ -272,8 +299,10 @@ class AgentSession:
         await self.agent.wait_for_idle()
 
     async def _after_run(self) -> None:
-        """Post-run work: automatic retries, then automatic compaction."""
+        """Post-run work: automatic retries, the run's last checkpoint, then automatic
+        compaction."""
         await self.retry.after_run()
+        await self.checkpoints.after_run()
         await self.compaction.after_run()
 
     async def compact(self, instructions: str | None = None) -> CompactionResult:
@@ -439,11 +468,15 @@ class AgentSession:
         plan = plan_navigation(entry)
         parent, editor_text = plan.new_leaf_id, plan.editor_text
         old = self.store
+        if parent is not None and editor_text is None:
+            # Never a copy ending in a call without its result (pi offers only user
+            # messages): a fork inside a tool exchange ends after its last result.
+            parent = exchange_end(old.table, parent)
         if parent is None:
             parent_file = str(old.path) if old.path else None
             new = SessionStore.create(old.cwd, old.session_dir, parent_session=parent_file)
         else:
-            new = await old.fork(parent)
+            new = await fork_store(old, parent)
         await self._switch_store(new)
         self.rebuild_from_session()
         await self._changed("fork")
@@ -458,7 +491,7 @@ class AgentSession:
         leaf = self.store.get_leaf_id()
         if leaf is None:
             raise AgentError("Nothing to clone yet")
-        await self._switch_store(await self.store.fork(leaf))
+        await self._switch_store(await fork_store(self.store, leaf))
         self.rebuild_from_session()
         await self._changed("fork")
 
@@ -552,6 +585,9 @@ class AgentSession:
         """Abort work in progress and release the session file."""
         self.abort()
         await self.agent.wait_for_idle()
+        await self.checkpoints.close()
+        if self.mcp is not None:
+            await self.mcp.close()
         await self.store.close()
 
     async def _remember(self, **changes: str) -> None:

@@ -10,7 +10,8 @@ from pitui.ai.types import AssistantMessage
 _RETRYABLE = re.compile(
     r"overloaded|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|"
     r"server.?error|internal.?error|connection.?error|connection.?refused|other side closed|"
-    r"fetch failed|upstream.?connect|reset before headers|terminated|retry delay",
+    r"fetch failed|upstream.?connect|reset before headers|terminated|retry delay|"
+    r"timed? out|timeout",  # pi 1.6 retries timeouts too
     re.IGNORECASE,
 )
 

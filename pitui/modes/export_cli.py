@@ -1,5 +1,7 @@
 """``pitui --export SESSION [OUT]``: write a session's branch to HTML (or .md, .jsonl), no TUI.
 
+SESSION is a file, or a session id or its start (as ``--session``).
+
 OUT defaults to ``pitui-session-<basename>.html`` in the current directory; the theme is
 ``--theme``, else the ``theme`` setting, else ``dark``.
 """
@@ -11,19 +13,21 @@ import asyncio
 import sys
 from pathlib import Path
 
+from pitui.core.blocking import run_blocking
 from pitui.core.export import export_session, resolve_export_path
+from pitui.core.session.listing import resolve_session
 from pitui.core.session.store import SessionStore
 from pitui.core.settings import load_settings
 from pitui.core.themes import discover_themes, resolve_theme
-from pitui.errors import PituiError, SessionError
+from pitui.errors import PituiError
 
 
 async def export_file(
-    session: Path, target: str | None, theme_name: str | None, cwd: Path
+    session: Path | str, target: str | None, theme_name: str | None, cwd: Path
 ) -> tuple[Path, list[str]]:
     """Export ``session`` (opened read-only); returns the file written and any warnings."""
-    if not await asyncio.to_thread(session.is_file):
-        raise SessionError(f"{session}: no such session file")
+    # A path, or a session id or its start (as ``--session``).
+    file = await asyncio.to_thread(resolve_session, str(session), cwd)
     loaded = await load_settings(cwd)
     catalog = await asyncio.to_thread(discover_themes)
     wanted = theme_name or loaded.settings.theme or "dark"
@@ -33,7 +37,7 @@ async def export_file(
     warnings = [str(problem) for problem in catalog.problems]
     if theme.name != wanted:
         warnings.append(f"Unknown theme {wanted!r}: exported with {theme.name!r}")
-    store = await SessionStore.open(session, read_only=True)
+    store = await SessionStore.open(file, read_only=True)
     try:
         out = resolve_export_path(store, target, cwd)
         return await export_session(store, out, theme), warnings
@@ -49,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     target = messages[0] if messages else None
     try:
-        out, warnings = asyncio.run(export_file(Path(args.export), target, args.theme, Path.cwd()))
+        out, warnings = run_blocking(export_file(args.export, target, args.theme, Path.cwd()))
     except PituiError as exc:
         print(f"pitui --export: {exc.title}: {exc.message}", file=sys.stderr)
         return 1

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,14 +33,15 @@ from pitui.core.compaction.files import compute_file_lists
 from pitui.core.compaction.jsjson import dumps_js_safe
 from pitui.core.compaction.serialize import serialize_agent_messages
 from pitui.core.sanitize import inert, json_inert
+from pitui.core.session.listing import resolve_session
 from pitui.core.session.store import SessionStore
 from pitui.core.settings import Settings, load_settings
-from pitui.errors import ModelNotFoundError, SessionError
+from pitui.errors import ModelNotFoundError
 
 
-def _require_file(path: str) -> None:
-    if not os.path.isfile(path):
-        raise SessionError(f"{path}: no such session file")
+def _require_file(args: argparse.Namespace) -> None:
+    """Replace ``args.file`` (a path, or a session id or its start) by the file it names."""
+    args.file = str(resolve_session(args.file, Path.cwd()))
 
 
 def _print_json(data: dict[str, Any]) -> None:
@@ -74,7 +74,7 @@ def _compact_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pitui session compact", description="Summarise the older part of a session."
     )
-    parser.add_argument("file")
+    parser.add_argument("file", metavar="FILE|ID", help="a session file, or an id (prefix)")
     parser.add_argument("--leaf", metavar="ID", help="compact the branch ending here")
     parser.add_argument("--keep-recent-tokens", type=int, metavar="N")
     parser.add_argument("--reserve-tokens", type=int, metavar="N")
@@ -161,7 +161,7 @@ def _print_summary(report: dict[str, Any]) -> None:
 def cmd_compact(argv: list[str]) -> int:
     """``pitui session compact FILE [--leaf ID] [--keep-recent-tokens N] … [--dry-run --json]``."""
     args = _compact_parser().parse_args(argv)
-    _require_file(args.file)
+    _require_file(args)
     return asyncio.run(_compact(args))
 
 
@@ -172,7 +172,7 @@ def _navigate_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pitui session navigate", description="Move a session's leaf to another entry."
     )
-    parser.add_argument("file")
+    parser.add_argument("file", metavar="FILE|ID", help="a session file, or an id (prefix)")
     parser.add_argument("--to", required=True, metavar="ID", help="target entry")
     parser.add_argument("--from", dest="from_id", metavar="ID", help="old leaf (default: last)")
     parser.add_argument("--summarize", action="store_true", help="summarise the branch left")
@@ -250,5 +250,5 @@ async def _navigate(args: argparse.Namespace) -> int:
 def cmd_navigate(argv: list[str]) -> int:
     """``pitui session navigate FILE --to ID [--from ID] [--summarize] [--dry-run --json]``."""
     args = _navigate_parser().parse_args(argv)
-    _require_file(args.file)
+    _require_file(args)
     return asyncio.run(_navigate(args))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,36 @@ def test_unusable_auth_entries_and_default_model_are_warned_about(
     assert 'settings: defaultProvider "nosuch" is not a known provider; using demo/demo' in (
         result.stderr
     )
+
+
+_PING = b'event: ping\ndata: {"type": "ping"}\n\n'
+
+
+@pytest.mark.parametrize("keep_alive", [b": keep-alive\n\n", _PING])
+def test_a_stalled_server_ends_the_turn_with_a_retryable_error(
+    project: Path, pitui_home: Path, replay_server: ReplayServer, keep_alive: bytes
+) -> None:
+    """No content for ``streamIdleTimeout`` seconds, keep-alives or not: the turn ends
+    with a clear error instead of waiting for the 600 s read timeout (issue 22 item 5)."""
+    stalled = Reply(body=ANTHROPIC_TEXT, hang_after=_CUT, keep_alive=keep_alive, keep_alive_s=0.1)
+    replay_server.add(stalled)
+    write_models(pitui_home, replay_server, streamIdleTimeout=1, retry={"enabled": False})
+    started = time.monotonic()
+    result = run_pitui(project, "-p", "--model", "loop/tiny", "hello", timeout=30)
+    assert time.monotonic() - started < 15
+    assert result.returncode == 1
+    assert result.stdout.startswith("Olá! (That")
+    assert "Stream timed out: no data from the provider for 1 s" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_stalled_reply_is_retried_automatically(
+    project: Path, pitui_home: Path, replay_server: ReplayServer
+) -> None:
+    stalled = Reply(body=ANTHROPIC_TEXT, hang_after=_CUT, keep_alive=_PING, keep_alive_s=0.1)
+    replay_server.add(stalled, Reply(body=ANTHROPIC_TEXT))
+    write_models(pitui_home, replay_server, streamIdleTimeout=1)
+    result = run_pitui(project, "-p", "--model", "loop/tiny", "hello", timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith('Olá! (That\'s "hi" in Portuguese)')
+    assert len(replay_server.requests) == 2

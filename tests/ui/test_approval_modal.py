@@ -292,9 +292,9 @@ async def test_destructive_commands_offer_no_always_and_say_why() -> None:
 
 
 def test_card_waits_for_approval_then_clears() -> None:
+    from pitui.ui.view.chat_state import ChatState
     from pitui.ui.view.events import ApprovalResolved
     from pitui.ui.view.reducer import reduce_all
-    from pitui.ui.view.state import ChatState
     from pitui.ui.view.ui_handlers import WAITING_FOR_APPROVAL
 
     s = Script().start().user("q").assistant().tool_call("c1", "bash", {"command": "make"})

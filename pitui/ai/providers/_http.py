@@ -248,7 +248,9 @@ async def _post_once(
             )
         if before_read is not None and isinstance(response.stream, httpx.AsyncByteStream):
             response.stream = _NotifyingStream(response.stream, before_read)
-        events = EventSource(response).aiter_sse()
+        events: AsyncIterator[ServerSentEvent] = EventSource(response).aiter_sse()
+        if options.idle_timeout_s is not None:
+            events = _until_idle(events, options.idle_timeout_s)
         await handle(events)
         await _drain(events)
 
@@ -268,6 +270,39 @@ async def _drain(events: AsyncIterator[ServerSentEvent]) -> None:
                 pass
     except (TimeoutError, httpx.HTTPError):
         pass  # the connection is closed rather than reused, as before the drain
+
+
+async def _until_idle(
+    events: AsyncIterator[ServerSentEvent], limit_s: float
+) -> AsyncIterator[ServerSentEvent]:
+    """``events``, ended by a retryable error when no content event comes for ``limit_s``.
+
+    A stalled server that sends keep-alives never trips the read timeout: SSE comments
+    never surface as events, and a ``ping`` event (Anthropic's) is no content either, so
+    neither moves the deadline.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit_s
+    iterator = events.__aiter__()
+    while True:
+        try:
+            async with asyncio.timeout_at(deadline):
+                event = await iterator.__anext__()
+        except StopAsyncIteration:
+            return
+        except TimeoutError:
+            raise ProviderError(
+                f"Stream timed out: no data from the provider for {limit_s:g} s "
+                "(the server stalled; retry)",
+                retryable=True,
+            ) from None
+        if not _keep_alive(event):
+            deadline = loop.time() + limit_s
+        yield event
+
+
+def _keep_alive(event: ServerSentEvent) -> bool:
+    return event.event == "ping" or not event.data.strip()
 
 
 class _NotifyingStream(httpx.AsyncByteStream):

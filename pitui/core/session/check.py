@@ -43,15 +43,20 @@ class CheckResult:
         return not self.problems
 
 
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 class _Turn:
     """What pairing needs of one message entry (extracted once per line)."""
 
     __slots__ = ("calls", "result_for", "role", "stop")
 
     def __init__(self, message: dict[str, Any]) -> None:
-        self.role = message.get("role")
-        self.stop = message.get("stopReason")
-        self.result_for = message.get("toolCallId") if self.role == "toolResult" else None
+        # Wrong-typed fields read as absent (a list is no role, and not even hashable).
+        self.role = _text(message.get("role"))
+        self.stop = _text(message.get("stopReason"))
+        self.result_for = _text(message.get("toolCallId")) if self.role == "toolResult" else None
         content = message.get("content")
         self.calls: frozenset[str] = frozenset(
             b["id"]
@@ -154,13 +159,19 @@ def _repaired_header(loaded: LoadedFile) -> dict[str, Any]:
         return loaded.header
     first = loaded.table.raw(0) if len(loaded.table) else {}
     stamp = first.get("timestamp")
-    return {
+    header: dict[str, Any] = {
         "type": "session",
         "version": CURRENT_SESSION_VERSION,
         "id": new_session_id(),
         "timestamp": stamp if isinstance(stamp, str) else iso_now(),
         "cwd": "",
     }
+    # What a rejected header got right is kept (its id names the session in listings).
+    old = loaded.bad_header or {}
+    for key in ("id", "timestamp", "cwd", "parentSession"):
+        if isinstance(old.get(key), str):
+            header[key] = old[key]
+    return header
 
 
 def repaired_bytes(loaded: LoadedFile) -> bytes:

@@ -40,6 +40,9 @@ def _file_path(raw: dict[str, Any], error: ErrorDetails) -> str:
     node: Any = raw
     parts: list[str] = []
     loc = list(error["loc"])
+    if loc and loc[0] in (raw.get("type"), "unknown"):
+        # The entry union's tag: ``message.timestamp`` would name the message's field.
+        loc = loc[1:]
     for i, part in enumerate(loc):
         last = i == len(loc) - 1
         if isinstance(node, dict) and isinstance(part, str) and part in node:

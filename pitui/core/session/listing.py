@@ -75,7 +75,7 @@ def default_session_dir(cwd: str) -> Path:
 def _load(line: bytes) -> dict[str, Any] | None:
     try:
         obj = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the stack
         return None
     return obj if isinstance(obj, dict) else None
 
@@ -380,36 +380,88 @@ def list_sessions(
     return infos
 
 
-def resolve_session(arg: str, session_dir: Path | None = None) -> Path:
-    """A session file named by its path, or by its id or an id prefix (``pitui session ls``).
+def looks_like_path(arg: str) -> bool:
+    """Whether a session argument names a file rather than an id (pi's rule: a path
+    separator, or the ``.jsonl`` ending)."""
+    return "/" in arg or "\\" in arg or arg.endswith(".jsonl")
 
-    Ids are looked up in every project's sessions (under ``session_dir`` if given).
+
+def resolve_session(
+    arg: str,
+    cwd: str | Path | None = None,
+    session_dir: Path | None = None,
+    *,
+    must_exist: bool = True,
+) -> Path:
+    """The session file ``arg`` names: a path, or a session id or the start of one (as
+    pi's ``--session``).
+
+    An id is looked up among the sessions of ``cwd`` first, then among every project's
+    (``session_dir``, if given, is where they are). A word that is no session's id but
+    names a file in ``cwd`` is that file.
+
+    Args:
+        arg: What the user typed.
+        cwd: The project (default: the current directory); relative paths start there.
+        session_dir: Where the session folders are (``--session-dir``).
+        must_exist: A path must name an existing file (False for ``--session``, where a
+            new path starts a new session there, as in pi).
 
     Raises:
-        SessionError: ``arg`` is a directory, matches no session, or several.
+        SessionError: A directory; no file or session matches; several sessions match
+            (each listed).
     """
-    path = Path(arg)
+    base = Path(cwd) if cwd is not None else Path.cwd()
+    if looks_like_path(arg):
+        path = base / Path(arg).expanduser()
+        _check_file(path, arg, must_exist)
+        return path
+    if not arg.strip():
+        raise SessionError("no session given: a session file or id is needed")
+    local = list_sessions(str(base), session_dir)
+    found = _by_id(arg, local)
+    if found is None:
+        found = _by_id(arg, list_sessions(session_dir=session_dir, all_projects=True))
+    if found is not None:
+        return found
+    plain = base / arg
+    if plain.is_file():
+        return plain
+    _check_file(plain, arg, False)  # a directory says so
+    raise SessionError(
+        f"{arg}: no such session file or session id (no session id starts with it; see "
+        "`pitui session ls --all`)"
+    )
+
+
+def _check_file(path: Path, arg: str, must_exist: bool) -> None:
     if path.is_dir():
         raise SessionError(
             f"{arg} is a directory, not a session file; give a .jsonl file, or a session "
             "id from `pitui session ls`"
         )
-    if path.is_file():
-        return path
+    if must_exist and not path.is_file():
+        raise SessionError(f"{arg}: no such session file")
+
+
+def _by_id(arg: str, sessions: list[SessionInfo]) -> Path | None:
+    """The session whose id is ``arg``, else the one whose id starts with it.
+
+    Raises:
+        SessionError: Several ids start with it (each listed, newest first).
+    """
     needle = arg.lower()
-    matches = [
-        info
-        for info in list_sessions(session_dir=session_dir, all_projects=True)
-        if info.id.lower().startswith(needle)
-    ]
-    if len(matches) == 1:
+    exact = [info for info in sessions if info.id.lower() == needle]
+    matches = exact or [info for info in sessions if info.id.lower().startswith(needle)]
+    if len({m.path for m in matches}) == 1:
         return Path(matches[0].path)
     if not matches:
-        raise SessionError(f"{arg}: no such session file or session id (see `pitui session ls`)")
+        return None
     listed = "\n".join(f"  {m.id}  {m.path}" for m in matches[:10])
     more = f"\n  … and {len(matches) - 10} more" if len(matches) > 10 else ""
     raise SessionError(
-        f"{arg} matches {len(matches)} sessions; give more of the id:\n{listed}{more}"
+        f"{arg} matches {len(matches)} sessions; give more of the id:\n{listed}{more}",
+        title="Ambiguous session id",
     )
 
 

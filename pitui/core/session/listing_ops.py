@@ -127,7 +127,7 @@ def read_messages_text(path: str) -> str:
             continue
         try:
             entry = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past the stack
             continue
         message = entry.get("message") if isinstance(entry, dict) else None
         if not isinstance(message, dict) or entry.get("type") != "message":

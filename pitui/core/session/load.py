@@ -82,6 +82,8 @@ class LoadedFile:
     """Resolved labels: target id → label (last non-empty wins; empty clears)."""
     line_numbers: list[int] = field(default_factory=list)
     """Each entry's 1-based line in the file (only from a lenient load, for ``check``)."""
+    bad_header: dict[str, Any] | None = None
+    """A lenient load's rejected header line (what a repair keeps of it)."""
 
     def migrated_bytes(self) -> bytes:
         """The migrated file: every object as a line, every unparseable line kept as it was."""
@@ -95,12 +97,11 @@ _Parsed = tuple[int, bytes, dict[str, Any]]  # (line number, line, object)
 
 
 def _iter_objects(
-    data: bytes, report: LoadReport, skipped: list[tuple[int, bytes]] | None = None
+    lines: list[bytes], report: LoadReport, skipped: list[tuple[int, bytes]] | None = None
 ) -> Iterator[_Parsed]:
     """Each line that is a JSON object; other lines are reported (a torn last one apart)
     and, with ``skipped``, collected as (line number, bytes)."""
-    lines = data.split(b"\n")
-    complete = data.endswith(b"\n")
+    complete = _ends_with_newline(lines)
     last = len(lines) - 1
     for number, line in enumerate(lines):
         if not line or line.isspace():
@@ -155,6 +156,11 @@ def looks_torn(line: bytes) -> bool:
     return depth > 0
 
 
+def _shown(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
 def _header_problem(obj: dict[str, Any] | None) -> str | None:
     if obj is None:
         return "no session header (no line parses as JSON)"
@@ -166,7 +172,30 @@ def _header_problem(obj: dict[str, Any] | None) -> str | None:
     whole = isinstance(version, int) or (isinstance(version, float) and version.is_integer())
     if isinstance(version, bool) or not whole:
         # Guessing here would be "treat as v1": a migration that rewrites every id.
-        return f"session header version must be a whole number, not {json.dumps(version)}"
+        return f"session header version must be a whole number, not {_shown(version)}"
+    for key in ("timestamp", "cwd"):
+        if key in obj and not isinstance(obj[key], str):
+            return f"session header {key} must be a string, not {_shown(obj[key])}"
+    parent = obj.get("parentSession")
+    if parent is not None and not isinstance(parent, str):
+        return f"session header parentSession must be a file path, not {_shown(parent)}"
+    return None
+
+
+def _version_problem(header: dict[str, Any], rest: list[_Parsed]) -> str | None:
+    """A header that says v1 (entries without ids, chained by file order) on a file whose
+    entries carry tree ids: migrating it would flatten the tree and replace every id."""
+    if file_version([header]) >= 2:
+        return None
+    for _, _, obj in rest:
+        if obj.get("type") != "session" and isinstance(obj.get("id"), str) and "parentId" in obj:
+            version = header.get("version")
+            said = "has no version" if version is None else f"says version {_shown(version)}"
+            return (
+                f"session header {said} (the first format, whose entries have no ids) but "
+                f"its entries have tree ids (id, parentId): the header's version is wrong; "
+                f"the file was not migrated"
+            )
     return None
 
 
@@ -183,6 +212,9 @@ def _build_table(
     # The hot loop of opening a large file: list appends inlined on purpose.
     raws, ids, parents, types = table.raws, table.ids, table.parents, table.types
     roles, index = table.roles, table.index
+    # One str object per distinct type/role, and a parent is its entry's own id object:
+    # 100k entries would otherwise keep ~300k small strings (~17 MB) of repeated text.
+    names: dict[str, str] = {}
     for number, line, obj in parsed:
         kind = obj.get("type")
         if kind == "session":
@@ -203,12 +235,18 @@ def _build_table(
             report.duplicate_ids.append(entry_id)
         if numbers is not None:
             numbers.append(number)
+        if parent.__class__ is str:
+            known = index.get(parent)
+            if known is not None:
+                parent = ids[known]
+        else:
+            parent = None
         index[entry_id] = len(ids)
         raws.append(line if keep_lines else obj)
         ids.append(entry_id)
-        parents.append(parent if parent.__class__ is str else None)
-        types.append(kind)
-        roles.append(role if role.__class__ is str else None)
+        parents.append(parent)
+        types.append(names.setdefault(kind, kind))
+        roles.append(names.setdefault(role, role) if role.__class__ is str else None)
     table.finish_bulk_load()
     return table, labels
 
@@ -275,11 +313,46 @@ def _in_file_order(
     return [piece for _, piece in numbered]
 
 
+def _ends_with_newline(lines: list[bytes]) -> bool:
+    return len(lines) > 1 and not lines[-1]
+
+
+def needs_newline(lines: list[bytes]) -> bool:
+    """Whether the file these are the lines of has content after its last newline."""
+    return bool(lines[-1])
+
+
+def read_lines(path: str) -> list[bytes]:
+    """``open(path, "rb").read().split(b"\\n")``, read in chunks: the file is never held
+    whole beside its lines (a 66 MB session would otherwise need 132 MB to open).
+
+    Raises:
+        OSError: It cannot be read.
+    """
+    lines: list[bytes] = []
+    carry = b""
+    with open(path, "rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            parts = (carry + chunk if carry else chunk).split(b"\n")
+            carry = parts.pop()
+            lines += parts
+    lines.append(carry)
+    return lines
+
+
+_CHUNK = 4 << 20
+
+
 def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -> LoadedFile:
-    """Parse a session file's bytes.
+    """Parse a session file's bytes (:func:`parse_session_lines` of its lines)."""
+    return parse_session_lines(data.split(b"\n"), lenient=lenient, name=name)
+
+
+def parse_session_lines(lines: list[bytes], *, lenient: bool = False, name: str = "") -> LoadedFile:
+    """Parse a session file given as its lines (the file's bytes split at each ``\\n``).
 
     Args:
-        data: The whole file.
+        lines: The whole file, split.
         lenient: Do not raise on a bad header (for ``check``): report it and go on.
         name: File name for error messages.
 
@@ -290,33 +363,45 @@ def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -
     skipped: list[tuple[int, bytes]] = []
     numbers: list[int] | None = [] if lenient else None
     with bulk_allocation():
-        stream = _iter_objects(data, report, skipped)
+        stream = _iter_objects(lines, report, skipped)
         first = next(stream, None)
         header = first[2] if first else None
         # A file whose only content is a torn first line never held a complete line: it
         # is a crashed creation, as good as empty (nothing to protect).
         only_torn = report.torn_tail and not report.bad_lines
-        has_content = first is not None or (not only_torn and data.strip())
+        has_content = first is not None or (not only_torn and any(line.strip() for line in lines))
         problem = _header_problem(header) if has_content else None
+        rest: list[_Parsed] | None = None
+        if (
+            problem is None
+            and header is not None
+            and file_version([header]) < CURRENT_SESSION_VERSION
+        ):
+            rest = list(stream)  # migration needs every object of the file
+            problem = _version_problem(header, rest)
+            stream = iter(rest)
         if problem and not lenient:
             raise SessionError(
                 f"{name or 'session file'}: {problem}. The file was left untouched; "
                 "`pitui session check FILE --repair OUT` writes a repaired copy."
             )
         report.header_problem = problem
+        bad_header: dict[str, Any] | None = None
         if problem is not None:
+            if header is not None and header.get("type") == "session":
+                bad_header = header  # kept for a repair; not an entry, not a duplicate
+            else:
+                stream = itertools.chain([first] if first else [], stream)
             header = None
-            stream = itertools.chain([first] if first else [], stream)
         objects: list[dict[str, Any] | bytes] = []
-        if header is not None and file_version([header]) < CURRENT_SESSION_VERSION:
-            rest = list(stream)  # migration needs every object of the file
+        if header is not None and rest is not None:
             parsed: list[dict[str, Any]] = [header] + [obj for _, _, obj in rest]
             report.migrated_from = migrate_objects(parsed)
             table, labels = _build_table(rest, report, False, numbers)
             objects = _in_file_order(first, rest, skipped)
         else:
             table, labels = _build_table(stream, report, True, numbers)
-        if not data.endswith(b"\n") and data and not report.torn_tail:
+        if needs_newline(lines) and not report.torn_tail:
             report.missing_newline = True
         _cut_broken_links(table, report)
-        return LoadedFile(header, objects, table, report, labels, numbers or [])
+        return LoadedFile(header, objects, table, report, labels, numbers or [], bad_header)

@@ -1,5 +1,9 @@
 """SessionStore: one session's entry tree, its leaf, and its file (pi's SessionManager).
 
+Opening a file locks it, reads it off the loop, parses it and migrates an old-format
+(v1/v2) file in memory only: the migration is written with the first append (see
+:meth:`SessionStore.flush`), never when a file is just read.
+
 Appends are synchronous in memory (ids and leaf are final when the call starts) and
 durable on disk when the awaited call returns. As in pi, nothing is written until the
 session holds an assistant message; then the header and every pending entry go out at
@@ -9,8 +13,12 @@ once, and each later entry is one appended line.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from pathlib import Path
+
+import aiofiles
+import aiofiles.os
 
 from pitui.core.session import listing
 from pitui.core.session.append import AppendMixin
@@ -26,7 +34,13 @@ from pitui.core.session.ids import (
     new_session_id,
     session_file_name,
 )
-from pitui.core.session.load import LoadedFile, LoadReport
+from pitui.core.session.load import (
+    LoadedFile,
+    LoadReport,
+    needs_newline,
+    parse_session_lines,
+    read_lines,
+)
 from pitui.core.session.table import EntryTable
 from pitui.core.session.tree import TreeNode, build_tree
 from pitui.core.session.writer import SessionWriter, dumps_line
@@ -34,7 +48,8 @@ from pitui.errors import SessionError
 
 
 class SessionStore(AppendMixin):
-    """One session. Build with :meth:`create`, :meth:`open`, :meth:`in_memory` or :meth:`fork`."""
+    """One session. Build with :meth:`create`, :meth:`open`, :meth:`in_memory` or
+    :func:`~pitui.core.session.fork.fork_store`."""
 
     def __init__(self, header: SessionHeader, path: Path | None, session_dir: Path | None) -> None:
         self.header = header
@@ -121,15 +136,60 @@ class SessionStore(AppendMixin):
         Raises:
             SessionError: Bad header (the file is left untouched), or the file is locked.
         """
-        from pitui.core.session.opening import open_store
+        file = Path(os.path.abspath(path))  # noqa: ASYNC240  (getcwd only, no disk I/O)
+        directory = session_dir or file.parent
+        if not await aiofiles.os.path.exists(file):
+            store = cls._new(str(Path.cwd()), directory, True, None, None)
+            store.path = file
+            return store
+        if await aiofiles.os.path.isdir(file):
+            raise SessionError(f"{file} is a directory, not a session file")
+        writer: SessionWriter | None = None
+        reason: str | None = None
+        if not read_only:
+            try:
+                writer = await SessionWriter.open(file)
+            except SessionError as exc:
+                if not fallback_read_only:
+                    raise
+                reason = exc.message
+        try:
+            loaded, newline = await asyncio.to_thread(_read_and_parse, file)
+            store = cls._from_loaded(loaded, file, directory, writer, newline)
+        except BaseException:
+            if writer is not None:
+                await writer.close()
+            raise
+        store.read_only = writer is None
+        store.read_only_reason = reason
+        return store
 
-        return await open_store(
-            cls,
-            path,
-            session_dir=session_dir,
-            read_only=read_only,
-            fallback_read_only=fallback_read_only,
-        )
+    @classmethod
+    def _from_loaded(
+        cls,
+        loaded: LoadedFile,
+        file: Path,
+        directory: Path,
+        writer: SessionWriter | None,
+        newline: bool,
+    ) -> SessionStore:
+        if writer is not None:
+            writer.set_needs_newline(newline)
+        if loaded.header is None:  # an empty file: a new session at this path
+            store = cls._new(str(Path.cwd()), directory, True, None, None)
+            store.path, store._writer = file, writer
+            return store
+        store = cls(SessionHeader.load(loaded.header), file, directory)
+        store.report = loaded.report
+        store._table, store._labels = loaded.table, loaded.labels
+        store._leaf = loaded.table.ids[-1] if len(loaded.table) else None
+        store._has_assistant = "assistant" in loaded.table.roles
+        store._pending = []
+        store._writer = writer
+        if loaded.report.migrated_from is not None:
+            # Written with the first append, not now: opening a file to read it changes nothing.
+            store._migration = loaded
+        return store
 
     @classmethod
     async def continue_recent(
@@ -312,18 +372,6 @@ class SessionStore(AppendMixin):
         """Leaf = None: the next append is a new root."""
         self._leaf = None
 
-    async def fork(self, entry_id: str) -> SessionStore:
-        """A new session holding the path root→``entry_id`` (pi's ``createBranchedSession``).
-
-        The entries keep their ids; label entries are dropped and one fresh label entry is
-        appended per resolved label whose target is on the path. The new file's header names
-        this file as ``parentSession``; it is written now if the path has an assistant
-        message, else with the first one. This store stays open.
-        """
-        from pitui.core.session.fork import fork_store
-
-        return await fork_store(self, entry_id)
-
     async def close(self) -> None:
         """Release the file (pending entries of a session without a reply are dropped, as pi)."""
         if self._writer is not None:
@@ -345,3 +393,34 @@ def read_only_notice(store: SessionStore) -> str:
     cause = re.split(r"; |\. ", why, maxsplit=1)[0].rstrip(".") if why else ""
     lead = f"{cause}: opened read-only" if cause else f"{store.path} is open read-only"
     return f"{lead}. It is shown and can be forked (/fork), but nothing can be added to it."
+
+
+async def read_session_bytes(path: Path) -> bytes:
+    """The whole file.
+
+    Raises:
+        SessionError: It cannot be read (naming the file and the cause).
+    """
+    try:
+        async with aiofiles.open(path, "rb") as handle:
+            return await handle.read()
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+
+
+def _unreadable(path: Path, exc: OSError) -> SessionError:
+    if isinstance(exc, IsADirectoryError):
+        return SessionError(f"{path} is a directory, not a session file")
+    return SessionError(
+        f"cannot read the session file {path}: {exc.strerror or exc}",
+        title="Session unreadable",
+    )
+
+
+def _read_and_parse(path: Path) -> tuple[LoadedFile, bool]:
+    """(the parsed file, whether it needs a newline before an append), in a thread."""
+    try:
+        lines = read_lines(str(path))
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+    return parse_session_lines(lines, name=str(path)), needs_newline(lines)

@@ -32,8 +32,13 @@ def parse_json_line(line: bytes) -> Any:
         # Caching only keys: long unique values (tool output) make a full cache a loss.
         return pydantic_core.from_json(line, cache_strings="keys")
     except ValueError:
-        # jiter rejects lone surrogates and bad UTF-8 that JSON.parse accepts.
+        pass
+    # jiter rejects lone surrogates and bad UTF-8 that JSON.parse accepts (and nesting
+    # deeper than 200, which no session holds).
+    try:
         return json.loads(line.decode("utf-8", "replace"))
+    except RecursionError:
+        raise ValueError("nested too deeply to be a session entry") from None
 
 
 class EntryTable:
@@ -116,18 +121,32 @@ class EntryTable:
         """
         cached = self._typed[position]
         if cached is not None:
+            if json_sink is not None:
+                self._sink_json(position, cached, json_sink)
             return cached
         raw = self.raw(position)
         try:
             typed = parse_entry(raw)
         except ValidationError as exc:
             self.invalid[position] = describe_invalid(raw, exc)
-            typed = UnknownEntry.load(raw)
+            typed = UnknownEntry.load(_with_base_fields(raw))
         self._typed[position] = typed
         message = getattr(typed, "message", None)
         if json_sink is not None and message is not None and isinstance(raw.get("message"), dict):
             json_sink[id(message)] = raw["message"]
         return typed
+
+    def _sink_json(
+        self, position: int, typed: SessionEntry, json_sink: dict[int, dict[str, Any]]
+    ) -> None:
+        # Validated by an earlier call: the line is parsed again (no validation), so a
+        # caller printing the message still prints the JSON it was read from.
+        message = getattr(typed, "message", None)
+        if message is None or not isinstance(self.raws[position], bytes):
+            return
+        found = self.raw(position).get("message")
+        if isinstance(found, dict):
+            json_sink[id(message)] = found
 
     def is_typed(self, position: int) -> bool:
         """Whether the entry at ``position`` has been validated already."""
@@ -189,3 +208,15 @@ class EntryTable:
         if not isinstance(data, dict):
             return None
         return (str(data.get("provider", "")), str(data.get("model", "")))
+
+
+def _with_base_fields(raw: dict[str, Any]) -> dict[str, Any]:
+    """``raw`` with the fields every entry has made well-typed, so that an entry that fits
+    no model still loads (as an :class:`UnknownEntry`). Loading let in only entries with a
+    string ``type`` and ``id``; a wrong-typed ``parentId`` was already read as no parent."""
+    parent, stamp = raw.get("parentId"), raw.get("timestamp")
+    return {
+        **raw,
+        "parentId": parent if isinstance(parent, str) else None,
+        "timestamp": stamp if isinstance(stamp, str) else "",
+    }

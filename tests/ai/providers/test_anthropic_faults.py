@@ -264,3 +264,26 @@ async def test_key_from_environment(
     )
     assert run.message.stop_reason == "stop"
     assert replay_server.requests[0].headers["x-api-key"] == "sk-ant-env-key-123456"
+
+
+@pytest.mark.parametrize(
+    "keep_alive", [b"", b": keep-alive\n\n", b'event: ping\ndata: {"type": "ping"}\n\n']
+)
+async def test_a_stalled_stream_ends_after_the_idle_timeout(
+    replay_server: ReplayServer, keep_alive: bytes
+) -> None:
+    """A server that stops sending content, even while it keeps the connection alive,
+    ends the reply with a retryable "timed out" error (issue 22 item 5)."""
+    cut = offset_after("anthropic_text.sse", b"text_delta", 2)
+    replay_server.add(
+        Reply.sse_file(
+            "anthropic_text.sse", hang_after=cut, keep_alive=keep_alive, keep_alive_s=0.05
+        )
+    )
+    options = opts(idle_timeout_s=0.4)
+    async with asyncio.timeout(10):
+        message = await stream(claude(base_url=replay_server.url), text_context(), options).result()
+    assert message.stop_reason == "error"
+    assert message.error_message is not None
+    assert "Stream timed out: no data from the provider for 0.4 s" in message.error_message
+    assert message.text() == "Olá! (That"

@@ -9,6 +9,7 @@ import pytest
 from pitui.ai.types import AssistantMessage, TextContent, UserMessage
 from pitui.core.messages import BranchSummaryMessage, CustomMessage
 from pitui.core.session.entries import LabelEntry, UnknownEntry
+from pitui.core.session.fork import fork_store
 from pitui.core.session.store import SessionStore
 from pitui.errors import SessionError
 from tests.core.session.helpers import HEADER, assistant, entry, jsonl, names_in, read_objects
@@ -214,7 +215,7 @@ async def test_fork_keeps_path_ids_and_labels(tmp_path: Path) -> None:
     await store.set_label(a, "start")
     c = await store.append_message(_user("c"))
     await store.set_label(c, "off-path")
-    forked = await store.fork(b)
+    forked = await fork_store(store, b)
     assert forked.path is not None and forked.path != store.path
     assert forked.header.parent_session == str(store.path)
     objects = read_objects(forked.path)
@@ -229,7 +230,7 @@ async def test_fork_keeps_path_ids_and_labels(tmp_path: Path) -> None:
 async def test_fork_without_assistant_is_deferred(tmp_path: Path) -> None:
     store = SessionStore.create("/p", tmp_path)
     a = await store.append_message(_user("a"))
-    forked = await store.fork(a)
+    forked = await fork_store(store, a)
     assert forked.path is not None and not forked.path.exists()
     await forked.append_message(_reply())
     assert [o["type"] for o in read_objects(forked.path)] == ["session", "message", "message"]
