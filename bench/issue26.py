@@ -403,15 +403,17 @@ def _resync_rebuild(app: Any) -> Callable[..., Any]:
     import gc
     from dataclasses import replace
 
+    from pitui.ui.widgets.item_resync import resync
+
     async def rebuild(state: Any, *, keep_queue: bool = False) -> None:
         if keep_queue:
             state = replace(state, steering=app.chat.steering, follow_up=app.chat.follow_up)
         with app.batch_update():
             if app.live is not None:
                 state = replace(state, usage=app.live.file_usage(state.usage))
-            app.chat = state
+            app._chat = state  # the app's view state (a read-only property)
             for pane in (app.main.conversation, app.main.tools):
-                await pane.resync(state)
+                await resync(pane, state)
             await app.main.show_state(state, [])
             app.main.show_status(app.info, state)
             if app.live is not None or app.main.branches.rows.state is not None:

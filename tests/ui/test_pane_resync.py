@@ -10,6 +10,7 @@ from pitui.agent.messages import AgentMessage
 from pitui.ai.types import AssistantMessage, TextContent, ToolCall, ToolResultMessage, UserMessage
 from pitui.ui.view.replay import state_from_messages
 from pitui.ui.widgets.conversation import ConversationView, ItemPane
+from pitui.ui.widgets.item_resync import resync
 from pitui.ui.widgets.tool_pane import ToolPane
 from tests.ui.harness import FeedSource, make_app, settle
 
@@ -61,7 +62,7 @@ async def test_resync_shows_what_a_rebuild_shows(shared: int, rounds: int) -> No
         await settle(pilot)
         kept = [dict(p._widgets) for p in panes]
         for pane in panes:
-            await pane.resync(after)
+            await resync(pane, after)
         await settle(pilot)
         assert [(_shown(p), _markers(p), p.item_count, p._first) for p in panes] == expected
         for pane, had in zip(panes, kept, strict=True):
@@ -82,7 +83,7 @@ async def test_tool_cards_keep_their_widgets_across_a_switch() -> None:
         await app.rebuild(before)
         await settle(pilot)
         shared = {i: w for i, w in tools._widgets.items() if "shared" in i}
-        await tools.resync(after)
+        await resync(tools, after)
         await settle(pilot)
         assert shared and all(tools._widgets[i] is w for i, w in shared.items())
         assert [i for i in tools._widgets if "call-a" in i] == []

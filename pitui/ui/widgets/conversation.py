@@ -102,13 +102,6 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         """How many item widgets are mounted."""
         return len(self._widgets)
 
-    async def resync(self, state: ChatState) -> None:
-        """Show ``state`` as a rebuilt pane would, reusing widgets by item id (a navigation,
-        a sibling switch: both branches share their prefix; see :mod:`item_resync`)."""
-        from pitui.ui.widgets.item_resync import resync
-
-        await resync(self, state)
-
     async def clear(self) -> None:
         """Remove every item widget (the view is being rebuilt)."""
         widgets = list(self._widgets.values())
