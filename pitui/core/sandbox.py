@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pitui.core.sandbox_caps import DROPPED_CAPABILITIES
 from pitui.core.sandbox_protected import protected_paths
+from pitui.core.sandbox_rules import DROPPED_CAPABILITIES
 from pitui.core.sandbox_sockets import outside_sockets
 from pitui.core.settings import SandboxSettings
 
@@ -78,7 +78,11 @@ class Sandbox:
     """What this machine's sandbox cannot contain, said once at startup (None: all of it)."""
 
     def wrap(self, argv: list[str]) -> list[str]:
-        """``argv`` run inside the sandbox (reads ``/proc/net/unix``: call off the loop)."""
+        """``argv`` run inside the sandbox.
+
+        What to keep read-only and which sockets to cover is found now, for this command
+        (a walk of a few folders: call this off the event loop).
+        """
         if self.kind == "landlock":
             options: list[str] = []
             for path in self.writable:
@@ -89,6 +93,10 @@ class Sandbox:
                 options.append("--no-network")
             if self.namespaces:
                 options.append("--namespace")
+                for path in protected_paths(self.writable[0]):
+                    options += ["--read-only", path]
+                for path in outside_sockets(self.writable[0]):
+                    options += ["--cover", path]
             options += ["--parent", str(os.getpid())]
             return [sys.executable, "-S", "-I", str(LAUNCHER), *options, "--", *argv]
         return ["bwrap", *self._bwrap_options(), "--", *argv]

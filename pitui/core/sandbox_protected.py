@@ -15,8 +15,6 @@ workspace-write does, the whole git dir is read-only, and with it:
 * ``.pitui``: the project settings pitui reads.
 """
 
-from __future__ import annotations
-
 import os
 
 PROTECTED = (".git", ".pitui")

@@ -16,8 +16,6 @@ A socket made after the command started, or one served from another network name
 in a folder not walked, is not found.
 """
 
-from __future__ import annotations
-
 import os
 
 _S_IFMT, _S_IFSOCK = 0o170000, 0o140000

@@ -389,10 +389,11 @@ def test_an_unprivileged_user_gets_the_namespace_through_a_user_namespace() -> N
     try:
         folder.chmod(0o777)
         project = folder / "project"
+        subprocess.run([*prefix, "mkdir", "-p", str(project / ".git")], check=True)
         launcher = Sandbox("landlock", (str(project),), namespaces=True).wrap(["true"])
         options = launcher[4 : launcher.index("--parent")]
         script = "touch .git/x; touch ok"
-        shell = f'mkdir -p {project}/.git && cd {project} && exec "$@"'
+        shell = f'cd {project} && exec "$@"'
         launch = ["/usr/bin/python3", "-S", "-I", str(LAUNCHER), *options, "--"]
         command = [*prefix, "sh", "-c", shell, "sh", *launch, "sh", "-c", script]
         result = subprocess.run(command, capture_output=True, text=True, check=False)
