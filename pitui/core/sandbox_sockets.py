@@ -91,11 +91,12 @@ def _walked_sockets() -> list[str]:
     return found
 
 
-def outside_sockets(project: str) -> list[str]:
-    """Filesystem unix sockets that exist now outside ``project``, each once."""
+def outside_sockets(reachable: tuple[str, ...]) -> list[str]:
+    """Filesystem unix sockets that exist now outside the ``reachable`` folders (the
+    project, and the ``writablePaths`` the user gave), each once."""
     found: dict[str, None] = {}
     for path in (*_bound_sockets(), *_walked_sockets()):
-        if not beneath(path, project):
+        if not any(beneath(path, folder) for folder in reachable):
             found.setdefault(path)
     sockets = []
     for path in found:

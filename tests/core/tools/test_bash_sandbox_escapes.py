@@ -511,3 +511,22 @@ async def test_hooks_kept_in_the_worktree_are_read_only(
     _git("config", "core.hooksPath", ".husky", cwd=project)
     output = await _output(_tool(kind, project), "echo 'touch pwned' > .husky/pre-commit")
     assert not (project / ".husky" / "pre-commit").exists(), output
+
+
+@each_backend
+@needs_namespaces
+async def test_sockets_in_the_users_writable_paths_stay_reachable(
+    kind: SandboxKind, places: tuple[Path, Path]
+) -> None:
+    """``writablePaths: ["/run/postgresql"]``: the user's choice gives the database back."""
+    project, outside = places
+    (outside / "db").mkdir()
+    settings = SandboxSettings(writable_slash_tmp=False, writable_paths=[str(outside / "db")])
+    sandbox = Sandbox(
+        kind, writable_places(project, settings), namespaces=NAMESPACES,
+        sockets_in=(str(outside / "db"),),
+    )  # fmt: skip
+    with _unix_server(str(outside / "db" / "s.sock")), _unix_server(str(outside / "x.sock")):
+        tool = BashTool(project, sandbox=sandbox)
+        assert "CONNECTED" in await _output(tool, _connect_probe(str(outside / "db" / "s.sock")))
+        assert "CONNECTED" not in await _output(tool, _connect_probe(str(outside / "x.sock")))
