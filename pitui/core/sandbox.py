@@ -110,7 +110,8 @@ class Sandbox:
             options += ["--bind", path, path]
         project = self.writable[0]
         for path in protected_paths(project):
-            options += ["--ro-bind", path, path]
+            if not os.path.islink(path):  # bwrap would follow it: the target is listed too
+                options += ["--ro-bind", path, path]
         for path in outside_sockets(self._reachable()):
             if not path.startswith(("/dev/", "/proc/")):  # bwrap made those afresh
                 options += ["--ro-bind", "/dev/null", path]

@@ -30,6 +30,9 @@ _CLONE_NEWNS, _CLONE_NEWUSER = 0x00020000, 0x10000000
 _MS_NOSUID, _MS_NOEXEC, _MS_BIND, _MS_REC, _MS_PRIVATE = 0x2, 0x8, 0x1000, 0x4000, 1 << 18
 _MOUNT_SETATTR, _AT_FDCWD, _AT_RECURSIVE = 442, -100, 0x8000
 _RDONLY, _NOSUID, _NODEV = 0x1, 0x2, 0x4
+_OPEN_TREE, _MOVE_MOUNT = 428, 429  # Linux 5.2, the same on every architecture
+_TREE_FLAGS = 0x1 | 0x100  # OPEN_TREE_CLONE | AT_SYMLINK_NOFOLLOW
+_FROM_FD = 0x4  # MOVE_MOUNT_F_EMPTY_PATH (and not T_SYMLINKS: onto the link itself)
 PTS_DIR, PTMX = "/dev/pts", "/dev/ptmx"
 
 
@@ -82,6 +85,19 @@ class _Mounts:
             return False
         return True
 
+    def pin(self, link: str) -> None:
+        """Mount the symbolic link ``link`` onto itself (``open_tree`` and ``move_mount``
+        without following it): it still points where it did, and cannot be removed,
+        renamed or replaced."""
+        tree = int(self.libc.syscall(_OPEN_TREE, _AT_FDCWD, link.encode(), _TREE_FLAGS))
+        if tree < 0:
+            self._check(-1, f"open_tree {link}")
+        try:
+            moved = self.libc.syscall(_MOVE_MOUNT, tree, b"", _AT_FDCWD, link.encode(), _FROM_FD)
+            self._check(moved, f"move_mount {link}")
+        finally:
+            os.close(tree)
+
     def bind(self, source: str, target: str, flags: int = _MS_REC) -> None:
         result = self.libc.mount(source.encode(), target.encode(), None, _MS_BIND | flags, None)
         self._check(result, f"bind {target}")
@@ -133,6 +149,9 @@ def isolate(writable: list[str], read_only: list[str], cover: list[str]) -> bool
             except MountError:
                 continue  # read-only before we came (and locked so): it stays so
     for path in read_only:
+        if os.path.islink(path):
+            mounts.pin(path)
+            continue
         mounts.bind(path, path)
         mounts.setattr(path, _RDONLY, 0, recursive=True)
     ptys = mounts.private_ptys()

@@ -530,3 +530,17 @@ async def test_sockets_in_the_users_writable_paths_stay_reachable(
         tool = BashTool(project, sandbox=sandbox)
         assert "CONNECTED" in await _output(tool, _connect_probe(str(outside / "db" / "s.sock")))
         assert "CONNECTED" not in await _output(tool, _connect_probe(str(outside / "x.sock")))
+
+
+@needs_namespaces
+async def test_a_git_that_is_a_symbolic_link_cannot_be_replaced(
+    places: tuple[Path, Path],
+) -> None:
+    project, _ = places
+    (project / ".git").rename(project / "store.git")
+    (project / ".git").symlink_to("store.git")
+    command = "rm -f .git; mkdir .git; echo '[core]' > .git/config; touch store.git/hooks/x"
+    output = await _output(_tool("landlock", project), command)
+    assert (project / ".git").is_symlink(), output
+    assert os.readlink(project / ".git") == "store.git"
+    assert not (project / "store.git" / "hooks" / "x").exists()
