@@ -97,7 +97,9 @@ class SandboxSettings(PiModel):
     """The OS sandbox of bash under the ``workspace`` policy (pi has none)."""
 
     network: bool = True
-    """False: sandboxed commands get no network (Landlock ABI 4+: no TCP; bwrap: none)."""
+    """False: sandboxed commands get no network: Landlock ABI 4+ refuses TCP connect and
+    bind, and a seccomp filter refuses every socket family but unix (UDP, raw, packet,
+    netlink; x86-64 and aarch64); bwrap: no network namespace at all."""
     writable_paths: list[str] = Field(default_factory=list)
     """Directories writable besides the project and the temp dirs (e.g. ``~/.cache``)."""
     writable_slash_tmp: bool = True
