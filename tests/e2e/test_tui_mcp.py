@@ -72,3 +72,44 @@ def test_a_mutating_mcp_call_asks_first(tmp_path: Path, quit_by: str) -> None:
     while processes_running(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert processes_running(marker) == [], "an MCP server outlived the terminal"
+
+
+def test_closing_the_terminal_while_a_call_waits_for_approval(tmp_path: Path) -> None:
+    """The shutdown used to block for ever here (an approval dialog open when the terminal
+    went away); the failsafe ends pitui, and its MCP server, within seconds."""
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    marker = f"pitui-test-{uuid.uuid4().hex}"
+    server = (
+        ReplayServer()
+        .add(tool_call_reply("mcp__demo__write_note", {"text": "x"}), text_reply("ok"))
+        .start()
+    )
+    write_models(home, server, defaultProvider="loop", defaultModel="tiny")
+    entry = demo_entry()
+    entry["args"].append(marker)
+    write_mcp(home / "mcp.json", {"demo": entry})
+    terminal = Terminal(project, home)
+    try:
+        terminal.wait_for(lambda s: "tiny" in s, "the session")
+        terminal.type("write a note")
+        terminal.keys("Enter")
+        terminal.wait_for(lambda s: "not marked read-only" in s, "the approval")
+        pitui = terminal.processes()
+    finally:
+        terminal.close()
+        server.stop()
+    deadline = time.monotonic() + 25
+    while (processes_running(marker) or any(alive(p) for p in pitui)) and (
+        time.monotonic() < deadline
+    ):
+        time.sleep(0.2)
+    assert processes_running(marker) == [], "an MCP server outlived the terminal"
+    assert not any(alive(p) for p in pitui), "pitui outlived its terminal"
+
+
+def alive(pid: int) -> bool:
+    try:
+        return "State:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False

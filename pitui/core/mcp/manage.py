@@ -14,7 +14,7 @@ from typing import Any
 from pitui.core.mcp.client import ServerConnection, ToolInfo
 from pitui.core.mcp.config import ServerEntry, update_server
 from pitui.core.mcp.runtime import McpRuntime, effective_exposure
-from pitui.core.mcp.trust import trust_subject
+from pitui.core.mcp.trust import needs_trust, trust_subject
 from pitui.core.trust import load_trust
 
 EXPOSURE_CHOICES = ("direct", "deferred", "hidden")
@@ -122,8 +122,6 @@ async def set_enabled(runtime: McpRuntime, name: str, enabled: bool) -> None:
         await connection.close()
         runtime.refresh()
     elif enabled and connection is None and name not in {e.name for e in runtime.untrusted}:
-        from pitui.core.mcp.trust import needs_trust
-
         store = await load_trust()
         if not needs_trust(entry) or store.decision(runtime.cwd, trust_subject(entry)):
             runtime.allow(entry)
