@@ -412,7 +412,7 @@ async def _switch_sibling(app: Any, session: Any) -> float | None:
         return None
     leaf, chat = session.store.get_leaf_id(), app.chat
     t = time.perf_counter()
-    app.action_switch_branch(1)
+    app.branches.switch_sibling(1)  # what Alt+→ (nextBranch) runs
     deadline = t + 30
     while session.store.get_leaf_id() == leaf or app.chat is chat:
         if time.perf_counter() > deadline:
