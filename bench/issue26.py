@@ -322,14 +322,13 @@ def _context_row(options: argparse.Namespace, rows: list[Row]) -> None:
 
 
 def _tree_rows(options: argparse.Namespace, rows: list[Row], which: set[str]) -> None:
-    """Navigation and the sibling switch, each with the app's rebuild as it is (clear +
-    mount) and, alternating with it, with the panes' resync (``--no-resync``: the first
-    only); each figure is the median over its runs."""
+    """Navigation and the sibling switch through the app's own rebuild (its panes resync:
+    widgets kept by item id); each figure is the median over its runs, CPU beside wall."""
     from tui_tree import _attached, _navigate, _session_file
 
     from pitui.core.session.tree import leaf_positions
 
-    modes = ("rebuild",) if options.no_resync else ("rebuild", "resync")
+    modes = ("rebuild",)
 
     async def measure() -> dict[str, dict[str, dict[str, list[float]]]]:
         from tui_resume import _next_frame
@@ -348,7 +347,6 @@ def _tree_rows(options: argparse.Namespace, rows: list[Row], which: set[str]) ->
             session, app = await _attached(file, cwd)
             if "sibling" in which:
                 await _make_sibling(session)
-            original = app.rebuild
             async with app.run_test(size=(WIDTH, HEIGHT)):
                 await _next_frame(app)
                 for key in ("sibling", "navigate"):  # the sibling first: on its branch
@@ -356,7 +354,6 @@ def _tree_rows(options: argparse.Namespace, rows: list[Row], which: set[str]) ->
                         continue
                     for _ in range(options.runs + 1):  # the first round warms up
                         for mode in modes:
-                            app.rebuild = original if mode == "rebuild" else _resync_rebuild(app)
                             cpu = time.process_time()
                             if key == "navigate":
                                 took: float | None = await _navigate(app, session, leaf_positions)
@@ -388,40 +385,7 @@ def _tree_rows(options: argparse.Namespace, rows: list[Row], which: set[str]) ->
         cpu = cpu_of[key]["rebuild"]
         figure, met = f"{_ms(now)} (CPU {_ms(cpu)})", statistics.median(now) <= budget
         anchor, ratio = "frame budget", f"max {max(now):.0f} ms"
-        if found[key].get("resync"):
-            resynced, resynced_cpu = found[key]["resync"], cpu_of[key]["resync"]
-            figure += f"; panes resynced {_ms(resynced)} (CPU {_ms(resynced_cpu)})"
-            ratio = f"{_ratio(resynced, now):.2f}x with resync"
-            met = statistics.median(resynced) <= budget
         rows.append(Row(work, figure, anchor, ratio, f"<= {budget:.0f} ms", met, _load()))
-
-
-def _resync_rebuild(app: Any) -> Callable[..., Any]:
-    """``PituiApp.rebuild`` with the panes' resync in place of clear + mount: the call-site
-    change the app takes once the UI reshape has landed (ui/app.py is not to be edited
-    before), measured here beside the rebuild as it is."""
-    import gc
-    from dataclasses import replace
-
-    from pitui.ui.widgets.item_resync import resync
-
-    async def rebuild(state: Any, *, keep_queue: bool = False) -> None:
-        if keep_queue:
-            state = replace(state, steering=app.chat.steering, follow_up=app.chat.follow_up)
-        with app.batch_update():
-            if app.live is not None:
-                state = replace(state, usage=app.live.file_usage(state.usage))
-            app._chat = state  # the app's view state (a read-only property)
-            for pane in (app.main.conversation, app.main.tools):
-                await resync(pane, state)
-            await app.main.show_state(state, [])
-            app.main.show_status(app.info, state)
-            if app.live is not None or app.main.branches.rows.state is not None:
-                app.branches.sync(rebuilt=True)
-        gc.freeze()
-        gc.unfreeze()
-
-    return rebuild
 
 
 async def _make_sibling(session: Any) -> None:
@@ -448,7 +412,7 @@ async def _switch_sibling(app: Any, session: Any) -> float | None:
         return None
     leaf, chat = session.store.get_leaf_id(), app.chat
     t = time.perf_counter()
-    app.action_switch_branch(1)
+    app.branches.switch_sibling(1)  # what Alt+→ (nextBranch) runs
     deadline = t + 30
     while session.store.get_leaf_id() == leaf or app.chat is chat:
         if time.perf_counter() > deadline:
@@ -545,7 +509,6 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--rows", default=",".join(ROWS), help="comma-separated: " + ",".join(ROWS))
     parser.add_argument("--context-file", choices=["auto", "few"], default="auto")
-    parser.add_argument("--no-resync", action="store_true", help="tree rows: the app as it is")
     options = parser.parse_args()
     which = set(options.rows.split(","))
     if unknown := which - set(ROWS):

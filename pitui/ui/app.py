@@ -114,6 +114,9 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         """The startup creates a new session (set before the app runs; see ``launch``)."""
         self.startup: Startup | None = None
         """Run in a worker after the first frame (creates the session, see ``launch``)."""
+        self.early_notices: list[str] = []
+        """Warnings drawn in the first frame (set before the app runs: the start-up
+        snapshot's demo notice, see ``launch``)."""
         self._ending_run = False
         """An exit is waiting for the run to end (see :meth:`exit`)."""
         self._signals: QuitSignals | None = None
@@ -232,6 +235,7 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
             self._bridge.start()
         if live is None and self._bridge is None and self.startup is None:
             warnings.append(NO_SESSION_NOTICE)
+        warnings[:0] = self.early_notices
         if warnings:
             from pitui.ui.view.events import AddNotice  # lazy: not first-frame
 
@@ -432,12 +436,16 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         # earlier-items marker, then the item widgets, in two panes) would otherwise let the
         # screen lay out and draw a half-built view, at ~30-70 ms a pass for a long session.
         with self.batch_update():
-            for pane in (self.main.conversation, self.main.tools):
-                await pane.clear()
             if live is not None:  # pi's footer sums every entry of the file
                 state = replace(state, usage=live.file_usage(state.usage))
             self._chat = state
-            await self.main.show_state(state, state.items)
+            # Not cleared and mounted anew: both branches share the view up to the branch
+            # point, so widgets are kept or updated by item id (widgets/item_resync.py).
+            from pitui.ui.widgets.item_resync import resync  # lazy: not first-frame
+
+            for pane in (self.main.conversation, self.main.tools):
+                await resync(pane, state)
+            await self.main.show_state(state, ())
             self.main.show_status(self.info, state)
             if live is not None or self.main.branches.rows.state is not None:
                 self.branches.sync(rebuilt=True)  # else no tree to show (or to take down)

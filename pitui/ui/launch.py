@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pitui import paths
 from pitui.ui.app import PituiApp
-from pitui.ui.controllers.launcher import Launcher
+from pitui.ui.controllers.launcher import DEMO_HINT, Launcher
 from pitui.ui.live.snapshot import read_snapshot, snapshot_key
 from pitui.ui.theme import discover_themes
 from pitui.ui.view.session_info import SessionInfo
@@ -43,7 +43,12 @@ def create_app(args: argparse.Namespace, cwd: Path | None = None) -> PituiApp:
     info = replace(read_snapshot(key, where) or SessionInfo(cwd=str(where)), git_branch=branch)
     app = PituiApp(themes=discover_themes(), theme_name=theme, info=info)
     app.new_session = key is not None
-    launcher = Launcher(args, where, snapshot=key, git_branch=branch)
+    # The last start with these facts ran the demo model: its notice is in the first frame,
+    # not ~0.2 s later when the session attaches (the launcher checks it then).
+    demo_shown = info.demo and not getattr(args, "model", None)
+    if demo_shown:
+        app.early_notices.append(DEMO_HINT)
+    launcher = Launcher(args, where, snapshot=key, git_branch=branch, demo_shown=demo_shown)
     app.startup = launcher.start
     return app
 

@@ -200,3 +200,55 @@ async def test_the_started_tui_prepares_the_first_request(tmp_path: Path) -> Non
             assert "pitui.ai.providers.anthropic" in sys.modules
     finally:
         tls.reset()
+
+
+def notices(app: object) -> list[str]:
+    from pitui.ui.app import PituiApp
+    from pitui.ui.view.state import NoticeItem
+
+    assert isinstance(app, PituiApp)
+    return [i.text for i in app.chat.items if isinstance(i, NoticeItem)]
+
+
+async def test_the_demo_notice_is_in_the_first_frame_of_a_second_start(tmp_path: Path) -> None:
+    from pitui.ui.controllers.launcher import DEMO_HINT
+
+    project = tmp_path / "project"
+    project.mkdir()
+    first = launch(project, "--no-session")
+    async with first.run_test(size=(140, 36)) as pilot:
+        await started(pilot)
+        await wait_for(pilot, lambda: DEMO_HINT in notices(first), "the demo notice")
+        await wait_for(pilot, snapshot_file().exists, "the snapshot")
+
+    second = launch(project, "--no-session")
+    release = slow_startup(second)
+    async with second.run_test(size=(140, 36)) as pilot:
+        await pilot.pause()
+        assert notices(second) == [DEMO_HINT]  # before the session exists
+        release.set()
+        await started(pilot)
+        await pilot.pause(0.2)
+        assert notices(second) == [DEMO_HINT]  # once, not again when it attaches
+
+
+async def test_a_stale_demo_snapshot_says_the_model_was_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pitui.ui.controllers.launcher import DEMO_HINT
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    project = tmp_path / "project"
+    project.mkdir()
+    args = build_parser().parse_args(["--no-session"])
+    stale = SessionInfo(cwd=str(project), model_id="demo", demo=True)
+    write_snapshot(snapshot_key(args, project), stale)  # claims the demo; a key is set
+    app = launch(project, "--no-session")
+    release = slow_startup(app)
+    async with app.run_test(size=(140, 36)) as pilot:
+        await pilot.pause()
+        assert notices(app) == [DEMO_HINT]
+        release.set()
+        await started(pilot)
+        await wait_for(pilot, lambda: len(notices(app)) > 1, "the correction")
+        assert "an API key was found after all" in notices(app)[-1]

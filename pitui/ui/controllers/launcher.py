@@ -65,12 +65,15 @@ class Launcher:
         *,
         snapshot: str | None = None,
         git_branch: str | None = None,
+        demo_shown: bool = False,
     ) -> None:
         self.args = args
         self.cwd = cwd
         self.snapshot = snapshot
         """The start-up snapshot's key (None: a resumed session, nothing remembered)."""
         self.git_branch = git_branch
+        self.demo_shown = demo_shown
+        """The first frame already shows :data:`DEMO_HINT` (from the start-up snapshot)."""
 
     async def start(self, host: UiHost) -> None:
         """Build the session, attach it, show warnings, run the initial prompts."""
@@ -105,8 +108,12 @@ class Launcher:
             return
         await asyncio.to_thread(_prepare_connection, session)
         notices = [AddNotice(w, "warning") for w in options.warnings]
-        if live.info().demo and not self.args.model:
+        demo = live.info().demo and not self.args.model
+        if demo and not self.demo_shown:
             notices.append(AddNotice(DEMO_HINT, "warning"))
+        elif self.demo_shown and not demo:  # the snapshot was stale: a model was found
+            model = live.info().model_id or "a model"
+            notices.append(AddNotice(f"Using {model}: an API key was found after all."))
         if notices:
             await host.apply(notices)
         if session.mcp is not None and session.mcp.untrusted:
