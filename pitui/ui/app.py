@@ -455,7 +455,7 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         await self.apply([ToggleItem(message.item_id)])
 
     async def on_composer_submitted(self, message: Composer.Submitted) -> None:
-        await self.prompts.submit(message.text, follow_up=message.follow_up)
+        await self.prompts.submit(message.text, follow_up=message.follow_up, images=message.images)
 
     def on_branch_tree_navigate(self, message: BranchTree.Navigate) -> None:
         self.branches.navigate(message.entry_id)
