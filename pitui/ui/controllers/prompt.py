@@ -86,6 +86,7 @@ class PromptController:
         host = self.host
         session = live.facade
         sent, pictures = text, list(images)
+        await host.main.hide_startup_listing()  # pi's listing goes with the first prompt
         if session is not None:
             from pitui.core.attachments.submit import prepare_submission
 
