@@ -12,10 +12,32 @@ from pathlib import Path
 
 from pitui.core.attachments.file_index import ProjectFileIndex, _with_folders
 
-WORDS = (
-    "src lib core util test docs api model view widget screen session store agent tools "
-    "find read write edit bash image theme skill prompt"
-).split()
+WORDS = [
+    "src",
+    "lib",
+    "core",
+    "util",
+    "test",
+    "docs",
+    "api",
+    "model",
+    "view",
+    "widget",
+    "screen",
+    "session",
+    "store",
+    "agent",
+    "tools",
+    "find",
+    "read",
+    "write",
+    "edit",
+    "bash",
+    "image",
+    "theme",
+    "skill",
+    "prompt",
+]
 QUERIES = ["a", "e", "sr", "rea", "REA", "src/co", "skpr", "widgetscreen", "zzz"]
 
 
