@@ -42,7 +42,7 @@ class KeyCatalogue:
 PI_ONLY_ACTIONS: frozenset[str] = frozenset(
     {
         # pi 0.7x app actions pitui does not have (yet)
-        "suspend", "toggleSessionNamedFilter", "externalEditor", "pasteImage",
+        "suspend", "toggleSessionNamedFilter",
         # pi 0.7x editor actions
         "cursorUp", "cursorDown", "cursorLeft", "cursorRight", "cursorWordLeft",
         "cursorWordRight", "cursorLineStart", "cursorLineEnd", "jumpForward", "jumpBackward",
@@ -54,7 +54,7 @@ PI_ONLY_ACTIONS: frozenset[str] = frozenset(
         "deleteSessionNoninvasive",
         # pi 1.6 application actions pitui does not have (yet); its editor, list and
         # fullscreen actions are the ``tui.`` prefix, below
-        "app.suspend", "app.editor.external", "app.clipboard.pasteImage",
+        "app.suspend",
         "app.session.togglePath", "app.session.toggleSort", "app.session.toggleNamedFilter",
         "app.session.rename", "app.session.delete", "app.session.deleteNoninvasive",
         "app.models.save", "app.thinking.save", "app.message.copy",

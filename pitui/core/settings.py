@@ -164,6 +164,8 @@ class Settings(PiModel):
     """Offer ``/skill:name`` in command completion (typed ones work either way), as pi."""
     quiet_startup: bool | Literal["header"] = False
     """pi's: true hides the start-up listing of what is loaded."""
+    external_editor: str | None = None
+    """pi's: the command Ctrl+G opens (else ``$VISUAL``, ``$EDITOR``)."""
     stream_idle_timeout: float = Field(default=120.0, ge=0)
     """Seconds a reply may go without a content event (keep-alives do not count) before
     the turn ends with a retryable "timed out" error; 0: wait as long as the server."""

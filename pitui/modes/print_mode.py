@@ -32,7 +32,8 @@ from pitui.agent.events import (
 from pitui.ai.stream import prepare_connection
 from pitui.ai.types import AssistantMessage, ImageContent, TextContent
 from pitui.core.agent_session import AgentSession
-from pitui.core.attachments.files import attach_files
+from pitui.core.attachments.arguments import split_file_arguments
+from pitui.core.attachments.initial import attach_to_first
 from pitui.core.interrupt import SignalWatch, exit_code
 from pitui.core.sanitize import inert, json_inert
 from pitui.core.session.bulk import resume_collection
@@ -63,12 +64,6 @@ def run(args: argparse.Namespace) -> int:
         # The process ends now: the interpreter's last collection would walk every
         # object once more only to free memory the OS takes back anyway (~5% of a turn).
         gc.freeze()
-
-
-def split_file_arguments(messages: list[str]) -> tuple[list[str], list[str]]:
-    """``(files, prompts)``: arguments starting with ``@`` are files, as pi reads them."""
-    files = [m[1:] for m in messages if m.startswith("@") and len(m) > 1]
-    return files, [m for m in messages if not (m.startswith("@") and len(m) > 1)]
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -174,19 +169,12 @@ async def run_prompts(
 async def _attach_to_first(
     session: AgentSession, prompts: list[str], files: Sequence[str], stderr: TextIO
 ) -> list[ImageContent] | None:
-    """Put the files in front of the first prompt (its command expanded first, so
-    ``pitui -p @a.py "/review"`` still runs the template); returns its images."""
-    if not files:
+    """The files in front of the first prompt (one turn, as pi); returns its images."""
+    attached = await attach_to_first(session, prompts, files)
+    if attached is None:
         return None
-    attached = await attach_files(
-        files,
-        session.cwd,
-        model=session.model,
-        auto_resize=session.settings.images.auto_resize,
-    )
     for note in attached.notes:
         print(f"pitui: {inert(note)}", file=stderr)
-    prompts[0] = attached.text + await session.expand_input(prompts[0])
     return attached.images
 
 

@@ -23,6 +23,7 @@ from textual.screen import Screen
 
 from pitui.core.keybindings import Keybindings
 from pitui.core.session.bulk import resume_collection
+from pitui.core.themes import theme_name_for
 from pitui.core.usage import UsageTotals
 from pitui.ui.commands.actions import BY_ID
 from pitui.ui.commands.keymap import bindings
@@ -179,8 +180,10 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         return self._catalog if self._catalog is not None else ThemeCatalog()
 
     def switch_theme(self, name: str) -> bool:
-        """Switch to the pi theme called ``name``; False if there is no such theme."""
-        theme = self._catalog.themes.get(name) if self._catalog is not None else None
+        """Switch to the pi theme called ``name`` (or a ``light/dark`` pair); False if
+        there is no such theme."""
+        wanted = theme_name_for(name)
+        theme = self._catalog.themes.get(wanted) if self._catalog is not None else None
         if theme is None:
             return False
         self.theme = theme.textual_name
@@ -275,7 +278,7 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         for theme in catalog.themes.values():
             self.register_theme(to_textual_theme(theme))
         warnings = [str(p) for p in catalog.problems]
-        chosen = catalog.themes.get(self._theme_name)
+        chosen = catalog.themes.get(theme_name_for(self._theme_name))
         if chosen is not None:
             self._set_initial_theme(chosen.textual_name, dark=chosen.dark)
         elif catalog.themes:
@@ -463,7 +466,7 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         await self.apply([ToggleItem(message.item_id)])
 
     async def on_composer_submitted(self, message: Composer.Submitted) -> None:
-        await self.prompts.submit(message.text, follow_up=message.follow_up)
+        await self.prompts.submit(message.text, follow_up=message.follow_up, images=message.images)
 
     def on_branch_tree_navigate(self, message: BranchTree.Navigate) -> None:
         self.branches.navigate(message.entry_id)

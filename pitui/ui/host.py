@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen, ScreenResultCallbackType, ScreenResultType
     from textual.worker import Worker
 
+    from pitui.ai.types import ImageContent
     from pitui.core.agent_session import AgentSession
     from pitui.core.keybindings import Keybindings
     from pitui.core.themes import ThemeCatalog
@@ -49,6 +50,12 @@ class BranchControl(Protocol):
 
 class PromptControl(Protocol):
     """The composer's controller (what was typed, what is queued)."""
+
+    async def submit(
+        self, text: str, *, follow_up: bool, images: Sequence[ImageContent] = ()
+    ) -> None:
+        """The user sent ``text`` (with ``images`` from the composer's chips)."""
+        ...
 
     async def interrupt(self) -> None:
         """Esc: cancel a summary or compaction, or put the queue back and abort."""

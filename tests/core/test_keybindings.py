@@ -82,7 +82,7 @@ def test_overrides_string_list_and_unbind() -> None:
 def test_pi_only_actions_are_accepted_silently() -> None:
     data = {
         "yank": "ctrl+y",
-        "externalEditor": "ctrl+g",
+        "suspend": "ctrl+z",
         "$schema": "https://pi.dev/schemas/keybindings.schema.json",
         "tui.editor.cursorUp": "up",
         "app.session.togglePath": "ctrl+p",

@@ -98,6 +98,8 @@ async def test_every_view_shows_every_action_with_the_same_keys(tmp_path: Path) 
             if action.scope == "editor":  # the composer reads them itself
                 own = {"submit": composer.submit_keys, "newLine": composer.newline_keys}
                 own["followUp"] = composer.follow_up_keys
+                own["externalEditor"] = composer.external_editor_keys
+                own["pasteImage"] = composer.paste_image_keys
                 assert own[action.id] == key_set(keybindings, action.id)
             if action.slash:  # completion and the palette list the command
                 assert f"/{action.slash}" in completions

@@ -7,6 +7,7 @@ the question is not asked again. The answer lives in the pitui home's trust stor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pitui.core.resources.loader import LoadedResources, load_resources
@@ -28,7 +29,7 @@ async def decide_project_trust(
     *,
     system_prompt: str | None = None,
     append_system_prompt: str | None = None,
-    reserved_commands: tuple[str, ...] = (),
+    reserved_commands: Sequence[str] = (),
 ) -> LoadedResources:
     """Record ``allowed`` for the session's project; when allowed, load its resources
     into the session now (``system_prompt``/``append_system_prompt``: the session's own

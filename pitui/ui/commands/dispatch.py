@@ -2,6 +2,9 @@
 
 Dispatch looks the name up in the action table (:data:`~pitui.ui.commands.actions.BY_SLASH`),
 never branches on it; unknown names and :class:`~pitui.errors.PituiError` become notices.
+A second source is the session's: its prompt templates (``/review``) and skills
+(``/skill:name``). Built-ins come first: a template never shadows one (the loader
+reports it). Those commands are prompts: the session expands them when they are sent.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from pitui.core.fuzzy import fuzzy_filter
 from pitui.ui.commands.actions import ACTIONS, BY_SLASH, Action
 
 if TYPE_CHECKING:
+    from pitui.core.resources.commands import ResourceCommand
+    from pitui.core.resources.loader import LoadedResources
     from pitui.ui.host import UiHost
     from pitui.ui.widgets.suggestions import Suggestion
 
@@ -40,6 +45,38 @@ def slash_commands() -> list[Action]:
     return [a for a in ACTIONS if a.slash]
 
 
+def session_resources(host: UiHost) -> LoadedResources | None:
+    """The connected session's skills and templates (None: no real session)."""
+    live = host.live
+    session = live.facade if live is not None else None
+    return session.resources if session is not None else None
+
+
+def session_commands(host: UiHost) -> list[ResourceCommand]:
+    """The session's template and skill commands (skills as ``enableSkillCommands`` says)."""
+    from pitui.core.resources.commands import resource_commands
+
+    resources = session_resources(host)
+    live = host.live
+    if resources is None or live is None or live.facade is None:
+        return []
+    listed = live.facade.settings.enable_skill_commands
+    return [
+        c for c in resource_commands(resources, skill_commands=listed) if c.name not in BY_SLASH
+    ]
+
+
+def is_session_command(host: UiHost, text: str) -> bool:
+    """Whether ``text`` runs one of the session's templates or skills (a prompt to send)."""
+    from pitui.core.resources.commands import names_resource_command
+
+    parsed = split_command(text)
+    resources = session_resources(host)
+    if parsed is None or parsed[0] in BY_SLASH or resources is None:
+        return False
+    return names_resource_command(text.strip(), resources)
+
+
 def run(host: UiHost, text: str) -> None:
     """Dispatch ``text`` in a worker (handlers may wait for the session)."""
     host.run_worker(dispatch(host, text), group="commands", exit_on_error=False)
@@ -52,6 +89,9 @@ async def dispatch(host: UiHost, text: str) -> None:
         return
     name, arg = parsed
     action = BY_SLASH.get(name)
+    if action is None and is_session_command(host, text):
+        await host.prompts.submit(text, follow_up=False)  # e.g. picked in the palette
+        return
     if action is None or action.handler is None:
         await host.notice(f"Unknown command: /{name}", "warning")
         return
@@ -66,10 +106,11 @@ def complete(host: UiHost, text: str) -> list[Suggestion]:
         return []
     name, space, arg = text[1:].partition(" ")
     if not space:
-        commands = fuzzy_filter(slash_commands(), name, lambda a: a.slash or "")
+        rows = [(a.slash or "", a.arg_hint, a.command_text) for a in slash_commands()]
+        rows += [(c.name, c.argument_hint, c.description) for c in session_commands(host)]
         return [
-            Suggestion(f"/{a.slash} ", f"/{a.slash} {a.arg_hint}".rstrip(), a.command_text)
-            for a in commands
+            Suggestion(f"/{slash} ", f"/{slash} {hint}".rstrip(), description)
+            for slash, hint, description in fuzzy_filter(rows, name, lambda row: row[0])
         ]
     action = BY_SLASH.get(name)
     if action is None or action.complete_args is None:

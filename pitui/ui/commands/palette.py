@@ -35,12 +35,23 @@ class PaletteEntry:
 def palette_entries(host: UiHost) -> list[PaletteEntry]:
     """Every slash command, then every other key action (each with its id), each once."""
     entries = [_command_entry(host, a) for a in ACTIONS if a.slash and a.palette]
+    entries += [_session_entry(host, c.name, c.description, c.argument_hint, c.kind)
+                for c in dispatch.session_commands(host)]  # fmt: skip
     entries += [
         _action_entry(host, a)
         for a in ACTIONS
         if not a.slash and a.palette and a.scope in ("app", "screen")
     ]
     return entries
+
+
+def _session_entry(host: UiHost, name: str, description: str, hint: str, kind: str) -> PaletteEntry:
+    """A prompt template or a skill: runs as typed without arguments."""
+    text = f"/{name}"
+    shown_hint = f" {hint}" if hint else ""
+    return PaletteEntry(
+        text, f"{description}{shown_hint}  ·  {kind}", lambda: dispatch.run(host, text)
+    )
 
 
 def _command_entry(host: UiHost, action: Action) -> PaletteEntry:

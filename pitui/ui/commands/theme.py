@@ -22,9 +22,14 @@ async def theme(host: UiHost, arg: str) -> None:
 
 
 async def set_theme(host: UiHost, name: str) -> None:
-    """Switch theme by pi name, with a notice either way."""
+    """Switch theme by pi name (or a ``light/dark`` pair) and save it to settings.json,
+    as pi does, with a notice either way."""
     if host.switch_theme(name):
-        await host.notice(f"Theme: {name}")
+        from pitui.core.settings import save_theme_choice
+
+        problem = await save_theme_choice(name)
+        saved = "" if problem is None else f" (not saved: {problem})"
+        await host.notice(f"Theme: {name}{saved}", "info" if problem is None else "warning")
     else:
         known = ", ".join(theme_names(host))
         await host.notice(f'Unknown theme "{name}". Available: {known}', "warning")

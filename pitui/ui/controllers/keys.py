@@ -83,6 +83,8 @@ class KeyController:
         composer.submit_keys = key_set(keybindings, "submit")
         composer.newline_keys = key_set(keybindings, "newLine")
         composer.follow_up_keys = key_set(keybindings, "followUp")
+        composer.external_editor_keys = key_set(keybindings, "externalEditor")
+        composer.paste_image_keys = key_set(keybindings, "pasteImage")
         composer.app_keys = self._keys_taken_from_editor(keybindings)
 
     def _keys_taken_from_editor(

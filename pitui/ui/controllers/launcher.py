@@ -14,7 +14,9 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pitui.core.attachments.arguments import split_file_arguments
 from pitui.errors import PituiError
+from pitui.ui.commands.actions import BY_SLASH
 from pitui.ui.commands.resume import resume_picker, switch_session
 from pitui.ui.host import push_for_result
 from pitui.ui.live.session import LiveSession
@@ -28,6 +30,7 @@ DEMO_HINT = (
     "No API key found: running the offline demo model. Set ANTHROPIC_API_KEY or "
     "OPENAI_API_KEY (or add models.json) and pick a model with ctrl+l."
 )
+TUI_TRUST_HINT = "Answer the trust question to load them (or run `pitui trust`)."
 _log = logging.getLogger(__name__)
 PREVIEW_MESSAGES = 8
 """Messages of a resumed session shown before it loads: a screenful, and fewer items than
@@ -91,6 +94,8 @@ class Launcher:
 
         options = tui_options(self.args, self.cwd)
         options.asker = ApprovalBroker(host, self.cwd).ask
+        options.reserved_commands = tuple(BY_SLASH)  # built-ins win over templates
+        options.trust_hint = TUI_TRUST_HINT
         picking = self._open_picker_first(host, options)
         try:
             session = await create_agent_session(options)
@@ -116,14 +121,64 @@ class Launcher:
             notices.append(AddNotice(f"Using {model}: an API key was found after all."))
         if notices:
             await host.apply(notices)
+        self._set_up_composer(host, session)
+        await self._ask_trust(host, session, options)
         if session.mcp is not None and session.mcp.untrusted:
             from pitui.ui.commands.mcp import ask_project_servers
 
             host.run_guarded(ask_project_servers(host, session.mcp), "mcp")
-        prompts = [m for m in self.args.messages if m.strip()] + host.prompts.take_early_prompts()
-        if prompts:
-            host.run_guarded(_prompt_in_turn(session, prompts), "session")
+        await self._show_listing(host, session)
+        files, typed = split_file_arguments(list(self.args.messages))
+        prompts = [m for m in typed if m.strip()] + host.prompts.take_early_prompts()
+        if prompts or files:
+            host.run_guarded(_prompt_in_turn(session, prompts or [""], files), "session")
         await asyncio.to_thread(write_snapshot, self.snapshot, live.info())
+
+    @staticmethod
+    def _set_up_composer(host: UiHost, session: AgentSession) -> None:
+        """The composer's project folder, editor and attachments, from the session."""
+        from pitui.ui.widgets.composer import Composer
+
+        composer = host.main.query_one(Composer)
+        composer.project_root = session.cwd
+        composer.external_editor = session.settings.external_editor
+        composer.attachments_enabled = True
+
+    async def _ask_trust(
+        self, host: UiHost, session: AgentSession, options: SessionOptions
+    ) -> None:
+        """Ask once whether the project's skills and templates may load (pi's trust)."""
+        from pitui.core.resources.trust_flow import decide_project_trust, needs_trust_question
+        from pitui.ui.screens.trust import TrustDialog
+
+        resources = session.resources
+        if not needs_trust_question(resources):
+            return
+        answer = await push_for_result(host, TrustDialog(session.cwd, resources.skipped))
+        if answer is None:
+            return
+        loaded = await decide_project_trust(
+            session,
+            answer,
+            system_prompt=options.system_prompt,
+            append_system_prompt=options.append_system_prompt,
+            reserved_commands=options.reserved_commands,
+        )
+        for warning in loaded.warnings() if answer else ():
+            await host.notice(warning, "warning")
+        shown = "loaded" if answer else "not loaded (remembered; `pitui trust` changes it)"
+        await host.notice(f"Project skills and prompt templates {shown}.")
+
+    @staticmethod
+    async def _show_listing(host: UiHost, session: AgentSession) -> None:
+        """What is loaded, above the conversation, until the first prompt."""
+        from pitui.ui.view.startup_listing import startup_lines
+
+        resources = session.resources
+        quiet = session.settings.quiet_startup
+        lines = startup_lines(session.cwd, resources.context_files, resources, quiet)
+        if not session.messages:
+            await host.main.show_startup_listing(lines)
 
     async def _preview(self, host: UiHost) -> None:
         """A resumed session (``--session FILE``, ``-c``): its last messages, read from
@@ -187,7 +242,16 @@ def _import_session_modules() -> None:
     import pitui.ui.controllers.approvals  # noqa: F401
 
 
-async def _prompt_in_turn(session: AgentSession, prompts: list[str]) -> None:
-    """The initial prompts, one run after another (an error ends the sequence)."""
-    for text in prompts:
-        await session.prompt(text)
+async def _prompt_in_turn(
+    session: AgentSession, prompts: list[str], files: list[str] | None = None
+) -> None:
+    """The initial prompts, one run after another (an error ends the sequence); the
+    command line's ``@file`` arguments go with the first, in one turn (as pi)."""
+    from pitui.core.attachments.initial import attach_to_first
+
+    attached = await attach_to_first(session, prompts, files or [])
+    for index, text in enumerate(prompts):
+        if index == 0 and attached is not None:
+            await session.prompt(text, attached.images or None, expand=False)
+        else:
+            await session.prompt(text)

@@ -11,14 +11,18 @@ idle, empty composer — runs pi's ``doubleEscapeAction``.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from pitui.errors import PituiError
 from pitui.ui.commands import dispatch
 from pitui.ui.live.session import NO_SESSION_NOTICE
 from pitui.ui.widgets.composer import Composer
 
 if TYPE_CHECKING:
+    from pitui.ai.types import ImageContent
     from pitui.ui.host import UiHost
+    from pitui.ui.live.session import LiveSession
 
 DOUBLE_ESCAPE_SECONDS = 0.5
 """A second Esc within this time on an empty composer runs pi's doubleEscapeAction."""
@@ -39,15 +43,21 @@ class PromptController:
     def composer(self) -> Composer:
         return self.host.main.query_one(Composer)
 
-    async def submit(self, text: str, *, follow_up: bool) -> None:
-        """The user sent ``text`` (``follow_up``: with Alt+Enter)."""
+    async def submit(
+        self, text: str, *, follow_up: bool, images: Sequence[ImageContent] = ()
+    ) -> None:
+        """The user sent ``text`` (``follow_up``: with Alt+Enter; ``images``: the
+        composer's chips)."""
         from pitui.ui.view.events import AddNotice, QueueMessage  # lazy: not first-frame
 
         host = self.host
         live = host.live
         stripped = text.strip()
-        if dispatch.is_command(stripped):
+        if dispatch.is_command(stripped) and not dispatch.is_session_command(host, stripped):
             dispatch.run(host, stripped)
+        elif live is None and images:  # nothing can take the images yet: keep them
+            self._restore(text, images)
+            await host.apply([AddNotice(LOADING_NOTICE if host.loading else NO_SESSION_NOTICE)])
         elif live is None and host.loading and not stripped.startswith("!"):
             # Still loading: queued, and sent in order once the session is up.
             self.early_prompts.append(stripped)
@@ -63,18 +73,60 @@ class PromptController:
             host.run_guarded(
                 live.port.run_bash(command.strip(), exclude_from_context=excluded), "session"
             )
-        elif live.is_compacting:
-            live.port.follow_up(stripped)  # sent once the compaction is done (pi)
-            await host.apply([QueueMessage(stripped, "followUp")])
-        elif host.chat.busy or live.busy:
-            if follow_up:
-                live.port.follow_up(stripped)
-                await host.apply([QueueMessage(stripped, "followUp")])
-            else:
-                live.port.steer(stripped)
-                await host.apply([QueueMessage(stripped, "steer")])
         else:
-            host.run_guarded(live.port.prompt(stripped), "session")
+            await self._send(live, stripped, images, follow_up=follow_up)
+
+    async def _send(
+        self, live: LiveSession, text: str, images: Sequence[ImageContent], *, follow_up: bool
+    ) -> None:
+        """A prompt, a steering or a follow-up message: its command expanded and its files
+        attached first (a refusal puts the text back in the composer)."""
+        from pitui.ui.view.events import QueueMessage  # lazy: not first-frame
+
+        host = self.host
+        session = live.facade
+        sent, pictures = text, list(images)
+        await host.main.hide_startup_listing()  # pi's listing goes with the first prompt
+        if session is not None:
+            from pitui.core.attachments.submit import prepare_submission
+
+            try:
+                prepared = await prepare_submission(session, text, images)
+            except PituiError as exc:
+                self._restore(text, images)
+                await host.notice(str(exc), "warning")
+                return
+            for note in prepared.notes:
+                await host.notice(note, "warning")
+            sent, pictures = prepared.text, prepared.images
+        if live.is_compacting or host.chat.busy or live.busy:
+            # During a compaction a prompt waits as a follow-up (pi); else Enter steers.
+            if follow_up or live.is_compacting:
+                if session is None:
+                    live.port.follow_up(text)
+                else:
+                    session.follow_up(sent, pictures or None)
+                await host.apply([QueueMessage(text, "followUp")])
+            else:
+                if session is None:
+                    live.port.steer(text)
+                else:
+                    session.steer(sent, pictures or None)
+                await host.apply([QueueMessage(text, "steer")])
+        elif session is None:
+            host.run_guarded(live.port.prompt(text), "session")
+        else:
+            host.run_guarded(session.prompt(sent, pictures or None, expand=False), "session")
+
+    def _restore(self, text: str, images: Sequence[ImageContent]) -> None:
+        """Put a text and its images back into the composer (nothing was sent)."""
+        from pitui.core.attachments.images import PendingImage
+
+        composer = self.composer
+        composer.load_text(text)
+        composer.move_cursor(composer.document.end)
+        for number, image in enumerate(images, 1):
+            composer.add_image(PendingImage(f"image {number}", image))
 
     def take_early_prompts(self) -> list[str]:
         """The prompts typed while the session loaded, now its to send."""

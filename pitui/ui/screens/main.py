@@ -109,6 +109,21 @@ class MainScreen(Screen[None]):
 
         await self.mount(SuggestionList(id="suggestions"), before=self.query_one(Composer))
 
+    async def show_startup_listing(self, lines: list[str]) -> None:
+        """What is loaded, above the conversation (replacing an earlier listing)."""
+        from pitui.ui.widgets.startup_listing import StartupListing
+
+        await self.hide_startup_listing()
+        if lines:
+            box = self.query_one("#conversation-box", Vertical)
+            await box.mount(StartupListing(lines, id="startup-listing"), before=self.conversation)
+
+    async def hide_startup_listing(self) -> None:
+        """Remove the start-up listing (after the first prompt)."""
+        found = self.query("#startup-listing")
+        if found:
+            await found.remove()
+
     @property
     def conversation(self) -> ConversationView:
         """The conversation pane."""
