@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from pitui.ai.types import AssistantMessage
     from pitui.core.checkpoints.engine import CheckpointEngine
+    from pitui.core.checkpoints.file_diffs import FileDiff
     from pitui.core.checkpoints.points import Point
     from pitui.core.checkpoints.session_files import (
         Comparison,
@@ -213,6 +214,16 @@ class CheckpointRecorder:
             return None
         comparison = await files.compare(point)
         return comparison if comparison.count else None
+
+    async def preview_for(self, entry_id: str) -> tuple[Comparison, list[FileDiff]] | None:
+        """:meth:`comparison_for` with each file's diff, for a preview."""
+        comparison = await self.comparison_for(entry_id)
+        files = await self.files()
+        if comparison is None or files is None:
+            return None
+        from pitui.core.checkpoints.file_diffs import file_diffs
+
+        return comparison, await file_diffs(files.engine, comparison.changes)
 
     async def restore(self, point: Point) -> RestoreResult:
         """Make the files ``point``'s (pre-restore checkpoint first, at the leaf).

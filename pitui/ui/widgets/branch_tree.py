@@ -123,6 +123,13 @@ class BranchTree(ScrollView, can_focus=True):
             super().__init__()
             self.entry_id = entry_id
 
+    class ShowFiles(Message):
+        """Shift+D: how the files at a row differ from the working tree."""
+
+        def __init__(self, entry_id: str) -> None:
+            super().__init__()
+            self.entry_id = entry_id
+
     class Leave(Message):
         """Esc without search text: back to the composer."""
 
@@ -299,7 +306,8 @@ class BranchTree(ScrollView, can_focus=True):
             self.post_message(self.Navigate(row.entry_id))
 
     def on_key(self, event: events.Key) -> None:
-        """Shift+L / Shift+F act on the row; other printable keys search (as in pi)."""
+        """Shift+L / Shift+F / Shift+D act on the row; other printable keys search (as in
+        pi)."""
         row = self.state.selected_row if self.state is not None else None
         character = event.character
         if not event.is_printable or character is None or self.state is None:
@@ -310,6 +318,8 @@ class BranchTree(ScrollView, can_focus=True):
             self.post_message(self.EditLabel(row.entry_id, row.label))
         elif character == "F" and row is not None:
             self.post_message(self.Fork(row.entry_id))
+        elif character == "D" and row is not None:
+            self.post_message(self.ShowFiles(row.entry_id))
         else:
             self._restructure(lambda s: s.type(character))
 
