@@ -70,3 +70,23 @@ def test_files_follow_the_branch(terminal: Terminal, project: Path) -> None:
     _restore_question(terminal)
     terminal.wait_for(lambda s: app.read_text() == "port = 9090\n", "the old file", timeout=10)
     assert hash_tree(project / ".git") == git_before
+
+
+def test_rewind_files_only_keeps_the_conversation(terminal: Terminal, project: Path) -> None:
+    app = project / "app.py"
+    terminal.wait_for(lambda s: "Branches" in s and "demo" in s, "the first frame")
+    terminal.type("write app.py: port = 8080")
+    terminal.keys("Enter")
+    terminal.wait_for(lambda s: "y allow once" in s, "the approval")
+    terminal.keys("y")
+    terminal.wait_for(lambda s: "I wrote app.py" in s, "the reply after the edit")
+    terminal.type("/rewind")
+    terminal.keys("Enter")
+    terminal.wait_for(lambda s: "Rewind to before a message" in s, "the message picker")
+    terminal.keys("Enter")
+    screen = terminal.wait_for(lambda s: "Files only" in s, "conversation / files / both")
+    assert "1 file would change" in screen
+    terminal.keys("Down", "Down", "Enter")  # Files only
+    terminal.wait_for(lambda s: app.read_text() == "port = 9090\n", "the old file", timeout=10)
+    screen = terminal.wait_for(lambda s: "Restored 1 file" in s, "what the restore did")
+    assert "I wrote app.py" in screen  # the conversation stayed

@@ -49,3 +49,10 @@ async def diff(host: UiHost, arg: str) -> None:
 
         entry_id = resolve_entry_id(session.store.table, arg.strip())
     host.branches.show_files(entry_id)
+
+
+async def rewind(host: UiHost, _arg: str) -> None:
+    """``/rewind``: pick a user message; the conversation, the files or both go back to
+    just before it."""
+    require_session(host)
+    host.branches.open_rewind()

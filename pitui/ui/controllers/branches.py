@@ -347,3 +347,47 @@ class BranchesController:
         self.put_in_composer(text)
         self._say_restored()
         self.host.notice_after_events(f"Forked to a new session: {session.session_file}")
+
+    # ------------------------------------------------------------------ rewind
+
+    def open_rewind(self) -> None:
+        """``/rewind``: a user message of this conversation, then conversation / files /
+        both go back to just before it."""
+        session = self.session
+        if session is None:
+            return
+        from pitui.core.session.fork import fork_points
+        from pitui.ui.screens.fork import ForkPicker
+
+        table, leaf = session.store.table, session.store.get_leaf_id()
+        on_path = set()
+        if leaf is not None and leaf in table.index:
+            on_path = {table.ids[p] for p in table.path_positions(table.index[leaf])}
+        points = [(eid, text) for eid, text in fork_points(table) if eid in on_path]
+        picker = ForkPicker(points, "Rewind to before a message", "choose")
+        chosen = push_for_result(self.host, picker)
+        self.host.run_worker(self._rewind_flow(chosen))
+
+    async def _rewind_flow(self, picker: asyncio.Future[str | None]) -> None:
+        from pitui.ui.screens.files_restore import RewindChooser
+
+        entry_id = await picker
+        session = self.session
+        if entry_id is None or session is None:
+            return
+        try:
+            comparison = await session.checkpoints.comparison_for(entry_id)
+        except PituiError as exc:
+            await self.host.apply([AddNotice(f"Files not compared: {exc}", "warning")])
+            comparison = None
+        files = comparison.count if comparison is not None else 0
+        target = self._row_text(entry_id) or f"entry {entry_id}"
+        choice = await push_for_result(self.host, RewindChooser(target, files))
+        if choice is None:
+            return
+        wants_files = choice in ("files", "both") and comparison is not None
+        if wants_files and comparison is not None and not await self._restore(comparison):
+            return
+        if choice in ("conversation", "both"):
+            await self._navigate(entry_id, "none", None)
+        self._say_restored()

@@ -24,6 +24,12 @@ from pitui.core.sanitize import inert
 from pitui.ui.widgets.tool_renderers import render_diff
 
 FilesChoice: TypeAlias = Literal["restore", "keep"]
+RewindChoice: TypeAlias = Literal["conversation", "files", "both"]
+REWIND_CHOICES: tuple[tuple[RewindChoice, str], ...] = (
+    ("both", "Conversation and files"),
+    ("conversation", "Conversation only (the files stay as they are)"),
+    ("files", "Files only (the conversation stays here)"),
+)
 _MARK = {"added": "A", "deleted": "D", "modified": "M"}
 
 
@@ -127,4 +133,44 @@ class FilesPreview(ModalScreen[None]):
         self.query_one("#preview-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
 
     def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class RewindChooser(ModalScreen[RewindChoice | None]):
+    """``/rewind``: go back to before a message in the conversation, the files, or both."""
+
+    CSS_PATH = "files_restore.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "back", show=False, id="rewind.cancel"),
+    ]
+
+    def __init__(self, target: str, files: int) -> None:
+        super().__init__()
+        self.target = target
+        self.files = files
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="rewind-dialog", classes="pitui-dialog"):
+            yield Static("Rewind to before this message", classes="dialog-title")
+            yield Static(self.target, classes="dialog-detail", markup=False)
+            options = [
+                Option(text, id=key, disabled=key != "conversation" and not self.files)
+                for key, text in REWIND_CHOICES
+            ]
+            yield OptionList(*options, id="restore-list")
+            note = f"{files_word(self.files)} would change" if self.files else "no file differs"
+            yield Static(f"{note} · your files are checkpointed first · Esc back",
+                         classes="dialog-hint")  # fmt: skip
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        options.highlighted = 0 if self.files else 1
+        options.focus()
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        choice = next((k for k, _ in REWIND_CHOICES if k == event.option.id), None)
+        self.dismiss(choice)
+
+    def action_cancel(self) -> None:
         self.dismiss(None)
