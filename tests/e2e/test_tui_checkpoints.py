@@ -90,3 +90,5 @@ def test_rewind_files_only_keeps_the_conversation(terminal: Terminal, project: P
     terminal.wait_for(lambda s: app.read_text() == "port = 9090\n", "the old file", timeout=10)
     screen = terminal.wait_for(lambda s: "Restored 1 file" in s, "what the restore did")
     assert "I wrote app.py" in screen  # the conversation stayed
+    # …at its end, whose checkpoint has the edit: the status bar says the files differ.
+    terminal.wait_for(lambda s: "files differ" in s, "the status bar's mark")

@@ -65,6 +65,8 @@ class CheckpointRecorder:
         self._files: SessionFiles | None = None
         self._prune: asyncio.Future[None] | None = None
         self._warm: asyncio.Future[None] | None = None
+        self.files_differ = False
+        """The status bar's "files differ" (see :meth:`refresh_differs`)."""
         self.last: Recorded | None = None
         """The checkpoint recorded last (tests and the UI's marker read it)."""
 
@@ -149,7 +151,19 @@ class CheckpointRecorder:
         if not self._run_changed:
             return None
         self._run_changed = False
-        return await self.checkpoint("runEnd")
+        recorded = await self.checkpoint("runEnd")
+        self.files_differ = False  # the leaf's checkpoint is the files as they are now
+        return recorded
+
+    async def refresh_differs(self) -> bool:
+        """Whether the working tree differs from the current point's checkpoint (kept in
+        :attr:`files_differ` for the status bar)."""
+        files = await self.files()
+        try:
+            self.files_differ = files is not None and await files.differs()
+        except (CheckpointError, OSError):
+            self.files_differ = False
+        return self.files_differ
 
     async def checkpoint(self, reason: Reason) -> Recorded | None:
         """Record a checkpoint now (nothing when the tree is unchanged or the feature off)."""

@@ -226,9 +226,18 @@ class BranchesController:
         return True
 
     def _say_restored(self) -> None:
+        """Say what the restore did (if one came with the move), and bring the status
+        bar's "files differ" up to date for the new point."""
         text, self._restored = self._restored, None
         if text:
             self.host.notice_after_events(text)
+        session = self.session
+        if session is not None and session.checkpoints.enabled:
+            self.host.run_worker(self._refresh_files_mark(session), group="files-mark")
+
+    async def _refresh_files_mark(self, session: AgentSession) -> None:
+        await session.checkpoints.refresh_differs()
+        self.host.refresh_status()
 
     async def _restore_then(self, files: Comparison | None, move: Awaitable[None]) -> None:
         if files is not None and not await self._restore(files):
