@@ -46,6 +46,10 @@ class BranchControl(Protocol):
         """``/fork``: pick a user message to continue from in a new file."""
         ...
 
+    def sync(self, *, rebuilt: bool = False) -> None:
+        """Bring the pane up to date with the session file."""
+        ...
+
     def open_rewind(self) -> None:
         """``/rewind``: back to before a user message (conversation, files or both)."""
         ...

@@ -51,8 +51,11 @@ def test_files_follow_the_branch(terminal: Terminal, project: Path) -> None:
     terminal.keys("y")
     terminal.wait_for(lambda s: "I wrote app.py" in s, "the reply after the edit")
     assert app.read_text() == "port = 8080"
+    # The row of the run that changed a file carries the marker.
+    terminal.keys("C-b")
+    terminal.wait_for(lambda s: "±1 assistant: Here is" in s, "the tree's file marker")
     # Back to the prompt that made the edit, with its files.
-    terminal.keys("C-b", "Up", "Up", "Up", "Enter")
+    terminal.keys("Up", "Up", "Up", "Enter")
     terminal.wait_for(lambda s: "Summarize the branch you are leaving?" in s, "the chooser")
     terminal.keys("Enter")  # No summary
     _restore_question(terminal)

@@ -11,6 +11,7 @@ idle, empty composer — runs pi's ``doubleEscapeAction``.
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
 from pitui.ui.commands import dispatch
@@ -74,7 +75,14 @@ class PromptController:
                 live.port.steer(stripped)
                 await host.apply([QueueMessage(stripped, "steer")])
         else:
-            host.run_guarded(live.port.prompt(stripped), "session")
+            host.run_guarded(self._run(live.port.prompt(stripped)), "session")
+
+    async def _run(self, run: Awaitable[None]) -> None:
+        """A run, then what it recorded after its last event (the files' checkpoint) is
+        shown: the tree's rows and the status bar."""
+        await run
+        self.host.branches.sync()
+        self.host.refresh_status()
 
     def take_early_prompts(self) -> list[str]:
         """The prompts typed while the session loaded, now its to send."""

@@ -44,7 +44,7 @@ HEAD_STYLES: dict[str, str] = {
 """pi's colour for the first part of each kind of row."""
 
 LOADING = "loading the session…"
-PANE_HINTS = "↵ go  ⇧L label  ⇧F fork  ←→ fold  ^D/T/U/L/A filter  esc back"
+PANE_HINTS = "↵ go  ⇧L label  ⇧F fork  ⇧D files  ←→ fold  ^D/T/U/L/A filter  esc back"
 """The keys of the pane, shown in the status bar while it has focus."""
 
 
@@ -59,6 +59,7 @@ def row_content(row: TreeRow, selected: bool, width: int = 0) -> Content:
         ("• " if row.on_path else "", "$pi-accent"),
         ("⚠ broken link: " if row.broken else "", "$pi-error"),
         (f"[{row.label}] " if row.label else "", "$pi-warning"),
+        (f"±{row.files} " if row.files else "", "$pi-accent"),  # this run changed files
         (text.head, HEAD_STYLES[text.kind]),
     ]
     body = text.body
