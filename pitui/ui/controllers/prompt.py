@@ -81,7 +81,10 @@ class PromptController:
         """A run, then what it recorded after its last event (the files' checkpoint) is
         shown: the tree's rows and the status bar."""
         await run
-        self.host.branches.sync()
+        self.host.after_events(self._caught_up)
+
+    def _caught_up(self) -> None:
+        self.host.branches.sync()  # after the run's events: the conversation is complete
         self.host.refresh_status()
 
     def take_early_prompts(self) -> list[str]:
