@@ -24,10 +24,10 @@ from pitui.core.checkpoints.prune import prune
 from pitui.core.checkpoints.session_files import Comparison, SessionFiles
 from pitui.core.checkpoints.store import Limits, require_store
 from pitui.core.sanitize import inert, json_inert
+from pitui.core.session.entry_ids import resolve_entry_id
 from pitui.core.session.listing import resolve_session
 from pitui.core.session.store import SessionStore
 from pitui.core.settings import load_settings
-from pitui.errors import SessionError
 
 _KIND_MARK = {"added": "A", "deleted": "D", "modified": "M"}
 
@@ -38,22 +38,6 @@ def _parser(name: str, description: str) -> argparse.ArgumentParser:
     parser.add_argument("--session-dir", metavar="DIR", help="look ids up under DIR")
     parser.add_argument("--json", action="store_true", help="print JSON")
     return parser
-
-
-def resolve_entry(store: SessionStore, text: str) -> str:
-    """An entry id from an id or a unique start of one.
-
-    Raises:
-        SessionError: no entry, or several, start with ``text``.
-    """
-    if text in store.table.index:
-        return text
-    matches = [entry_id for entry_id in store.table.index if entry_id.startswith(text)]
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
-        raise SessionError(f"No entry {text!r} in {store.path} (see `pitui session tree --ids`)")
-    raise SessionError(f"{text!r} starts {len(matches)} entry ids; give more of it")
 
 
 async def _open(args: argparse.Namespace, *, writable: bool) -> tuple[SessionStore, SessionFiles]:
@@ -83,7 +67,7 @@ def _session_folder(cwd: str) -> Path:
 
 
 def _point(files: SessionFiles, store: SessionStore, text: str | None) -> Point:
-    entry_id = resolve_entry(store, text) if text else store.get_leaf_id()
+    entry_id = resolve_entry_id(store.table, text) if text else store.get_leaf_id()
     point = files.point_for(entry_id) if entry_id else None
     if point is None:
         raise CheckpointError(

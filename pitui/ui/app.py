@@ -476,3 +476,6 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
 
     def on_branch_tree_fork(self, message: BranchTree.Fork) -> None:
         self.run_guarded(self.branches.fork(message.entry_id))
+
+    def on_branch_tree_show_files(self, message: BranchTree.ShowFiles) -> None:
+        self.branches.show_files(message.entry_id)

@@ -47,6 +47,18 @@ class BranchControl(Protocol):
         """``/fork``: pick a user message to continue from in a new file."""
         ...
 
+    def sync(self, *, rebuilt: bool = False) -> None:
+        """Bring the pane up to date with the session file."""
+        ...
+
+    def open_rewind(self) -> None:
+        """``/rewind``: back to before a user message (conversation, files or both)."""
+        ...
+
+    def show_files(self, entry_id: str | None = None) -> None:
+        """``/diff [entry]``: what a restore to the point would change in the files."""
+        ...
+
 
 class PromptControl(Protocol):
     """The composer's controller (what was typed, what is queued)."""

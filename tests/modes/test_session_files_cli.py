@@ -117,7 +117,7 @@ def test_clear_errors_outside_the_project_or_without_a_store(
     assert wrong.returncode == 1
     assert "not the current folder" in wrong.stderr and "Traceback" not in wrong.stderr
     unknown = _run(project, "files", str(session), "--at", "zzzz")
-    assert unknown.returncode == 1 and "No entry 'zzzz'" in unknown.stderr
+    assert unknown.returncode == 1 and "No entry 'zzzz' in this session" in unknown.stderr
     for store in (pitui_home / "projects").iterdir():
         subprocess.run(["rm", "-rf", str(store)], check=True)
     missing = _run(project, "restore", str(session), "--to", first)

@@ -17,12 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pitui.core.session.custom_types import CHECKPOINT_TYPE
 from pitui.core.session.table import EntryTable
 from pitui.core.session.tree import child_positions
 from pitui.core.tools import READ_ONLY_TOOLS
 
-CHECKPOINT_TYPE = "pitui.checkpoint"
-"""The ``customType`` of a checkpoint entry."""
+__all__ = ["CHECKPOINT_TYPE", "Point", "PointFinder", "latest_on_path"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from pitui.ai.types import AssistantMessage
     from pitui.core.checkpoints.engine import CheckpointEngine
+    from pitui.core.checkpoints.file_diffs import FileDiff
     from pitui.core.checkpoints.points import Point
     from pitui.core.checkpoints.session_files import (
         Comparison,
@@ -64,6 +65,8 @@ class CheckpointRecorder:
         self._files: SessionFiles | None = None
         self._prune: asyncio.Future[None] | None = None
         self._warm: asyncio.Future[None] | None = None
+        self.files_differ = False
+        """The status bar's "files differ" (see :meth:`refresh_differs`)."""
         self.last: Recorded | None = None
         """The checkpoint recorded last (tests and the UI's marker read it)."""
 
@@ -148,7 +151,19 @@ class CheckpointRecorder:
         if not self._run_changed:
             return None
         self._run_changed = False
-        return await self.checkpoint("runEnd")
+        recorded = await self.checkpoint("runEnd")
+        self.files_differ = False  # the leaf's checkpoint is the files as they are now
+        return recorded
+
+    async def refresh_differs(self) -> bool:
+        """Whether the working tree differs from the current point's checkpoint (kept in
+        :attr:`files_differ` for the status bar)."""
+        files = await self.files()
+        try:
+            self.files_differ = files is not None and await files.differs()
+        except (CheckpointError, OSError):
+            self.files_differ = False
+        return self.files_differ
 
     async def checkpoint(self, reason: Reason) -> Recorded | None:
         """Record a checkpoint now (nothing when the tree is unchanged or the feature off)."""
@@ -213,6 +228,16 @@ class CheckpointRecorder:
             return None
         comparison = await files.compare(point)
         return comparison if comparison.count else None
+
+    async def preview_for(self, entry_id: str) -> tuple[Comparison, list[FileDiff]] | None:
+        """:meth:`comparison_for` with each file's diff, for a preview."""
+        comparison = await self.comparison_for(entry_id)
+        files = await self.files()
+        if comparison is None or files is None:
+            return None
+        from pitui.core.checkpoints.file_diffs import file_diffs
+
+        return comparison, await file_diffs(files.engine, comparison.changes)
 
     async def restore(self, point: Point) -> RestoreResult:
         """Make the files ``point``'s (pre-restore checkpoint first, at the leaf).

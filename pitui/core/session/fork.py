@@ -155,6 +155,12 @@ def exchange_end(table: EntryTable, entry_id: str) -> str:
     while pending:
         answer = _next_answer(table, children, current, pending)
         if answer is None:
+            # An entry that is no message (pitui's checkpoint, taken before the tools ran)
+            # can sit between the calls and their results: look below it.
+            through = next((c for c in children[current] if roles[c] is None), None)
+            if through is not None:
+                current = through
+                continue
             names = ", ".join(sorted(set(pending.values())))
             raise SessionError(
                 f"Cannot fork inside this tool exchange: the {names} call of entry "

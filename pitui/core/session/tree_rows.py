@@ -58,6 +58,8 @@ class TreeRow:
     text: RowText
     broken: bool = False
     """A root whose parent is missing from the file (or was cut to break a cycle)."""
+    files: int = 0
+    """Files the run ending here changed (its checkpoint's count; pitui only)."""
 
     def line(self) -> str:
         """The row as plain text (pi's order: prefix, fold, path marker, label, text)."""

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pitui.core.session.custom_types import CHECKPOINT_TYPE
 from pitui.core.session.table import EntryTable
 from pitui.core.session.tree import child_positions
 from pitui.core.session.tree_filters import FILTER_MODES, FILTER_TAGS, FilterMode, position_footer
@@ -98,6 +99,8 @@ class TreeView:
         self._search: dict[int, str] = {}
         self._rows: dict[int, TreeRow] = {}
         self._broken: set[int] = set()
+        self._marks: dict[int, int] = {}
+        self._marks_seen = 0
         self.rebuild()
 
     # ------------------------------------------------------------------ building
@@ -106,6 +109,7 @@ class TreeView:
         """Recompute every row (after a leaf move or a structural change)."""
         table = self.table
         self._seen = len(table)
+        self._file_marks()
         if self._structure_len != len(table):  # else only the leaf moved: same tree
             self._roots, self._children = child_positions(table)
             self._broken = {r for r in self._roots if table.raw(r).get("parentId") is not None}
@@ -240,6 +244,26 @@ class TreeView:
         self._calls_seen = len(table)
         return self._calls
 
+    def _file_marks(self) -> list[int]:
+        """Note the rows whose run changed files (a run-end checkpoint hangs below them);
+        returns the positions newly marked."""
+        table, marked = self.table, []
+        for position in range(self._marks_seen, len(table)):
+            if table.types[position] != "custom":
+                continue
+            raw = table.raw(position)
+            data = raw.get("data")
+            if raw.get("customType") != CHECKPOINT_TYPE or not isinstance(data, dict):
+                continue
+            count, parent = data.get("changedCount"), table.parent_position(position)
+            run_end = data.get("reason") == "runEnd" and parent is not None
+            if run_end and parent is not None and isinstance(count, int) and count > 0:
+                self._marks[parent] = count
+                self._rows.pop(parent, None)
+                marked.append(parent)
+        self._marks_seen = len(table)
+        return marked
+
     # ------------------------------------------------------------------ rows
 
     def __len__(self) -> int:
@@ -268,6 +292,7 @@ class TreeView:
             label=self.labels.get(entry_id),
             text=row_text(self.table.raw(position), calls),
             broken=position in self._broken,
+            files=self._marks.get(position, 0),
         )
 
     def _leaf_row_position(self) -> int:
@@ -456,6 +481,10 @@ class TreeView:
             index = self.index_of(key)
             if index is not None:
                 self._rows.pop(self.visible[index], None)
+                change.updated.append(index)
+        for position in self._file_marks():
+            index = self.index_of(self.table.ids[position])
+            if index is not None and index not in change.updated:
                 change.updated.append(index)
         return change
 

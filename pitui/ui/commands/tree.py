@@ -37,3 +37,22 @@ async def previous_branch(host: UiHost, _arg: str) -> None:
 async def next_branch(host: UiHost, _arg: str) -> None:
     """Alt+→: the next sibling branch of a user message."""
     host.branches.switch_sibling(1)
+
+
+async def diff(host: UiHost, arg: str) -> None:
+    """``/diff [entry]``: the files at an entry (default: here) against the working tree,
+    as a restore would change them."""
+    session = require_session(host)
+    entry_id = None
+    if arg.strip():
+        from pitui.core.session.entry_ids import resolve_entry_id
+
+        entry_id = resolve_entry_id(session.store.table, arg.strip())
+    host.branches.show_files(entry_id)
+
+
+async def rewind(host: UiHost, _arg: str) -> None:
+    """``/rewind``: pick a user message; the conversation, the files or both go back to
+    just before it."""
+    require_session(host)
+    host.branches.open_rewind()

@@ -11,8 +11,10 @@ custom prompt) read top to bottom in a worker (see :func:`~pitui.ui.host.push_fo
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from pitui.errors import PituiError
 from pitui.ui.host import push_for_result
@@ -22,12 +24,16 @@ from pitui.ui.widgets.composer import Composer
 
 if TYPE_CHECKING:
     from pitui.core.agent_session import AgentSession
+    from pitui.core.checkpoints.session_files import Comparison
     from pitui.core.session.store import SessionStore
     from pitui.ui.host import UiHost
     from pitui.ui.screens.navigate import SummaryChoice
     from pitui.ui.view.tree_pane import TreePaneState  # loads with a session (models)
 
 ALREADY_HERE = "Already at this point"
+Cancelled: TypeAlias = Literal["cancelled"]
+CANCELLED: Cancelled = "cancelled"
+"""Esc on the restore question: the move does not happen."""
 SUMMARY_OPERATION = "branch-summary"
 
 
@@ -40,6 +46,8 @@ class BranchesController:
         self._path_users: dict[str, tuple[str, int, int]] = {}
         """Conversation user item id → (entry id, i, n) on the current path."""
         self._prepared: tuple[SessionStore, TreePaneState] | None = None
+        self._restored: str | None = None
+        """What the last restore did, said after the move it came with."""
 
     @property
     def session(self) -> AgentSession | None:
@@ -125,7 +133,14 @@ class BranchesController:
         if target is None:
             self.host.run_worker(self.host.apply([AddNotice("No other branch here")]))
             return
-        self.host.run_guarded(session.switch_branch(target))
+        self.host.run_worker(self._switch_flow(session, target), exit_on_error=False)
+
+    async def _switch_flow(self, session: AgentSession, target: str) -> None:
+        """The sibling's files (when they differ and the user wants them), then the switch."""
+        files = await self._files_for_move(target)
+        if files == CANCELLED:
+            return
+        await self.host.guarded(self._restore_then(files, session.switch_branch(target)))
 
     # ------------------------------------------------------------------ navigate
 
@@ -158,12 +173,102 @@ class BranchesController:
             prompt = await push_for_result(self.host, CustomPromptScreen())
             if prompt is None:
                 choice = None
-        if choice is None:
+        files = await self._files_for_move(entry_id) if choice is not None else None
+        if choice is None or files == CANCELLED:
             self.reopen(entry_id)
             return
         # Esc must reach the app (it cancels the summary), not the tree.
         self.host.main.focus_now(self.host.main.query_one(Composer))
+        if files is not None and not await self._restore(files):
+            return
         await self._navigate(entry_id, choice, prompt)
+        self._say_restored()
+
+    # ------------------------------------------------------------------ files
+
+    async def _files_for_move(self, entry_id: str) -> Comparison | Cancelled | None:
+        """The files a move to ``entry_id`` brings, when they differ from the working tree
+        and the user (or ``checkpoints.restore``) wants them; ``CANCELLED``: Esc."""
+        session = self.session
+        if session is None or session.settings.checkpoints.restore == "never":
+            return None
+        try:
+            found = await session.checkpoints.preview_for(entry_id)
+        except PituiError as exc:
+            await self.host.apply([AddNotice(f"Files not compared: {exc}", "warning")])
+            return None
+        if found is None:
+            return None
+        comparison, diffs = found
+        if session.settings.checkpoints.restore == "always":
+            return comparison
+        from pitui.ui.screens.files_restore import RestoreFilesQuestion
+
+        target = self._row_text(entry_id) or f"entry {entry_id}"
+        question = RestoreFilesQuestion(target, diffs)
+        choice = await push_for_result(self.host, question)
+        if choice is None:
+            return CANCELLED
+        return comparison if choice == "restore" else None
+
+    async def _restore(self, comparison: Comparison) -> bool:
+        """Restore the files (the working tree is checkpointed first); False on failure.
+        What was done is said once the move that follows has redrawn the conversation."""
+        session = self.session
+        if session is None:
+            return False
+        try:
+            result = await session.checkpoints.restore(comparison.point)
+        except PituiError as exc:
+            await self.host.apply([AddNotice(f"Files not restored: {exc}", "error")])
+            return False
+        self._restored = result.summary()
+        return True
+
+    def _say_restored(self) -> None:
+        """Say what the restore did (if one came with the move), and bring the status
+        bar's "files differ" up to date for the new point."""
+        text, self._restored = self._restored, None
+        if text:
+            self.host.notice_after_events(text)
+        session = self.session
+        if session is not None and session.checkpoints.enabled:
+            self.host.run_worker(self._refresh_files_mark(session), group="files-mark")
+
+    async def _refresh_files_mark(self, session: AgentSession) -> None:
+        await session.checkpoints.refresh_differs()
+        self.host.refresh_status()
+
+    async def _restore_then(self, files: Comparison | None, move: Awaitable[None]) -> None:
+        if files is not None and not await self._restore(files):
+            if inspect.iscoroutine(move):
+                move.close()
+            return
+        await move
+        self._say_restored()
+
+    def show_files(self, entry_id: str | None = None) -> None:
+        """Shift+D in the pane, ``/diff``: what a restore to ``entry_id`` (default: the
+        leaf) would change in the working tree."""
+        self.host.run_worker(self._show_files(entry_id), exit_on_error=False)
+
+    async def _show_files(self, entry_id: str | None) -> None:
+        session = self.session
+        target = entry_id or (session.store.get_leaf_id() if session is not None else None)
+        if session is None or target is None:
+            return
+        try:
+            found = await session.checkpoints.preview_for(target)
+        except PituiError as exc:
+            await self.host.apply([AddNotice(f"Files not compared: {exc}", "warning")])
+            return
+        if found is None:
+            note = "No file differences at this point (or no checkpoint is known there)"
+            await self.host.apply([AddNotice(note)])
+            return
+        from pitui.ui.screens.files_restore import FilesPreview
+
+        self.host.push_screen(FilesPreview(self._row_text(target), found[1]))
 
     def _row_text(self, entry_id: str) -> str:
         state = self.host.main.branches.rows.state
@@ -244,6 +349,54 @@ class BranchesController:
         session = self.session
         if session is None:
             return
+        files = await self._files_for_move(entry_id)
+        if files == CANCELLED or (files is not None and not await self._restore(files)):
+            return
         text = await session.fork(entry_id)
         self.put_in_composer(text)
+        self._say_restored()
         self.host.notice_after_events(f"Forked to a new session: {session.session_file}")
+
+    # ------------------------------------------------------------------ rewind
+
+    def open_rewind(self) -> None:
+        """``/rewind``: a user message of this conversation, then conversation / files /
+        both go back to just before it."""
+        session = self.session
+        if session is None:
+            return
+        from pitui.core.session.fork import fork_points
+        from pitui.ui.screens.fork import ForkPicker
+
+        table, leaf = session.store.table, session.store.get_leaf_id()
+        on_path = set()
+        if leaf is not None and leaf in table.index:
+            on_path = {table.ids[p] for p in table.path_positions(table.index[leaf])}
+        points = [(eid, text) for eid, text in fork_points(table) if eid in on_path]
+        picker = ForkPicker(points, "Rewind to before a message", "choose")
+        chosen = push_for_result(self.host, picker)
+        self.host.run_worker(self._rewind_flow(chosen))
+
+    async def _rewind_flow(self, picker: asyncio.Future[str | None]) -> None:
+        from pitui.ui.screens.files_restore import RewindChooser
+
+        entry_id = await picker
+        session = self.session
+        if entry_id is None or session is None:
+            return
+        try:
+            comparison = await session.checkpoints.comparison_for(entry_id)
+        except PituiError as exc:
+            await self.host.apply([AddNotice(f"Files not compared: {exc}", "warning")])
+            comparison = None
+        files = comparison.count if comparison is not None else 0
+        target = self._row_text(entry_id) or f"entry {entry_id}"
+        choice = await push_for_result(self.host, RewindChooser(target, files))
+        if choice is None:
+            return
+        wants_files = choice in ("files", "both") and comparison is not None
+        if wants_files and comparison is not None and not await self._restore(comparison):
+            return
+        if choice in ("conversation", "both"):
+            await self._navigate(entry_id, "none", None)
+        self._say_restored()

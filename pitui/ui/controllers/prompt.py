@@ -11,7 +11,7 @@ idle, empty composer — runs pi's ``doubleEscapeAction``.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import TYPE_CHECKING
 
 from pitui.errors import PituiError
@@ -114,9 +114,10 @@ class PromptController:
                     session.steer(sent, pictures or None)
                 await host.apply([QueueMessage(text, "steer")])
         elif session is None:
-            host.run_guarded(live.port.prompt(text), "session")
+            host.run_guarded(self._run(live.port.prompt(text)), "session")
         else:
-            host.run_guarded(session.prompt(sent, pictures or None, expand=False), "session")
+            run = session.prompt(sent, pictures or None, expand=False)
+            host.run_guarded(self._run(run), "session")
 
     def _restore(self, text: str, images: Sequence[ImageContent]) -> None:
         """Put a text and its images back into the composer (nothing was sent)."""
@@ -127,6 +128,16 @@ class PromptController:
         composer.move_cursor(composer.document.end)
         for number, image in enumerate(images, 1):
             composer.add_image(PendingImage(f"image {number}", image))
+
+    async def _run(self, run: Awaitable[None]) -> None:
+        """A run, then what it recorded after its last event (the files' checkpoint) is
+        shown: the tree's rows and the status bar."""
+        await run
+        self.host.after_events(self._caught_up)
+
+    def _caught_up(self) -> None:
+        self.host.branches.sync()  # after the run's events: the conversation is complete
+        self.host.refresh_status()
 
     def take_early_prompts(self) -> list[str]:
         """The prompts typed while the session loaded, now its to send."""

@@ -136,6 +136,7 @@ class LiveSession:
             context_window=model.context_window if model is not None else 0,
             auto_compaction=session.settings.compaction.enabled,
             demo=model is not None and model.api == "demo",
+            files_differ=session.checkpoints.files_differ,
         )
 
     def file_usage(self, usage: UsageTotals) -> UsageTotals:

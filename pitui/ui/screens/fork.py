@@ -33,17 +33,24 @@ class ForkPicker(ModalScreen[str | None]):
         Binding("down", "move(1)", "down", show=False, priority=True, id="fork.down"),
     ]
 
-    def __init__(self, points: list[tuple[str, str]]) -> None:
+    def __init__(
+        self,
+        points: list[tuple[str, str]],
+        title: str = "Fork from a message (a new session file)",
+        verb: str = "fork",
+    ) -> None:
         super().__init__()
         self.points = points
+        self.title_text = title
+        self.verb = verb
         self.shown: list[tuple[str, str]] = []
 
     def compose(self) -> ComposeResult:
         with Vertical(id="fork-picker"):
-            yield Static("Fork from a message (a new session file)", id="fork-title")
+            yield Static(self.title_text, id="fork-title")
             yield Input(placeholder="Search messages", id="fork-search")
             yield OptionList(id="fork-list")
-            yield Static("↑↓ move · Enter fork · Esc cancel", id="fork-hint")
+            yield Static(f"↑↓ move · Enter {self.verb} · Esc cancel", id="fork-hint")
 
     def on_mount(self) -> None:
         self.refilter("")

@@ -22,3 +22,5 @@ class SessionInfo:
     context_window: int = 0
     auto_compaction: bool = True
     demo: bool = False
+    files_differ: bool = False
+    """The working tree is not the current point's checkpoint (restoring would change it)."""

@@ -44,7 +44,7 @@ HEAD_STYLES: dict[str, str] = {
 """pi's colour for the first part of each kind of row."""
 
 LOADING = "loading the session…"
-PANE_HINTS = "↵ go  ⇧L label  ⇧F fork  ←→ fold  ^D/T/U/L/A filter  esc back"
+PANE_HINTS = "↵ go  ⇧L label  ⇧F fork  ⇧D files  ←→ fold  ^D/T/U/L/A filter  esc back"
 """The keys of the pane, shown in the status bar while it has focus."""
 
 
@@ -59,6 +59,7 @@ def row_content(row: TreeRow, selected: bool, width: int = 0) -> Content:
         ("• " if row.on_path else "", "$pi-accent"),
         ("⚠ broken link: " if row.broken else "", "$pi-error"),
         (f"[{row.label}] " if row.label else "", "$pi-warning"),
+        (f"±{row.files} " if row.files else "", "$pi-accent"),  # this run changed files
         (text.head, HEAD_STYLES[text.kind]),
     ]
     body = text.body
@@ -118,6 +119,13 @@ class BranchTree(ScrollView, can_focus=True):
 
     class Fork(Message):
         """Shift+F: fork a new session at a row."""
+
+        def __init__(self, entry_id: str) -> None:
+            super().__init__()
+            self.entry_id = entry_id
+
+    class ShowFiles(Message):
+        """Shift+D: how the files at a row differ from the working tree."""
 
         def __init__(self, entry_id: str) -> None:
             super().__init__()
@@ -299,7 +307,8 @@ class BranchTree(ScrollView, can_focus=True):
             self.post_message(self.Navigate(row.entry_id))
 
     def on_key(self, event: events.Key) -> None:
-        """Shift+L / Shift+F act on the row; other printable keys search (as in pi)."""
+        """Shift+L / Shift+F / Shift+D act on the row; other printable keys search (as in
+        pi)."""
         row = self.state.selected_row if self.state is not None else None
         character = event.character
         if not event.is_printable or character is None or self.state is None:
@@ -310,6 +319,8 @@ class BranchTree(ScrollView, can_focus=True):
             self.post_message(self.EditLabel(row.entry_id, row.label))
         elif character == "F" and row is not None:
             self.post_message(self.Fork(row.entry_id))
+        elif character == "D" and row is not None:
+            self.post_message(self.ShowFiles(row.entry_id))
         else:
             self._restructure(lambda s: s.type(character))
 

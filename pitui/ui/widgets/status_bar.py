@@ -21,6 +21,8 @@ def location_text(info: SessionInfo) -> str:
         text += f" ({info.git_branch})"
     if info.session_name:
         text += f" • {info.session_name}"
+    if info.files_differ:  # first: a long path is cut from the right
+        text = "files differ • " + text
     return text
 
 

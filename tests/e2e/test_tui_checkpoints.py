@@ -1,0 +1,97 @@
+"""The issue's "Done when", in a real terminal: the demo model edits a file (approved),
+going back to before the edit with Restore files puts the old file back, switching to the
+other sibling branch with restore brings the edit back, and the project's ``.git`` is
+byte-identical all along."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.core.checkpoints.helpers import hash_tree, make_project
+from tests.e2e.tmux import Terminal, needs_tmux
+
+pytestmark = [needs_tmux, pytest.mark.e2e]
+
+SOCKET = "h-checkpoints-e2e"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return make_project(tmp_path / "project", {"app.py": "port = 9090\n"})
+
+
+@pytest.fixture
+def terminal(project: Path, tmp_path: Path) -> Iterator[Terminal]:
+    term = Terminal(project, tmp_path / "home", socket=SOCKET)
+    yield term
+    term.close()
+
+
+def _restore_question(terminal: Terminal) -> None:
+    screen = terminal.wait_for(lambda s: "Restore files (1)" in s, "the restore question")
+    assert "1 file differs at this point" in screen
+    terminal.keys("p")  # the preview, in the diff renderer
+    preview = terminal.wait_for(lambda s: "would change" in s, "the preview")
+    assert "M app.py" in preview
+    terminal.keys("Escape")
+    terminal.wait_for(lambda s: "Restore files (1)" in s, "back at the question")
+    terminal.keys("Enter")  # Restore files
+
+
+def test_files_follow_the_branch(terminal: Terminal, project: Path) -> None:
+    git_before = hash_tree(project / ".git")
+    app = project / "app.py"
+    terminal.wait_for(lambda s: "Branches" in s and "demo" in s, "the first frame")
+    terminal.type("write app.py: port = 8080")
+    terminal.keys("Enter")
+    terminal.wait_for(lambda s: "y allow once" in s, "the approval")
+    terminal.keys("y")
+    terminal.wait_for(lambda s: "I wrote app.py" in s, "the reply after the edit")
+    assert app.read_text() == "port = 8080"
+    # The row of the run that changed a file carries the marker.
+    terminal.keys("C-b")
+    terminal.wait_for(lambda s: "±1 assistant: Here is" in s, "the tree's file marker")
+    # Back to the prompt that made the edit, with its files.
+    terminal.keys("Up", "Up", "Up", "Enter")
+    terminal.wait_for(lambda s: "Summarize the branch you are leaving?" in s, "the chooser")
+    terminal.keys("Enter")  # No summary
+    _restore_question(terminal)
+    terminal.wait_for(lambda s: "Restored 1 file" in s, "what the restore did")
+    assert app.read_text() == "port = 9090\n"
+    # A new version of the prompt: a sibling branch made on the old files.
+    terminal.keys("C-c")
+    terminal.type("hello")
+    terminal.keys("Enter")
+    terminal.wait_for(lambda s: "• user: hello" in s, "the new branch in the tree")
+    terminal.keys("M-Left")  # to the branch with the edit
+    _restore_question(terminal)
+    terminal.wait_for(lambda s: app.read_text() == "port = 8080", "the edit back", timeout=10)
+    terminal.keys("M-Right")  # and forward again
+    _restore_question(terminal)
+    terminal.wait_for(lambda s: app.read_text() == "port = 9090\n", "the old file", timeout=10)
+    assert hash_tree(project / ".git") == git_before
+
+
+def test_rewind_files_only_keeps_the_conversation(terminal: Terminal, project: Path) -> None:
+    app = project / "app.py"
+    terminal.wait_for(lambda s: "Branches" in s and "demo" in s, "the first frame")
+    terminal.type("write app.py: port = 8080")
+    terminal.keys("Enter")
+    terminal.wait_for(lambda s: "y allow once" in s, "the approval")
+    terminal.keys("y")
+    terminal.wait_for(lambda s: "I wrote app.py" in s, "the reply after the edit")
+    terminal.type("/rewind")
+    terminal.keys("Enter")
+    terminal.wait_for(lambda s: "Rewind to before a message" in s, "the message picker")
+    terminal.keys("Enter")
+    screen = terminal.wait_for(lambda s: "Files only" in s, "conversation / files / both")
+    assert "1 file would change" in screen
+    terminal.keys("Down", "Down", "Enter")  # Files only
+    terminal.wait_for(lambda s: app.read_text() == "port = 9090\n", "the old file", timeout=10)
+    screen = terminal.wait_for(lambda s: "Restored 1 file" in s, "what the restore did")
+    assert "I wrote app.py" in screen  # the conversation stayed
+    # …at its end, whose checkpoint has the edit: the status bar says the files differ.
+    terminal.wait_for(lambda s: "files differ" in s, "the status bar's mark")
