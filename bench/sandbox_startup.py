@@ -1,7 +1,8 @@
 """Benchmark: what the workspace sandbox adds to every bash call.
 
 Times ``bash -c true`` as the bash tool spawns it: unconfined, through the Landlock
-launcher (``python -S -I pitui/core/sandbox_exec.py``) and through bubblewrap, and
+launcher (``python -S -I pitui/core/sandbox_exec.py``, with its mount namespace where the
+machine allows one) and through bubblewrap, and
 prints the median and best wall time of each in milliseconds, and the launcher's extra
 cost over the bare command. Backends this machine lacks are reported as skipped.
 
@@ -27,6 +28,7 @@ from pitui.core.sandbox import (
     SandboxKind,
     bwrap_works,
     landlock_abi,
+    namespace_problem,
     writable_places,
 )
 from pitui.core.settings import SandboxSettings
@@ -63,7 +65,8 @@ def main() -> int:
         if not ok:
             print(f"{kind:<12} skipped (not available here)")
             continue
-        timed = time_runs(Sandbox(kind, places).wrap(COMMAND), args.runs)
+        namespaces = kind == "landlock" and asyncio.run(namespace_problem(places)) is None
+        timed = time_runs(Sandbox(kind, places, namespaces=namespaces).wrap(COMMAND), args.runs)
         extra = statistics.median(timed) - statistics.median(base)
         print(
             f"{kind:<12} median {statistics.median(timed):6.1f} ms   best {min(timed):6.1f} ms"

@@ -1,7 +1,7 @@
 """Benchmark: streaming a long reply into the TUI, with and without a long conversation above.
 
 A 914-chunk Markdown reply (paragraphs, lists, code fences) is fed as AgentEvents through the
-app's real :class:`~pitui.ui.bridge.EventBridge`, one ``message_update`` per chunk, by a
+app's real :class:`~pitui.ui.live.bridge.EventBridge`, one ``message_update`` per chunk, by a
 producer task that yields to the event loop after every chunk (as the agent loop does while
 reading a network stream). The app runs headless (``App.run_test``) at 120x36.
 
@@ -51,7 +51,7 @@ from pitui.ai.types import (
 from pitui.core.session_events import SessionEvent
 from pitui.ui import app as app_module
 from pitui.ui.app import PituiApp
-from pitui.ui.bridge import AgentEventBatch, Listener, Unsubscribe
+from pitui.ui.live.bridge import AgentEventBatch, Listener, Unsubscribe
 from pitui.ui.theme import discover_themes
 from pitui.ui.view.reducer import state_from_messages
 from pitui.ui.widgets.composer import Composer

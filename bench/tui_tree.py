@@ -61,7 +61,7 @@ async def first_frame(session_file: Path, cwd: Path) -> float:
 async def _attached(session_file: Path, cwd: Path) -> tuple[Any, Any]:
     from pitui.core.session_setup import SessionOptions, create_agent_session
     from pitui.ui.app import PituiApp
-    from pitui.ui.launch import LiveSession
+    from pitui.ui.live.session import LiveSession
     from pitui.ui.theme import discover_themes
 
     options = SessionOptions(cwd=cwd, session_file=session_file, model="demo/demo")

@@ -93,6 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(VERSION_TEXT)
         return 0
     if args_list and args_list[0] in SUBCOMMANDS:
+        _inert_output()
         module = importlib.import_module(SUBCOMMANDS[args_list[0]])
         code: int = module.main(args_list[1:])
         return code
@@ -109,12 +110,14 @@ def _run_mode(args: argparse.Namespace) -> int:
         module_name = "pitui.modes.print_mode"
         gc.disable()  # until the session is ready (see pitui.modes.print_mode.run)
     else:
-        module_name = "pitui.ui.app"
+        module_name = "pitui.ui.launch"  # Textual draws the screen; it makes its text inert
         # The TUI runs without garbage collection until its first frame (see
-        # pitui.ui.app.run). Pause it already for the imports: loading Textual allocates
+        # pitui.ui.launch.run). Pause it already for the imports: loading Textual allocates
         # hundreds of thousands of objects and triggers ~90 collections that find next
         # to nothing (~4% of the start-up work).
         gc.disable()
+    if module_name != "pitui.ui.app":
+        _inert_output()
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
@@ -124,3 +127,12 @@ def _run_mode(args: argparse.Namespace) -> int:
         return 2
     code: int = module.run(args)
     return code
+
+
+def _inert_output() -> None:
+    """Route every line the CLI prints through the one sanitizer (issue 21: a session
+    label printed raw by ``pitui session tree`` could write the clipboard)."""
+    from pitui.core.sanitize import InertStream
+
+    sys.stdout = InertStream(sys.stdout)
+    sys.stderr = InertStream(sys.stderr)

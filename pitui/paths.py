@@ -1,7 +1,9 @@
 """Every on-disk location pitui uses, one function each.
 
 The pitui home (``~/.pitui``, or ``$PITUI_HOME``) has the same layout as pi's agent dir.
-Inside a project, pitui writes only under ``<project>/.pitui/``.
+pitui writes nothing inside a project: it only reads ``<project>/.pitui/`` (settings that
+may narrow permissions, never widen them; skills and templates once trusted). What pitui
+remembers about a project lives in the home, under :func:`project_state_dir`.
 """
 
 from __future__ import annotations
@@ -65,12 +67,12 @@ def pi_themes_dir() -> Path:
 
 
 def project_dir(cwd: Path) -> Path:
-    """The project's own pitui folder: the only place written inside a project."""
+    """The project's own pitui folder (read, never written: the repository owns it)."""
     return cwd / ".pitui"
 
 
 def project_settings_file(cwd: Path) -> Path:
-    """Project settings, merged over the global ones."""
+    """Project settings, merged over the global ones where they narrow permissions."""
     return project_dir(cwd) / "settings.json"
 
 
@@ -90,3 +92,9 @@ def trust_file() -> Path:
     """The user's trust decisions about projects (project skills and prompt templates,
     project MCP servers): in the pitui home, keyed by project folder."""
     return home() / "trust.json"
+
+
+def project_approvals_file(cwd: Path) -> Path:
+    """The approvals remembered for one project ("always" answers), in the pitui home:
+    a repository cannot ship them and a sandboxed command cannot plant them."""
+    return project_state_dir(cwd) / "approvals.json"

@@ -287,3 +287,218 @@ def test_headless_packages_never_load_textual() -> None:
     assert "pitui.ai.types" in report["imported"]
     assert "pitui.ai.transform" in report["imported"]
     assert report["textual"] == []
+
+
+# --------------------------------------------------------------------------- cycles
+
+
+def all_modules(root: Path) -> dict[str, Path]:
+    """Every module of the ``pitui`` package under ``root``, by name."""
+    return {module_name(p): p for p in sorted((root / "pitui").rglob("*.py"))}
+
+
+def resolve_module(name: str, modules: dict[str, Path]) -> str | None:
+    """The module an imported name lands in (``pitui.a.b.func`` → ``pitui.a.b``)."""
+    while name:
+        if name in modules:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """Module → the pitui modules it imports, counting every import (module level,
+    TYPE_CHECKING, inside functions, ``import_module``). A module's own package (and
+    ``pitui`` itself) is left out: importing a submodule runs its package first anyway."""
+    modules = all_modules(root)
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        edges = set()
+        for imp in imports_of(path):
+            target = resolve_module(imp.module, modules)
+            if target is None or target == name or target == "pitui":
+                continue
+            if name.startswith(target + "."):
+                continue
+            edges.add(target)
+        graph[name] = edges
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_import_cycle_counting_every_import() -> None:
+    """A function-level import may defer loading for start-up speed; it never keeps the
+    graph acyclic, because it counts here like any other."""
+    assert cycles(import_graph(ROOT)) == []
+
+
+def test_the_cycle_checker_sees_function_level_and_type_checking_imports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(globals(), "ROOT", tmp_path)
+    package = tmp_path / "pitui" / "core" / "session"
+    package.mkdir(parents=True)
+    for folder in (tmp_path / "pitui", tmp_path / "pitui" / "core", package):
+        (folder / "__init__.py").write_text("", encoding="utf-8")
+    (package / "listing_ops.py").write_text(
+        "from pitui.core.session.listing import rows\n", encoding="utf-8"
+    )
+    (package / "listing.py").write_text(
+        "def rows():\n    from pitui.core.session import listing_ops\n", encoding="utf-8"
+    )
+    (package / "tail.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pitui.core.session.head\n",
+        encoding="utf-8",
+    )
+    (package / "head.py").write_text("import pitui.core.session.tail\n", encoding="utf-8")
+    found = cycles(import_graph(tmp_path))
+    assert ["pitui.core.session.listing", "pitui.core.session.listing_ops"] in found
+    assert ["pitui.core.session.head", "pitui.core.session.tail"] in found
+
+
+# --------------------------------------------------------------------------- ranks in the UI
+
+UI_RANKS: tuple[tuple[str, int], ...] = (
+    ("pitui.ui.view", 0),
+    ("pitui.ui.live", 1),
+    ("pitui.ui.widgets", 1),
+    ("pitui.ui.theme", 1),
+    ("pitui.ui.md_render", 1),
+    ("pitui.ui.approval_preview", 1),
+    ("pitui.ui.screens", 2),
+    ("pitui.ui.host", 3),
+    ("pitui.ui.commands", 4),
+    ("pitui.ui.controllers", 5),
+    ("pitui.ui.app", 6),
+    ("pitui.ui.launch", 7),
+)
+"""Inside ``pitui.ui`` a module imports only its own rank or lower: view < live, widgets <
+screens < host < commands < controllers < app < launch (the entry point)."""
+
+
+def ui_rank(module: str) -> int | None:
+    for prefix, rank in UI_RANKS:
+        if module == prefix or module.startswith(prefix + "."):
+            return rank
+    return None
+
+
+def ui_rank_violations(root: Path) -> list[str]:
+    problems = []
+    for source, targets in import_graph(root).items():
+        rank = ui_rank(source)
+        if rank is None:
+            continue
+        for target in sorted(targets):
+            target_rank = ui_rank(target)
+            if target_rank is not None and target_rank > rank:
+                problems.append(f"{source} (rank {rank}) imports {target} (rank {target_rank})")
+    return problems
+
+
+def test_every_ui_module_has_a_rank() -> None:
+    unranked = [m for m in all_modules(ROOT) if m.startswith("pitui.ui.") and ui_rank(m) is None]
+    assert unranked == []
+
+
+def test_ui_modules_import_only_their_rank_or_lower() -> None:
+    assert ui_rank_violations(ROOT) == []
+
+
+def names_the_app(path: Path) -> bool:
+    """Whether a module's code names ``PituiApp`` (an import, a name, or a string
+    annotation such as ``"PituiApp"``); prose in docstrings does not count."""
+    return _names_the_app(ast.parse(path.read_text(encoding="utf-8")))
+
+
+def _names_the_app(tree: ast.AST) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == "PituiApp":
+            return True
+        if isinstance(node, ast.alias) and node.name.split(".")[-1] == "PituiApp":
+            return True
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if "PituiApp" not in node.value:
+                continue
+            try:  # a string annotation is an expression; a docstring is not
+                annotation = ast.parse(node.value, mode="eval")
+            except SyntaxError:
+                continue
+            if _names_the_app(annotation):
+                return True
+    return False
+
+
+def test_nothing_below_the_app_names_it() -> None:
+    """Commands and controllers take a ``UiHost``; only the app and the entry point know
+    ``PituiApp``."""
+    below = [
+        name
+        for name, path in all_modules(ROOT).items()
+        if (ui_rank(name) or 0) < 6 and names_the_app(path) and name.startswith("pitui.ui.")
+    ]
+    assert below == []
+
+
+def test_the_rank_and_app_checkers_catch_violations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(globals(), "ROOT", tmp_path)
+    ui = tmp_path / "pitui" / "ui"
+    for sub in ("screens", "commands"):
+        (ui / sub).mkdir(parents=True)
+    (ui / "screens" / "x.py").write_text(
+        "def f():\n    from pitui.ui.commands import y\n", encoding="utf-8"
+    )
+    (ui / "commands" / "y.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from pitui.ui.app import PituiApp\n",
+        encoding="utf-8",
+    )
+    (ui / "app.py").write_text("class PituiApp: ...\n", encoding="utf-8")
+    problems = ui_rank_violations(tmp_path)
+    assert "pitui.ui.screens.x (rank 2) imports pitui.ui.commands.y (rank 4)" in problems
+    assert "pitui.ui.commands.y (rank 4) imports pitui.ui.app (rank 6)" in problems
+    assert names_the_app(ui / "commands" / "y.py")
+    assert not names_the_app(ui / "screens" / "x.py")

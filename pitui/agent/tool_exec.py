@@ -41,6 +41,12 @@ TRUNCATED_TEXT = (
     "content over several smaller calls if needed."
 )
 
+INCOMPLETE_TEXT = (
+    "The {name} call was not run: {problem} (the stream ended before they were complete). "
+    "Nothing was executed; send the call again with complete arguments."
+)
+"""Deliberate difference from pi, which runs a lenient reading of broken arguments."""
+
 _T = TypeVar("_T")
 
 
@@ -189,6 +195,10 @@ class ToolRunner:
         tool = self._find(call.name)
         if tool is None:
             await self._finish(call, error_result(f"Tool {call.name} not found"), True)
+            return None
+        if call.arguments_problem is not None:
+            text = INCOMPLETE_TEXT.format(name=call.name, problem=call.arguments_problem)
+            await self._finish(call, error_result(text), True)
             return None
         try:
             args = validate_tool_arguments(tool, call)

@@ -149,6 +149,7 @@ class AuthStorage:
         self._data: dict[str, Any] = dict(data or {})
         self._runtime: dict[str, str] = {}
         self._configured: dict[str, str] = {}
+        self._header_values: list[str] = []
 
     def __repr__(self) -> str:
         return f"AuthStorage(path={str(self.path)!r}, providers={sorted(self._data)!r})"
@@ -190,6 +191,11 @@ class AuthStorage:
     def set_configured_keys(self, keys: Mapping[str, str]) -> None:
         """The ``apiKey`` values of models.json providers (unresolved), the last fallback."""
         self._configured = dict(keys)
+
+    def set_configured_headers(self, values: Iterable[str]) -> None:
+        """The ``headers`` values of models.json (unresolved): secrets like ``apiKey``
+        (``X-Custom-Auth`` …), so tool output never shows them."""
+        self._header_values = [v for v in values if v]
 
     def has_auth(self, provider: str) -> bool:
         """True if some key is configured for ``provider`` (commands are not run)."""
@@ -239,15 +245,15 @@ class AuthStorage:
         """Key values this storage knows of, for :func:`redact`.
 
         The environment's provider keys, ``--api-key``, the auth file's keys and tokens and
-        models.json ``apiKey`` values, each as it is sent: a value naming an environment
-        variable is that variable's value; a ``!command`` one is its result once it ran.
-        Nothing is run here.
+        models.json ``apiKey`` and ``headers`` values, each as it is sent: a value naming an
+        environment variable is that variable's value; a ``!command`` one is its result
+        once it ran. Nothing is run here.
         """
         found = list(self._runtime.values())
         for entry in self._data.values():
             if isinstance(entry, dict):
                 found += [v for k, v in entry.items() if k in ("key", "access", "refresh")]
-        found += list(self._configured.values())
+        found += list(self._configured.values()) + self._header_values
         for values in ENV_KEYS.values():
             found += [os.environ.get(name, "") for name in values]
         return [_as_sent(v) for v in found if isinstance(v, str) and v]

@@ -324,7 +324,18 @@ async def _merge(config: ModelsConfig) -> list[Model]:
 
 def _with_configured_keys(auth: AuthStorage, config: ModelsConfig) -> AuthStorage:
     auth.set_configured_keys({name: p.api_key for name, p in config.providers.items() if p.api_key})
+    auth.set_configured_headers(_header_values(config))
     return auth
+
+
+def _header_values(config: ModelsConfig) -> list[str]:
+    """Every ``headers`` value of models.json: provider, model and override level."""
+    values: list[str] = []
+    for provider in config.providers.values():
+        levels = [provider.headers, *(m.headers for m in provider.models or [])]
+        levels += [o.headers for o in (provider.model_overrides or {}).values()]
+        values += [v for headers in levels for v in (headers or {}).values()]
+    return values
 
 
 # --------------------------------------------------------------------------- --model matching

@@ -20,7 +20,7 @@ import re
 from json.decoder import scanstring as _scanstring  # type: ignore[attr-defined]
 from typing import Any
 
-__all__ = ["JS_WHITESPACE", "parse_partial_json", "parse_streaming_json"]
+__all__ = ["JS_WHITESPACE", "parse_final_json", "parse_partial_json", "parse_streaming_json"]
 
 #: What JavaScript's ``String.prototype.trim()`` strips (differs from str.strip(): JS strips
 # U+FEFF but not U+001C–U+001F or U+0085).
@@ -103,6 +103,27 @@ def parse_streaming_json(text: str | None) -> Any:
     except (_Incomplete, RecursionError):
         return {}
     return {} if result is None else result
+
+
+def parse_final_json(text: str | None) -> tuple[Any, str | None]:
+    """The arguments of a tool call whose stream has ended, and what is wrong with them.
+
+    While streaming, half-built arguments are shown as pi shows them; once the call is
+    complete, only complete JSON counts. ``{"command": "touch keep_`` followed by the end
+    of the call is not a command to run, whatever the lenient parser makes of it: the
+    problem is returned (the value is still the lenient reading, for display) and the
+    agent answers the call with a tool error. Empty text is ``{}`` (a call without
+    arguments).
+    """
+    if not text or not text.strip(JS_WHITESPACE):
+        return {}, None
+    try:
+        value = _DECODER.decode(text)
+    except (ValueError, RecursionError):
+        return parse_streaming_json(text), "the arguments are not complete JSON"
+    if not isinstance(value, dict):
+        return {}, "the arguments are not a JSON object"
+    return value, None
 
 
 def parse_partial_json(text: str) -> Any:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
 from pitui.ai._base import PiModel
 
@@ -65,6 +65,19 @@ class ToolCall(PiModel):
     name: str
     arguments: dict[str, Any] = Field(default_factory=dict)
     thought_signature: str | None = None
+    _arguments_problem: str | None = PrivateAttr(default=None)
+    """Set by a provider when the stream ended with arguments that are not complete JSON:
+    ``arguments`` then holds a lenient reading that must never run (never written)."""
+
+    @property
+    def arguments_problem(self) -> str | None:
+        """Why the arguments cannot be trusted (not complete JSON), or None."""
+        return self._arguments_problem
+
+    def set_final_arguments(self, value: Any, problem: str | None) -> None:
+        """The arguments as the stream ended them, with what was wrong with them (if any)."""
+        self.__dict__["arguments"] = value if isinstance(value, dict) else {}
+        self._arguments_problem = problem
 
 
 UserContent: TypeAlias = Annotated[TextContent | ImageContent, Field(discriminator="type")]

@@ -11,6 +11,12 @@ the settings say: destructive ones (``rm``, ``mv``, ``dd``, ``chmod -R``, ``chow
 other commands given as text (``sh -c``, ``eval``, ``xargs``, ``find -exec``), and any
 shell control (``;``, ``&&``, ``|``, redirects, `` ` ``, ``$(``). A rule also never covers
 a command that names a path outside the project (``cat ~/.ssh/id_rsa`` under ``cat *``).
+
+A rule is judged on the words as written, so it covers only a command whose words are
+all literal: what the matcher reads is what the shell runs. A command with anything the
+shell would expand or unescape (``$`` in any form, `` ` ``, ``~``, braces, glob
+characters ``*?[``, a backslash, ``!``, parentheses, ``#``), quoted or not, is never covered
+and never offered "always": it asks. ``touch $HOME/x`` under ``touch *`` asks.
 """
 
 from __future__ import annotations
@@ -25,6 +31,12 @@ from typing import Literal
 from pitui.core.tools.path_utils import expand_path, is_within
 
 SHELL_CONTROL = re.compile(r"[;&|`<>\n]|\$\(")
+SHELL_EXPANSION = re.compile(r"[$`~{}*?\[\]\\!()#]")
+"""Characters after which a word may not mean what it says: parameter, command,
+arithmetic and ANSI-C ``$'…'`` expansion, tilde, brace and glob expansion, escapes,
+history, subshells, and ``#`` (bash drops a comment the word splitter would keep).
+Quotes do not make them safe here (``"$HOME"`` still expands): a command holding any
+of them is judged not literal, so it asks."""
 PREFIX_MARK = " *"
 
 _DESTRUCTIVE = frozenset(
@@ -56,7 +68,7 @@ class CommandRule:
 
     def matches(self, command: str) -> bool:
         """True if this rule covers ``command`` word for word (nothing else is judged)."""
-        mine, theirs = _words(self.text), _words(command)
+        mine, theirs = shell_words(self.text), shell_words(command)
         if not mine or theirs is None or mine is None:
             return False
         if self.kind == "exact":
@@ -81,7 +93,9 @@ def never_remembered(command: str) -> str | None:
     """
     if SHELL_CONTROL.search(command):
         return "it uses shell control (;, &&, |, redirects, $(…))"
-    words = _words(command)
+    if SHELL_EXPANSION.search(command):
+        return "the shell would expand it ($, ~, braces, globs, escapes): not literal"
+    words = shell_words(command)
     if words is None:
         return "it cannot be read as shell words"
     return _destructive(words)
@@ -165,7 +179,7 @@ def proposed_rule(command: str) -> CommandRule | None:
     """What "always" offers for ``command``: the exact command, or None if never offered."""
     if never_remembered(command) is not None:
         return None
-    text = " ".join(shlex.quote(w) for w in _words(command) or [])
+    text = " ".join(shlex.quote(w) for w in shell_words(command) or [])
     return CommandRule("exact", text) if text else None
 
 
@@ -193,6 +207,12 @@ def rule_applies(rule: CommandRule, command: str, cwd: Path) -> bool:
     return not names_outside(command, cwd)
 
 
+def tool_rule_applies(command: str, cwd: Path) -> bool:
+    """True if a remembered "bash: any command" rule lets ``command`` run: the same limits
+    as a command rule (literal, nothing destructive, nothing outside). Blocking."""
+    return never_remembered(command) is None and not names_outside(command, cwd)
+
+
 def names_outside(command: str, cwd: Path) -> bool:
     """True if a word of ``command`` (or the value of ``--opt=value``) resolves outside ``cwd``.
 
@@ -201,7 +221,7 @@ def names_outside(command: str, cwd: Path) -> bool:
     not. Blocking.
     """
     root = str(cwd)
-    for word in (_words(command) or [])[1:]:
+    for word in (shell_words(command) or [])[1:]:
         values = [word, word.split("=", 1)[1]] if word.startswith("-") and "=" in word else [word]
         for value in values:
             if value.startswith("-") or not value:
@@ -212,8 +232,33 @@ def names_outside(command: str, cwd: Path) -> bool:
     return False
 
 
-def _words(command: str) -> list[str] | None:
-    try:
-        return shlex.split(command)
-    except ValueError:
+# One shell word: runs of unquoted characters, '…' and "…" (no backslash: see _words).
+_WORD = re.compile(r"""(?:[^ \t'"]+|'[^']*'|"[^"]*")+""")
+_BLANKS = re.compile(r"[ \t]+")
+_QUOTED = re.compile(r"""'([^']*)'|"([^"]*)"|([^'"]+)""")
+
+
+def shell_words(command: str) -> list[str] | None:
+    """``command`` split into words as bash splits them, quotes removed; None if it cannot
+    be read (an unbalanced quote, a backslash).
+
+    Linear, unlike :func:`shlex.split` (quadratic in the length of one word: a 1 MB
+    command froze the approval dialog for half a minute). Only blanks (space, tab)
+    separate words, as in bash; a backslash is not read at all (a command holding one is
+    never literal, see :data:`SHELL_EXPANSION`), so quoting is just ``'…'`` and ``"…"``.
+    """
+    if "\\" in command:
         return None
+    words: list[str] = []
+    position = _BLANKS.match(command)
+    at = position.end() if position else 0
+    while at < len(command):
+        word = _WORD.match(command, at)
+        if word is None:
+            return None  # an unbalanced quote
+        words.append("".join(a or b or c for a, b, c in _QUOTED.findall(word.group())))
+        blanks = _BLANKS.match(command, word.end())
+        if blanks is None and word.end() < len(command):
+            return None
+        at = blanks.end() if blanks else word.end()
+    return words

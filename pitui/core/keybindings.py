@@ -2,17 +2,19 @@
 
 The file maps an action id to a key or a list of keys (``[]`` unbinds)::
 
-    {"selectModel": "ctrl+k", "expandTools": ["ctrl+o", "f3"], "newSession": []}
+    {"selectModel": "ctrl+k", "app.tools.expand": ["ctrl+o", "f3"], "newSession": []}
 
-Action ids are pi's where pi has the action (``interrupt``, ``selectModel``,
-``cycleThinkingLevel`` …) plus a few of pitui's own (``commandPalette``, ``quit`` …). pi's
-other ids (its editor actions such as ``yank``) are accepted and ignored, so a file
-copied from pi works unchanged. Keys are pi's key ids (``ctrl+shift+p``, ``pageUp``,
-``alt+enter``), matched case-insensitively.
+Which actions exist, their default keys and their other names (pi 1.6's namespaced ids
+such as ``app.model.select``) are the UI's to say: it passes a :class:`KeyCatalogue` built
+from its action table. This module knows pi's file format: key ids (``ctrl+shift+p``,
+``pageUp``, ``alt+enter``, matched case-insensitively) and the ids of pi's actions that
+pitui accepts and does not act on (its editor actions such as ``yank``,
+``tui.editor.cursorUp``), so a file copied from pi 0.7x or 1.6 works unchanged.
 
-Parsing is pure and never raises for bad data: an unknown action or a bad key becomes a
+Parsing is pure and never raises for bad data: a bad key becomes a
 :class:`KeybindingProblem` naming the file and the action, and the rest still applies.
-Turning key ids into a UI toolkit's key names is the UI's job.
+An id nobody knows is kept in :attr:`Keybindings.unknown` (the UI logs it once: a file
+written for a newer pi is not an error worth a notice).
 """
 
 from __future__ import annotations
@@ -28,53 +30,20 @@ from pitui.errors import ConfigError
 
 
 @dataclass(frozen=True, slots=True)
-class ActionInfo:
-    """One bindable action of pitui."""
+class KeyCatalogue:
+    """The bindable actions: default keys by action id, and other ids for them."""
 
-    id: str
-    description: str
-    default: tuple[str, ...]
-    """Default keys (pi's where pi has the action); empty = unbound."""
+    defaults: Mapping[str, tuple[str, ...]]
+    """Action id → its default keys (pi key ids, canonical); empty = unbound."""
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    """Another id (pi 1.6's ``app.model.select``) → the action id (``selectModel``)."""
 
-
-ACTIONS: tuple[ActionInfo, ...] = (
-    ActionInfo("interrupt", "Abort the agent / cancel", ("escape",)),
-    ActionInfo("clear", "Clear editor (first) / exit (second)", ("ctrl+c",)),
-    ActionInfo("exit", "Exit (when editor is empty)", ("ctrl+d",)),
-    ActionInfo("cycleThinkingLevel", "Cycle thinking level", ("shift+tab",)),
-    ActionInfo("selectModel", "Open model selector", ("ctrl+l",)),
-    # pi binds Ctrl+P here; pitui's Ctrl+P is the command palette.
-    ActionInfo("cycleModelForward", "Cycle models", ()),
-    ActionInfo("cycleModelBackward", "Cycle models backward", ()),
-    ActionInfo("expandTools", "Toggle tool output expansion", ("ctrl+o",)),
-    ActionInfo("toggleThinking", "Toggle thinking block visibility", ("ctrl+t",)),
-    ActionInfo("dequeue", "Restore queued messages", ("alt+up",)),
-    ActionInfo("followUp", "Queue follow-up message", ("alt+enter",)),
-    ActionInfo("submit", "Send message", ("enter",)),
-    ActionInfo("newLine", "New line", ("shift+enter", "ctrl+j")),
-    ActionInfo("newSession", "Start a new session", ()),
-    ActionInfo("resume", "Resume a different session", ()),
-    ActionInfo("commandPalette", "Open the command palette", ("ctrl+p",)),
-    ActionInfo("toggleToolPane", "Show or hide the tool pane", ("f2",)),
-    ActionInfo("tree", "Show and focus the branch tree", ("ctrl+b",)),
-    ActionInfo("fork", "Fork from an earlier message", ()),
-    ActionInfo("previousBranch", "Switch a message to its previous sibling branch", ("alt+left",)),
-    ActionInfo("nextBranch", "Switch a message to its next sibling branch", ("alt+right",)),
-    ActionInfo("hotkeys", "Show all keyboard shortcuts", ()),
-    ActionInfo("contextInspector", "Show what the model sees (context inspector)", ()),
-    ActionInfo("focusConversation", "Select items in the conversation", ("ctrl+up",)),
-    ActionInfo("searchConversation", "Find in the conversation", ("ctrl+f",)),
-    ActionInfo("quit", "Quit pitui", ("ctrl+q",)),
-)
-"""Every action pitui binds, in the order ``/hotkeys`` lists them."""
-
-ACTION_IDS: frozenset[str] = frozenset(a.id for a in ACTIONS)
 
 PI_ONLY_ACTIONS: frozenset[str] = frozenset(
     {
-        # pi app actions pitui does not have (yet)
+        # pi 0.7x app actions pitui does not have (yet)
         "suspend", "toggleSessionNamedFilter", "externalEditor", "pasteImage",
-        # pi editor actions
+        # pi 0.7x editor actions
         "cursorUp", "cursorDown", "cursorLeft", "cursorRight", "cursorWordLeft",
         "cursorWordRight", "cursorLineStart", "cursorLineEnd", "jumpForward", "jumpBackward",
         "pageUp", "pageDown", "deleteCharBackward", "deleteCharForward", "deleteWordBackward",
@@ -83,11 +52,28 @@ PI_ONLY_ACTIONS: frozenset[str] = frozenset(
         "copy", "yank", "yankPop", "undo", "treeFoldOrUp", "treeUnfoldOrDown",
         "toggleSessionPath", "toggleSessionSort", "renameSession", "deleteSession",
         "deleteSessionNoninvasive",
+        # pi 1.6 application actions pitui does not have (yet); its editor, list and
+        # fullscreen actions are the ``tui.`` prefix, below
+        "app.suspend", "app.editor.external", "app.clipboard.pasteImage",
+        "app.session.togglePath", "app.session.toggleSort", "app.session.toggleNamedFilter",
+        "app.session.rename", "app.session.delete", "app.session.deleteNoninvasive",
+        "app.models.save", "app.thinking.save", "app.message.copy",
+        "app.tree.foldOrUp", "app.tree.unfoldOrDown", "app.tree.editLabel",
+        "app.tree.toggleLabelTimestamp", "app.tree.filter.default", "app.tree.filter.noTools",
+        "app.tree.filter.userOnly", "app.tree.filter.labeledOnly", "app.tree.filter.all",
+        "app.tree.filter.cycleForward", "app.tree.filter.cycleBackward",
+        "app.models.enableAll", "app.models.clearAll", "app.models.toggleProvider",
+        "app.models.reorderUp", "app.models.reorderDown",
     }
 )  # fmt: skip
 """pi's action ids pitui accepts in the file but does not act on."""
+PI_ONLY_PREFIXES: tuple[str, ...] = ("tui.",)
+"""pi 1.6's editor, input, list and fullscreen actions (``tui.editor.yank`` …): pitui's
+composer and lists keep their own keys, except the ids an action claims as an alias."""
+IGNORED_KEYS: frozenset[str] = frozenset({"$schema"})
+"""Keys of the file that are not actions (pi 1.6's files name their JSON schema)."""
 
-MODIFIERS: tuple[str, ...] = ("alt", "ctrl", "shift")
+MODIFIERS: tuple[str, ...] = ("alt", "ctrl", "shift", "super")
 """Allowed modifiers, in the canonical (alphabetical) order keys are written in."""
 
 SYMBOL_KEYS: frozenset[str] = frozenset("`-=[]\\;',./!@#$%^&*()_+|~{}:<>?")
@@ -125,12 +111,17 @@ class KeybindingProblem:
 class Keybindings:
     """The effective keys of every action, and what in the file was skipped."""
 
-    keys: dict[str, tuple[str, ...]] = field(
-        default_factory=lambda: {a.id: a.default for a in ACTIONS}
-    )
+    keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
     problems: list[KeybindingProblem] = field(default_factory=list)
     overridden: frozenset[str] = frozenset()
     """Actions whose keys came from the file."""
+    unknown: tuple[str, ...] = ()
+    """Ids in the file that no action and no pi action has."""
+
+    @classmethod
+    def defaults(cls, catalogue: KeyCatalogue) -> Keybindings:
+        """Every action on its default keys."""
+        return cls(dict(catalogue.defaults))
 
     def keys_for(self, action: str) -> tuple[str, ...]:
         """The keys bound to ``action`` (empty when unbound or unknown)."""
@@ -161,24 +152,31 @@ def normalize_key(key: str) -> str:
     return "+".join([*sorted(mods), base])
 
 
-def parse_keybindings(data: object, source: str) -> Keybindings:
-    """Apply decoded keybindings JSON over the defaults; never raises."""
-    result = Keybindings()
+def parse_keybindings(data: object, source: str, catalogue: KeyCatalogue) -> Keybindings:
+    """Apply decoded keybindings JSON over the catalogue's defaults; never raises."""
+    result = Keybindings.defaults(catalogue)
     if not isinstance(data, dict):
         result.problems.append(KeybindingProblem(source, None, "must be a JSON object"))
         return result
     overridden: set[str] = set()
-    for action, value in data.items():
-        if action not in ACTION_IDS:
-            if action not in PI_ONLY_ACTIONS:
-                result.problems.append(KeybindingProblem(source, action, "unknown action"))
+    unknown: list[str] = []
+    for name, value in data.items():
+        action = catalogue.aliases.get(name, name)
+        if action not in catalogue.defaults:
+            if not _is_pi_only(name):
+                unknown.append(name)
             continue
         keys = _parse_value(value, source, action, result.problems)
         if keys is not None:
             result.keys[action] = keys
             overridden.add(action)
     result.overridden = frozenset(overridden)
+    result.unknown = tuple(unknown)
     return result
+
+
+def _is_pi_only(name: str) -> bool:
+    return name in PI_ONLY_ACTIONS or name in IGNORED_KEYS or name.startswith(PI_ONLY_PREFIXES)
 
 
 def _parse_value(
@@ -204,19 +202,19 @@ def _parse_value(
     return tuple(keys)
 
 
-def parse_keybindings_text(text: str, source: str) -> Keybindings:
+def parse_keybindings_text(text: str, source: str, catalogue: KeyCatalogue) -> Keybindings:
     """Parse the file's text (invalid JSON → defaults plus one problem)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        result = Keybindings()
+        result = Keybindings.defaults(catalogue)
         message = f"invalid JSON: {exc.msg} at line {exc.lineno}"
         result.problems.append(KeybindingProblem(source, None, message))
         return result
-    return parse_keybindings(data, source)
+    return parse_keybindings(data, source, catalogue)
 
 
-async def load_keybindings(path: Path | None = None) -> Keybindings:
+async def load_keybindings(catalogue: KeyCatalogue, path: Path | None = None) -> Keybindings:
     """Read ``keybindings.json`` (default: in the pitui home); a missing file = defaults."""
     from pitui.ai.files import read_config_text  # lazy: imported before the first frame
 
@@ -224,12 +222,12 @@ async def load_keybindings(path: Path | None = None) -> Keybindings:
     try:
         text = await read_config_text(file)
     except ConfigError as exc:
-        result = Keybindings()
+        result = Keybindings.defaults(catalogue)
         result.problems.append(KeybindingProblem(str(file), None, str(exc)))
         return result
     if text is None:
-        return Keybindings()
-    return parse_keybindings_text(text, str(file))
+        return Keybindings.defaults(catalogue)
+    return parse_keybindings_text(text, str(file), catalogue)
 
 
 def _split(key: str) -> tuple[list[str], str]:

@@ -8,7 +8,10 @@ becomes the tool's paired error result, so the model learns the user refused.
 Paths are judged where they resolve (symlinks followed), and "always" answers are
 narrow: the exact command unless the user edits it into a prefix, never for a
 destructive command, never for anything outside the project (:mod:`command_rules`).
-Remembered rules can be listed and removed.
+Remembered rules come from the user alone: "always" answers are kept per project in the
+pitui home (:mod:`approval_store`), plus any rule in the user's own settings, which
+applies to every project. A project's ``.pitui/settings.json`` holds none (see
+:func:`pitui.core.settings.confine_project`). Rules can be listed and removed.
 """
 
 from __future__ import annotations
@@ -21,17 +24,20 @@ from typing import Any, Literal
 
 from pitui import paths
 from pitui.ai.types import ToolResultMessage
+from pitui.core.approval_store import ApprovalRules, RuleListKey
 from pitui.core.command_rules import (
     CommandRule,
     never_remembered,
     proposed_rule,
     rule_applies,
+    tool_rule_applies,
     validate_rule,
 )
 from pitui.core.denial import DENIED_DETAIL as DENIED_DETAIL
 from pitui.core.denial import was_denied as was_denied
 from pitui.core.settings import ApprovalMode, ApprovalSettings
 from pitui.core.tools import READ_ONLY_TOOLS
+from pitui.core.tools._common import WriteGrant
 from pitui.core.tools.path_utils import is_within, resolve_to_cwd
 
 READ_ONLY = READ_ONLY_TOOLS
@@ -40,6 +46,13 @@ FILE_MUTATING = frozenset({"edit", "write"})
 Verdict = Literal["allow", "deny", "ask"]
 Choice = Literal["allow_once", "always", "deny"]
 RuleKind = Literal["tool", "command", "prefix"]
+RuleScope = Literal["project", "user"]
+"""Where a rule lives: this project's store in the pitui home, or the user's settings."""
+_KEYS: dict[RuleKind, RuleListKey] = {
+    "tool": "allowTools",
+    "command": "allowCommands",
+    "prefix": "allowCommandPrefixes",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,24 +85,37 @@ class ApprovalResponse:
 
 @dataclass(frozen=True, slots=True)
 class RememberedRule:
-    """One remembered approval of this project, as listed and removed by the user."""
+    """One remembered approval, as listed and removed by the user."""
 
     kind: RuleKind
     value: str
     """The tool name, the exact command, or the command prefix (without `` *``)."""
+    scope: RuleScope = "project"
 
     @property
     def label(self) -> str:
-        """``edit (inside the project)``, ``bash: npm test``, ``bash: npm test *``."""
+        """``edit (inside the project)``, ``bash: npm test``, ``bash: npm test *``; a rule
+        of the user's settings ends in ``(every project: settings.json)``."""
         if self.kind == "tool":
-            return f"{self.value} (inside the project)"
-        rule = CommandRule("prefix" if self.kind == "prefix" else "exact", self.value)
-        return f"bash: {rule.label}"
+            text = f"{self.value} (inside the project)"
+        else:
+            rule = CommandRule("prefix" if self.kind == "prefix" else "exact", self.value)
+            text = f"bash: {rule.label}"
+        return text + " (every project: settings.json)" if self.scope == "user" else text
+
+
+@dataclass(frozen=True, slots=True)
+class RuleChange:
+    """One list of remembered rules to persist after an "always" answer or a removal."""
+
+    scope: RuleScope
+    key: RuleListKey
+    values: list[str]
 
 
 Asker = Callable[[ApprovalRequest], Awaitable[ApprovalResponse]]
-Remember = Callable[[dict[str, Any]], Awaitable[None]]
-"""Persists a project-settings change (an "always" answer, a removed rule)."""
+Remember = Callable[[RuleChange], Awaitable[None]]
+"""Persists a rule change: to the project's store in the pitui home, or the user's settings."""
 
 
 @dataclass
@@ -124,6 +150,9 @@ class PermissionPolicy:
     sandbox_missing: str | None = None
     """Under ``workspace``: why bash has no OS sandbox here (None: every command runs in
     one). Then bash is not allowed outright: the TUI asks, print mode denies."""
+    user: ApprovalRules = field(default_factory=ApprovalRules)
+    """Rules of the user's own settings: they apply to every project. The three lists
+    above are this project's ("always" answers, kept in the pitui home)."""
 
     @classmethod
     def from_settings(
@@ -132,16 +161,25 @@ class PermissionPolicy:
         settings: ApprovalSettings,
         mode: ApprovalMode | None = None,
         *,
+        stored: ApprovalRules | None = None,
         sandbox_missing: str | None = None,
     ) -> PermissionPolicy:
-        """The policy of ``settings``, with ``mode`` (e.g. ``--approve``) taking precedence."""
+        """The policy of the user's ``settings`` and this project's ``stored`` rules, with
+        ``mode`` (e.g. ``--approve``) taking precedence."""
+        mine = stored or ApprovalRules()
+        user = ApprovalRules(
+            list(settings.allow_tools),
+            list(settings.allow_commands),
+            list(settings.allow_command_prefixes),
+        )
         return cls(
             cwd=cwd,
             mode=mode or settings.mode,
-            allow_tools=list(settings.allow_tools),
-            allow_commands=list(settings.allow_commands),
-            allow_command_prefixes=list(settings.allow_command_prefixes),
+            allow_tools=list(mine.tools),
+            allow_commands=list(mine.commands),
+            allow_command_prefixes=list(mine.prefixes),
             sandbox_missing=sandbox_missing,
+            user=user,
         )
 
     def outside_workspace(self, tool_name: str, args: dict[str, Any]) -> bool:
@@ -168,7 +206,7 @@ class PermissionPolicy:
             return "allow", ""
         if self.mode == "edits" and tool_name in FILE_MUTATING:
             return "allow", ""
-        if tool_name in self.allow_tools:
+        if tool_name in self.allow_tools or tool_name in self.user.tools:
             return "allow", ""
         return "ask", f"{tool_name} changes files" if tool_name in FILE_MUTATING else "mutating"
 
@@ -178,16 +216,18 @@ class PermissionPolicy:
             return ("ask", self.sandbox_missing) if self.sandbox_missing else ("allow", "")
         if not isinstance(command, str):
             return "ask", "runs a shell command"
-        if "bash" in self.allow_tools and never_remembered(command) is None:
+        if "bash" in self.allow_tools + self.user.tools and tool_rule_applies(command, self.cwd):
             return "allow", ""
         if any(rule_applies(rule, command, self.cwd) for rule in self.command_rules()):
             return "allow", ""
         return "ask", "runs a shell command"
 
     def command_rules(self) -> list[CommandRule]:
-        """The remembered bash rules, exact commands first."""
-        exact = [CommandRule("exact", text) for text in self.allow_commands if text.strip()]
-        return exact + [CommandRule("prefix", p) for p in self.allow_command_prefixes if p.strip()]
+        """The remembered bash rules (this project's and the user's), exact commands first."""
+        commands = self.allow_commands + self.user.commands
+        prefixes = self.allow_command_prefixes + self.user.prefixes
+        exact = [CommandRule("exact", text) for text in commands if text.strip()]
+        return exact + [CommandRule("prefix", p) for p in prefixes if p.strip()]
 
     def always_offer(
         self, tool_name: str, args: dict[str, Any], outside: bool
@@ -205,19 +245,15 @@ class PermissionPolicy:
             return None, f"this command is never remembered: {never_remembered(command) or 'empty'}"
         return rule.label, ""
 
-    def remember(
-        self, request: ApprovalRequest, edited: str | None = None
-    ) -> dict[str, Any] | None:
-        """Record an "always" answer; returns the project-settings change to persist.
+    def remember(self, request: ApprovalRequest, edited: str | None = None) -> RuleChange | None:
+        """Record an "always" answer for this project; returns the change to persist.
 
         None when nothing may be remembered (the call is still allowed once).
         """
         if request.always_rule is None:
             return None
         if request.tool_name != "bash":
-            if request.tool_name not in self.allow_tools:
-                self.allow_tools.append(request.tool_name)
-            return {"approval": {"allowTools": list(self.allow_tools)}}
+            return self._add("allowTools", self.allow_tools, request.tool_name)
         command = request.args.get("command")
         rule = validate_rule(
             edited or request.always_rule, command if isinstance(command, str) else ""
@@ -229,27 +265,33 @@ class PermissionPolicy:
         return self._add("allowCommandPrefixes", self.allow_command_prefixes, rule.text)
 
     @staticmethod
-    def _add(key: str, values: list[str], value: str) -> dict[str, Any]:
+    def _add(key: RuleListKey, values: list[str], value: str) -> RuleChange:
         if value not in values:
             values.append(value)
-        return {"approval": {key: list(values)}}
+        return RuleChange("project", key, list(values))
+
+    def _lists(self, scope: RuleScope) -> ApprovalRules:
+        if scope == "user":
+            return self.user
+        return ApprovalRules(self.allow_tools, self.allow_commands, self.allow_command_prefixes)
 
     def rules(self) -> list[RememberedRule]:
-        """Every remembered approval: tools, exact commands, prefixes."""
-        found = [RememberedRule("tool", name) for name in self.allow_tools]
-        found += [RememberedRule("command", text) for text in self.allow_commands]
-        return found + [RememberedRule("prefix", text) for text in self.allow_command_prefixes]
+        """Every remembered approval: this project's, then the user's settings' (tools,
+        exact commands, prefixes)."""
+        found: list[RememberedRule] = []
+        for scope in ("project", "user"):
+            lists = self._lists(scope)
+            for kind, key in _KEYS.items():
+                found += [RememberedRule(kind, value, scope) for value in lists.by_key(key)]
+        return found
 
-    def forget(self, rule: RememberedRule) -> dict[str, Any]:
-        """Remove ``rule``; returns the project-settings change to persist."""
-        key, values = {
-            "tool": ("allowTools", self.allow_tools),
-            "command": ("allowCommands", self.allow_commands),
-            "prefix": ("allowCommandPrefixes", self.allow_command_prefixes),
-        }[rule.kind]
+    def forget(self, rule: RememberedRule) -> RuleChange:
+        """Remove ``rule``; returns the change to persist where it lives."""
+        key = _KEYS[rule.kind]
+        values = self._lists(rule.scope).by_key(key)
         while rule.value in values:
             values.remove(rule.value)
-        return {"approval": {key: list(values)}}
+        return RuleChange(rule.scope, key, list(values))
 
 
 def denial_text(tool_name: str, user_reason: str | None, policy_reason: str | None) -> str:
@@ -318,27 +360,28 @@ class PermissionGate:
         return self.policy.rules()
 
     async def forget(self, rule: RememberedRule) -> None:
-        """Remove a remembered approval, here and in the project settings."""
+        """Remove a remembered approval, here and where it is stored."""
         await self._persist(self.policy.forget(rule))
 
-    async def _persist(self, change: dict[str, Any]) -> None:
+    async def _persist(self, change: RuleChange) -> None:
         if self._remember is not None:
             await self._remember(change)
 
-    async def confirm_write(self, tool_call_id: str, path: str) -> str | None:
+    async def confirm_write(self, tool_call_id: str, path: str) -> WriteGrant:
         """Check again, just before ``write``/``edit`` touch ``path`` (absolute), where it leads.
 
         The gate decided on the path as it resolved then; a symlink made since (by a
         ``bash`` call running in parallel, say) could point it elsewhere. A call allowed
-        only because it stayed inside the project must still stay inside. Returns the
-        refusal text, or None.
+        only because it stayed inside the project must still stay inside: it is refused
+        if it leads out now, and otherwise opened beneath the project (a link swapped in
+        after this check cannot carry it out either).
         """
         decision = self.decisions.get(tool_call_id)
         if self.policy.mode == "all" or (decision is not None and decision.outside_ok):
-            return None
+            return WriteGrant()
         if await asyncio.to_thread(_inside, path, self.policy.cwd):
-            return None
-        return (
+            return WriteGrant(beneath=str(self.policy.cwd))
+        return WriteGrant(
             f"Permission denied: {path} resolves outside the project "
             "(a symlink changed since the call was allowed)."
         )

@@ -5,8 +5,12 @@ provider key in the session file, on screen and into its next request. The agent
 :meth:`SecretRedactor.tool_result` to every tool result, streamed or final (its
 ``filter_tool_result`` hook); the user's own ``!cmd`` output goes through
 :meth:`SecretRedactor.text`. The keys are the ones pitui knows
-(:meth:`~pitui.ai.keys.AuthStorage.known_secrets`), read afresh each time, since a key can
-be added while the session runs.
+(:meth:`~pitui.ai.keys.AuthStorage.known_secrets`: keys, tokens and models.json header
+values), read afresh each time, since a key can be added while the session runs.
+
+Output also goes to a file: past 50 KB, bash keeps the full output in
+``$TMPDIR/pi-bash-*.log`` for the model to read. That file is written through a
+:class:`StreamRedactor` (see :func:`spill_redactor`), so it never holds a key either.
 """
 
 from __future__ import annotations
@@ -19,6 +23,49 @@ from pitui.ai.keys import redact
 from pitui.ai.types import TextContent
 
 MASK = "***"
+
+_spill_secrets: Callable[[], Iterable[str]] = tuple
+"""Where the spill files' redactor gets the secrets: set once a session knows its keys."""
+
+
+def redact_spill_files_with(secrets: Callable[[], Iterable[str]]) -> None:
+    """Make every later bash spill file redact ``secrets()`` (called when one opens)."""
+    global _spill_secrets
+    _spill_secrets = secrets
+
+
+def spill_redactor() -> StreamRedactor:
+    """A redactor for one new spill file, with the secrets known now."""
+    return StreamRedactor(list(_spill_secrets()))
+
+
+class StreamRedactor:
+    """Redacts a byte stream written in chunks, a key split across two chunks included.
+
+    The last ``longest key - 1`` bytes of what was fed are held back (they may be the
+    start of a key whose end has not arrived); :meth:`finish` returns them at the end.
+    Bytes are matched as Latin-1 text, so any bytes (invalid UTF-8 too) pass unchanged
+    except the keys' UTF-8 encodings.
+    """
+
+    def __init__(self, secrets: list[str]) -> None:
+        self._keys = [s.encode("utf-8").decode("latin-1") for s in secrets if s]
+        self._hold = max((len(k) for k in self._keys), default=1) - 1
+        self._carry = ""
+
+    def feed(self, chunk: bytes) -> bytes:
+        """The redacted bytes of ``chunk`` that are safe to write now."""
+        if not self._keys:
+            return chunk
+        text = redact(self._carry + chunk.decode("latin-1"), self._keys, MASK)
+        cut = max(len(text) - self._hold, 0)
+        self._carry = text[cut:]
+        return text[:cut].encode("latin-1")
+
+    def finish(self) -> bytes:
+        """What was held back, redacted (call once, at the end of the stream)."""
+        rest, self._carry = self._carry, ""
+        return rest.encode("latin-1")
 
 
 class SecretRedactor:

@@ -1,21 +1,24 @@
 """The OS sandbox for the model's bash commands under the ``workspace`` policy.
 
 A sandboxed command reads everywhere but writes only inside the project and the temp
-directories (plus ``sandbox.writablePaths``); with ``sandbox.network: false`` it cannot
-open TCP connections either. The kernel enforces it on the command and every process it
+directories (plus ``sandbox.writablePaths``), with the project's ``.git`` and ``.pitui``
+read-only; it has no terminal, cannot signal processes outside, reach the unix sockets
+of tmux, ssh-agent or D-Bus, or outlive its call; with ``sandbox.network: false`` it opens
+no TCP, UDP or raw sockets. The kernel enforces it on the command and every process it
 starts, so ``rm -rf /elsewhere`` fails with "Permission denied" whatever the spelling.
 
 Two backends, tried in this order (``sandbox.backend`` can force one):
 
 * **Landlock** (Linux 5.13+): :mod:`pitui.core.sandbox_exec`, a small launcher run with
-  ``python -S -I``, restricts itself and ``exec``s the shell. The network switch needs
-  Landlock ABI 4 (Linux 6.7).
+  ``python -S -I``, makes a private mount namespace, confines a child (capabilities,
+  seccomp, Landlock), runs the shell in it and ends whatever is left when it exits.
 * **bubblewrap** (``bwrap``): the root filesystem mounted read-only, the writable places
-  bound read-write, ``--unshare-net`` for the network switch.
+  bound read-write, the protected entries and sockets bound over, its own pid namespace;
+  ``--unshare-net`` for the network switch. Preferred when Landlock has no namespace.
 
-When neither is available, :func:`find_sandbox` returns None and the gate does not run
+When neither is available, :func:`find_sandbox` returns why and the gate does not run
 bash unsandboxed under ``workspace``: print mode denies it (naming ``--approve all``),
-the TUI asks.
+the TUI asks. What a machine's sandbox cannot contain is :attr:`Sandbox.notice`.
 """
 
 from __future__ import annotations
@@ -28,20 +31,36 @@ import re
 import shutil
 import sys
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from pitui.core.sandbox_caps import DROPPED_CAPABILITIES
+from pitui.core.sandbox_protected import protected_paths
+from pitui.core.sandbox_sockets import outside_sockets
 from pitui.core.settings import SandboxSettings
 
 SandboxKind = Literal["landlock", "bwrap"]
 LAUNCHER = Path(__file__).with_name("sandbox_exec.py")
 _LANDLOCK_CREATE_RULESET = 444
 _LANDLOCK_NETWORK_ABI = 4
+_CAP_SYS_ADMIN = 21
 # What a refused write (or connection) looks like in a command's output.
 _REFUSED = re.compile(r"Permission denied|Read-only file system|Operation not permitted")
 # Device files commands write to as a matter of course.
 _DEVICE_FILES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty")
+SOCKET_VARIABLES = frozenset(
+    {
+        "TMUX", "TMUX_PANE", "STY", "ZELLIJ", "ZELLIJ_SESSION_NAME", "ZELLIJ_PANE_ID",
+        "SSH_AUTH_SOCK", "SSH_AGENT_PID", "GPG_AGENT_INFO", "DBUS_SESSION_BUS_ADDRESS",
+        "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "XDG_RUNTIME_DIR", "KITTY_LISTEN_ON",
+        "WEZTERM_UNIX_SOCKET", "NVIM", "NVIM_LISTEN_ADDRESS", "VSCODE_IPC_HOOK_CLI",
+        "VSCODE_GIT_IPC_HANDLE", "DOCKER_HOST",
+    }
+)  # fmt: skip
+"""Environment variables naming a socket that leads out of the sandbox (multiplexers,
+agents, display servers, editors, docker): removed from every sandboxed command's env."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +71,14 @@ class Sandbox:
     writable: tuple[str, ...]
     """Real paths of the directories that stay writable (project first)."""
     network: bool = True
-    """False: no TCP connections (Landlock) or no network at all (bubblewrap)."""
+    """False: no TCP, UDP or raw sockets (Landlock + seccomp) or no network (bubblewrap)."""
+    namespaces: bool = False
+    """Landlock: the launcher makes a private mount namespace (bubblewrap always does)."""
+    notice: str | None = None
+    """What this machine's sandbox cannot contain, said once at startup (None: all of it)."""
 
     def wrap(self, argv: list[str]) -> list[str]:
-        """``argv`` run inside the sandbox."""
+        """``argv`` run inside the sandbox (reads ``/proc/net/unix``: call off the loop)."""
         if self.kind == "landlock":
             options: list[str] = []
             for path in self.writable:
@@ -64,26 +87,49 @@ class Sandbox:
                 options += ["--write-file", path]
             if not self.network:
                 options.append("--no-network")
+            if self.namespaces:
+                options.append("--namespace")
+            options += ["--parent", str(os.getpid())]
             return [sys.executable, "-S", "-I", str(LAUNCHER), *options, "--", *argv]
-        binds: list[str] = []
+        return ["bwrap", *self._bwrap_options(), "--", *argv]
+
+    def _bwrap_options(self) -> list[str]:
+        options = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
         for path in self.writable:
-            binds += ["--bind", path, path]
-        network = [] if self.network else ["--unshare-net"]
-        return [
-            "bwrap", "--ro-bind", "/", "/", "--dev", "/dev", *binds, *network,
-            "--die-with-parent", "--", *argv,
-        ]  # fmt: skip
+            options += ["--bind", path, path]
+        project = self.writable[0]
+        for path in protected_paths(project):
+            options += ["--ro-bind", path, path]
+        for path in outside_sockets(project):
+            if not path.startswith(("/dev/", "/proc/")):  # bwrap made those afresh
+                options += ["--ro-bind", "/dev/null", path]
+        if os.geteuid() == 0:
+            for cap in DROPPED_CAPABILITIES:
+                options += ["--cap-drop", f"CAP_{cap}"]
+        options += ["--unshare-pid", "--new-session", "--die-with-parent"]
+        return options if self.network else [*options, "--unshare-net"]
+
+    def environment(self, env: Mapping[str, str]) -> dict[str, str]:
+        """``env`` without the variables that lead to a terminal multiplexer or an agent:
+        a command that finds the tmux socket could have the tmux server (outside the
+        sandbox) run anything."""
+        return {k: v for k, v in env.items() if k not in SOCKET_VARIABLES}
 
     def explain_refusal(self, output: str) -> str | None:
         """A note for the model when ``output`` shows a refused write, else None."""
         if not _REFUSED.search(output):
             return None
         network = "" if self.network else " and has no network"
+        protected = " (.git and .pitui in it stay read-only)" if self._protects() else ""
         return (
             "[pitui sandbox] The sandbox denied this: under the workspace policy bash may "
-            f"write only inside the project and the temp directories ({', '.join(self.writable)})"
-            f"{network}. Anything else needs the user: they can run pitui with --approve all."
+            f"write only inside the project{protected} and the temp directories "
+            f"({', '.join(self.writable)}){network}. Anything else needs the user: they can "
+            "run pitui with --approve all."
         )
+
+    def _protects(self) -> bool:
+        return self.kind == "bwrap" or self.namespaces
 
 
 def landlock_abi() -> int:
@@ -132,17 +178,73 @@ def writable_places(cwd: Path, settings: SandboxSettings) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _has_cap_sys_admin() -> bool:
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("CapEff:"):
+                    return bool(int(line.split()[1], 16) & (1 << _CAP_SYS_ADMIN))
+    except (OSError, ValueError):
+        pass
+    return False
+
+
+async def namespace_problem(places: tuple[str, ...]) -> str | None:
+    """Why the launcher cannot make its private mount namespace here, None if it can.
+
+    Root with CAP_SYS_ADMIN can (the launcher still fails closed if not); anyone else
+    needs a user namespace, which some systems refuse: one launcher run tells.
+    """
+    if os.geteuid() == 0 and await asyncio.to_thread(_has_cap_sys_admin):
+        return None
+    probe = Sandbox("landlock", places[:1], namespaces=True).wrap(["true"])
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *probe, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+    except OSError as exc:
+        return str(exc)
+    _, err = await proc.communicate()
+    if proc.returncode == 0:
+        return None
+    return err.decode(errors="replace").strip().removeprefix("pitui sandbox: ") or "failed"
+
+
+def _gaps(abi: int, namespace: str | None) -> str | None:
+    """What the Landlock sandbox leaves open on this kernel, for the startup notice."""
+    gaps = []
+    if namespace is not None:
+        gaps.append(
+            f"{namespace}: .git and .pitui stay writable, files outside the project can "
+            "have their mode, owner and times changed, outside unix sockets can be reached"
+        )
+    if abi < 6:
+        gaps.append(
+            f"Landlock ABI {abi} (<6): commands can signal your other processes and reach "
+            "abstract unix sockets"
+        )
+    if not gaps:
+        return None
+    return "bash sandbox: " + "; ".join(gaps) + " (README: The bash sandbox)"
+
+
 async def find_sandbox(cwd: Path, settings: SandboxSettings) -> Sandbox | str:
     """The sandbox this machine can give bash in ``cwd``, or why there is none."""
     abi = await asyncio.to_thread(landlock_abi)
     want_landlock = settings.backend in ("auto", "landlock") and abi >= 1
     # Turning the network off with Landlock needs ABI 4; bubblewrap can always do it.
-    if want_landlock and (settings.network or abi >= _LANDLOCK_NETWORK_ABI):
-        places = await asyncio.to_thread(writable_places, cwd, settings)
-        return Sandbox("landlock", places, settings.network)
+    landlock_ok = want_landlock and (settings.network or abi >= _LANDLOCK_NETWORK_ABI)
+    places = await asyncio.to_thread(writable_places, cwd, settings)
+    namespace = await namespace_problem(places) if landlock_ok else None
+    # Without a namespace, bubblewrap (which may have its own way to one) contains more.
+    if landlock_ok and (namespace is None or settings.backend == "landlock"):
+        gaps = _gaps(abi, namespace)
+        return Sandbox("landlock", places, settings.network, namespace is None, gaps)
     if settings.backend in ("auto", "bwrap") and await bwrap_works():
-        places = await asyncio.to_thread(writable_places, cwd, settings)
         return Sandbox("bwrap", places, settings.network)
+    if landlock_ok:
+        return Sandbox("landlock", places, settings.network, False, _gaps(abi, namespace))
     if abi >= 1 and want_landlock:
         missing = f"Landlock ABI {abi} cannot turn the network off (needs 4) and bwrap is absent"
     elif settings.backend == "bwrap":

@@ -1,15 +1,27 @@
-"""The Landlock launcher: restrict this process, then ``exec`` the command.
+"""The sandbox launcher: confine a command, run it, and end everything it started.
 
 Run as a script, not imported (``python -S -I sandbox_exec.py [options] -- PROGRAM ARGS``):
-it must start fast (no site, no pitui package, only ``os``, ``sys`` and ``ctypes``), and
-whatever it ``exec``s inherits the restriction, as do all its children; it cannot be
-lifted. Reading and executing are allowed everywhere; creating, writing, truncating,
-renaming and deleting only beneath each ``--write DIR`` (and on each ``--write-file``,
-e.g. ``/dev/null``). ``--no-network`` also denies TCP bind and connect (Landlock ABI 4+).
+it must start fast (no site; only ``os``, ``sys``, ``ctypes`` and the three stdlib-only
+modules beside it). Options: ``--write DIR`` (the first is the project),
+``--write-file FILE`` (e.g. ``/dev/null``), ``--no-network``, ``--namespace``,
+``--parent PID`` (pitui: if it has already gone, nothing runs).
 
-If the restriction cannot be applied, the command is not run: exit code 126 and a line
-on stderr starting ``pitui sandbox:``. Three syscalls do the work (``landlock_create_ruleset``,
-``landlock_add_rule``, ``landlock_restrict_self``), after ``prctl(PR_SET_NO_NEW_PRIVS)``.
+1. ``--namespace``: a private mount namespace, read-only but for the writable places,
+   with the project's ``.git``/``.pitui`` read-only and outside unix sockets covered
+   (:mod:`pitui.core.sandbox_mounts`).
+2. The launcher becomes a child subreaper and asks for SIGTERM if pitui dies, then forks.
+3. The child drops root's dangerous capabilities, sets ``no_new_privs``, installs the
+   seccomp filter (:mod:`pitui.core.sandbox_seccomp`) and the Landlock ruleset
+   (:mod:`pitui.core.sandbox_landlock`), and ``exec``s the command. None of it can be
+   lifted by the command or anything it starts.
+4. The launcher itself stays outside Landlock (the command cannot signal or trace it) and
+   waits. When the command exits, or the launcher gets SIGTERM/SIGHUP/SIGINT (pitui's
+   abort, or pitui's death), every process left is SIGKILLed: a ``setsid`` or ``nohup``
+   child has been reparented to the launcher, so none escapes. Its exit status is the
+   command's.
+
+If the sandbox cannot be made, the command is not run: exit code 126 and a line on
+stderr starting ``pitui sandbox:``.
 """
 
 from __future__ import annotations
@@ -18,27 +30,28 @@ import ctypes
 import os
 import sys
 
-# The Landlock syscalls have the same numbers on every architecture (asm-generic).
-_CREATE_RULESET, _ADD_RULE, _RESTRICT_SELF = 444, 445, 446
-_CREATE_RULESET_VERSION = 1
-_RULE_PATH_BENEATH = 1
-_PR_SET_NO_NEW_PRIVS = 38
+if __name__ == "__main__":  # run as a script: the pitui package is three levels up
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-_EXECUTE, _WRITE_FILE, _READ_FILE, _READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
-_ALL_V1 = (1 << 13) - 1  # EXECUTE … MAKE_SYM: every right of ABI 1
-_REFER, _TRUNCATE = 1 << 13, 1 << 14  # ABI 2, ABI 3
-_NET_BIND_TCP, _NET_CONNECT_TCP = 1 << 0, 1 << 1  # ABI 4
-_READ = _EXECUTE | _READ_FILE | _READ_DIR
+import _signal  # type: ignore[import-not-found]  # the C module: ``signal`` imports enum
+
+from pitui.core import sandbox_caps, sandbox_landlock, sandbox_mounts, sandbox_seccomp
+
 EXIT_FAILED = 126
+_PR_SET_PDEATHSIG, _PR_SET_CHILD_SUBREAPER, _PR_SET_NO_NEW_PRIVS = 1, 36, 38
+_ENDING = (_signal.SIGTERM, _signal.SIGHUP, _signal.SIGINT)
 
 
-class _RulesetAttr(ctypes.Structure):
-    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64)]
+class Options:
+    """The parsed command line (a plain class: dataclasses would cost an import)."""
 
-
-class _PathBeneathAttr(ctypes.Structure):
-    _pack_ = 1  # the kernel's struct is packed: 12 bytes
-    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+    def __init__(self) -> None:
+        self.dirs: list[str] = []
+        self.files: list[str] = []
+        self.network = True
+        self.namespace = False
+        self.parent: int | None = None
+        self.command: list[str] = []
 
 
 def _fail(message: str) -> None:
@@ -47,89 +60,126 @@ def _fail(message: str) -> None:
     os._exit(EXIT_FAILED)
 
 
-def _parse(argv: list[str]) -> tuple[list[str], list[str], bool, list[str]]:
-    dirs: list[str] = []
-    files: list[str] = []
-    network = True
+def _parse(argv: list[str]) -> Options:
+    options = Options()
     index = 0
     while index < len(argv) and argv[index] != "--":
         option = argv[index]
-        if option == "--no-network":
-            network = False
+        if option in ("--no-network", "--namespace"):
+            options.network = options.network and option != "--no-network"
+            options.namespace = options.namespace or option == "--namespace"
             index += 1
+        elif option == "--parent" and index + 1 < len(argv) and argv[index + 1].isdigit():
+            options.parent = int(argv[index + 1])
+            index += 2
         elif option in ("--write", "--write-file") and index + 1 < len(argv):
-            (dirs if option == "--write" else files).append(argv[index + 1])
+            (options.dirs if option == "--write" else options.files).append(argv[index + 1])
             index += 2
         else:
             _fail(f"unknown option {option!r}")
-    command = argv[index + 1 :]
-    if not command:
+    options.command = argv[index + 1 :]
+    if not options.command:
         _fail("no command given")
-    return dirs, files, network, command
+    return options
 
 
-def _fs_rights(abi: int) -> int:
-    rights = _ALL_V1
-    if abi >= 2:
-        rights |= _REFER  # without it, renames across directories are always refused
-    if abi >= 3:
-        rights |= _TRUNCATE
-    return rights
-
-
-def _allow(libc: ctypes.CDLL, ruleset: int, path: str, access: int) -> None:
-    try:
-        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
-    except OSError:
-        return  # a writable place that does not exist needs no rule
-    try:
-        rule = _PathBeneathAttr(access, fd)
-        if libc.syscall(_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), 0) != 0:
-            _fail(f"cannot add a rule for {path}: {os.strerror(ctypes.get_errno())}")
-    finally:
-        os.close(fd)
-
-
-def restrict(dirs: list[str], files: list[str], network: bool) -> None:
-    """Restrict this process (and everything it will run) to the given writable places."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.syscall.restype = ctypes.c_long
-    abi = libc.syscall(_CREATE_RULESET, None, 0, _CREATE_RULESET_VERSION)
-    if abi < 1:
-        _fail(f"Landlock is not available: {os.strerror(ctypes.get_errno())}")
-    handled = _fs_rights(abi)
-    attr = _RulesetAttr(handled, 0)
-    size = ctypes.sizeof(_RulesetAttr)
-    if abi < 4:
-        size = ctypes.sizeof(ctypes.c_uint64)  # older kernels know only the fs field
-        if not network:
-            _fail(f"turning the network off needs Landlock ABI 4 (this kernel has {abi})")
-    elif not network:
-        attr.handled_access_net = _NET_BIND_TCP | _NET_CONNECT_TCP
-    ruleset = libc.syscall(_CREATE_RULESET, ctypes.byref(attr), size, 0)
-    if ruleset < 0:
-        _fail(f"cannot create a ruleset: {os.strerror(ctypes.get_errno())}")
-    _allow(libc, ruleset, "/", _READ)
-    for path in dirs:
-        _allow(libc, ruleset, path, handled)
-    file_rights = _READ_FILE | _WRITE_FILE | (handled & _TRUNCATE)
-    for path in files:
-        _allow(libc, ruleset, path, file_rights)
+def _confine(libc: ctypes.CDLL, options: Options, terminals: tuple[str, ...]) -> None:
+    """In the child: what cannot be undone, then nothing but the command is left to run."""
+    if os.geteuid() == 0:
+        sandbox_caps.drop(libc)
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         _fail(f"cannot set no_new_privs: {os.strerror(ctypes.get_errno())}")
-    if libc.syscall(_RESTRICT_SELF, ruleset, 0) != 0:
-        _fail(f"cannot restrict: {os.strerror(ctypes.get_errno())}")
-    os.close(ruleset)
+    try:
+        sandbox_seccomp.install(options.network)
+    except sandbox_seccomp.SeccompError as exc:
+        if not options.network:
+            _fail(f"{exc}: cannot turn UDP and raw sockets off")
+    try:
+        sandbox_landlock.restrict(options.dirs, options.files, options.network, terminals)
+    except sandbox_landlock.LandlockError as exc:
+        _fail(str(exc))
+    for number in (_signal.SIGPIPE, _signal.SIGXFSZ, *_ENDING):
+        _signal.signal(number, _signal.SIG_DFL)  # Python ignores SIGPIPE; bash must not
+
+
+def _children() -> list[int]:
+    pid = os.getpid()
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="utf-8") as handle:
+            return [int(child) for child in handle.read().split()]
+    except OSError:  # no CONFIG_PROC_CHILDREN: look for them
+        found = []
+        for entry in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as handle:
+                    fields = handle.read().rsplit(")", 1)[-1].split()
+            except OSError:
+                continue
+            if entry.isdigit() and int(fields[1]) == pid:
+                found.append(int(entry))
+        return found
+
+
+def end_everything() -> None:
+    """SIGKILL every process left and reap it, until none is left: a killed process's own
+    children are reparented here (the subreaper) and found on the next round."""
+    while True:
+        for child in _children():
+            try:  # noqa: SIM105  (contextlib would cost the launcher 3 ms of imports)
+                os.kill(child, _signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
+def _on_ending_signal(number: int, _frame: object) -> None:
+    end_everything()
+    os._exit(128 + number)
+
+
+def _exit_like(status: int) -> None:
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        _signal.signal(number, _signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+    os._exit(os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else EXIT_FAILED)
 
 
 def main(argv: list[str]) -> None:
-    """Parse ``argv``, restrict, and ``exec`` the command (never returns)."""
-    dirs, files, network, command = _parse(argv)
-    restrict(dirs, files, network)
-    try:
-        os.execvp(command[0], command)
-    except OSError as exc:
-        _fail(f"cannot run {command[0]}: {exc.strerror}")
+    """Confine, run and wait for the command; never returns."""
+    options = _parse(argv)
+    libc = ctypes.CDLL(None, use_errno=True)
+    terminals: tuple[str, ...] = ()
+    if options.namespace:
+        try:
+            if sandbox_mounts.isolate(options.dirs[0], options.dirs):
+                terminals = (sandbox_mounts.PTS_DIR, sandbox_mounts.PTMX)
+        except (sandbox_mounts.MountError, IndexError) as exc:
+            _fail(f"no private mount namespace: {exc}")
+        except Exception as exc:  # a bug must not run the command unconfined, nor trace
+            _fail(f"cannot make the mount namespace: {exc!r}")
+    libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    libc.prctl(_PR_SET_PDEATHSIG, _signal.SIGTERM, 0, 0, 0)
+    if options.parent is not None and os.getppid() != options.parent:
+        _fail("pitui has gone")  # before the death signal was asked for
+    for number in _ENDING:
+        _signal.signal(number, _on_ending_signal)
+    child = os.fork()
+    if child == 0:
+        _confine(libc, options, terminals)
+        try:
+            os.execvp(options.command[0], options.command)
+        except OSError as exc:
+            _fail(f"cannot run {options.command[0]}: {exc.strerror}")
+    while True:
+        pid, status = os.waitpid(-1, 0)
+        if pid == child:
+            break
+    end_everything()
+    _exit_like(status)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ is removed before display.
 from __future__ import annotations
 
 import re
+from typing import Any, TextIO
 
 # OSC / DCS / SOS / PM / APC strings run to BEL or ST (ESC \); an unterminated one runs to the end.
 _STRING_SEQ = re.compile(
@@ -42,6 +43,33 @@ def inert(text: str, *, expand_tabs: bool = True) -> str:
     return _CONTROL.sub("", text)
 
 
+# What :func:`visible` spells out: C0/C1 controls, DEL, and the characters that change how
+# text around them is drawn or hide text (zero-width, bidi overrides and isolates, BOM,
+# line/paragraph separators, interlinear annotation), lone surrogates.
+_HIDDEN = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]"
+)
+_SPELLED = {"\n": "⏎", "\t": "\\t", "\r": "\\r"}
+
+
+def _spell(match: re.Match[str]) -> str:
+    char = match.group()
+    return _SPELLED.get(char) or (
+        f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
+    )
+
+
+def visible(text: str) -> str:
+    """``text`` with everything that could hide or fake what it says spelled out.
+
+    For what a user must see exactly before it runs (the approval dialog): a newline is
+    ``⏎``, a tab ``\\t``, ESC ``\\x1b``, a bidi override ``\\u202e`` and so on; nothing is
+    dropped, so what is shown is what runs, one visible character (or escape) at a time.
+    Linear (one regex scan).
+    """
+    return _HIDDEN.sub(_spell, text) if _HIDDEN.search(text) else text
+
+
 # JSON writers escape C0 controls but leave DEL and the C1 controls (U+0080-U+009F) raw; a
 # terminal may read U+009B as CSI. As UTF-8 a C1 control is the bytes C2 80 … C2 9F.
 _JSON_RAW_CONTROL = re.compile(r"[\x7f-\x9f]")
@@ -64,3 +92,33 @@ def json_inert_bytes(data: bytes) -> bytes:
     if not _JSON_RAW_CONTROL_UTF8.search(data):
         return data
     return json_inert(data.decode("utf-8")).encode("utf-8")
+
+
+class InertStream:
+    """A text stream that passes everything written through :func:`inert` (tabs kept).
+
+    The CLI's stdout and stderr outside the TUI (``pitui session …``, ``--export``,
+    ``--list-models``, print mode) are wrapped in one, so no code path can forget the
+    sanitizer: a label, a file name or a model's text reaches the terminal as text. Each
+    write is made inert on its own; a sequence split over two writes loses its ESC in the
+    first and is plain text in the second. JSON written here is unchanged: a JSON writer
+    escapes C0 controls and :func:`json_inert` the rest. The binary ``buffer`` is the
+    real one: whoever writes bytes there makes them safe (:func:`json_inert_bytes`).
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        """Write ``text`` made inert; returns the length of ``text`` (as a stream does)."""
+        self._stream.write(inert(text, expand_tabs=False))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        """Write each line made inert."""
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        # flush, fileno, isatty, encoding, buffer …: the real stream's.
+        return getattr(self._stream, name)

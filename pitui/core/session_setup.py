@@ -32,14 +32,15 @@ from pitui.ai.types import (
     UserMessage,
 )
 from pitui.core.agent_session import AgentSession
+from pitui.core.approval_store import load_approvals, save_rule_list
 from pitui.core.messages import convert_to_llm
-from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy
-from pitui.core.redaction import SecretRedactor
+from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy, RuleChange
+from pitui.core.redaction import SecretRedactor, redact_spill_files_with
 from pitui.core.sandbox import Sandbox, find_sandbox
 from pitui.core.session.context import ModelRef, SessionContext
 from pitui.core.session.listing import resolve_session
 from pitui.core.session.store import SessionStore, read_only_notice
-from pitui.core.settings import ApprovalMode, Settings, load_settings, update_project_settings
+from pitui.core.settings import ApprovalMode, Settings, load_settings, update_global_settings
 from pitui.core.system_prompt import load_system_prompt
 from pitui.core.tools import create_tools
 
@@ -144,7 +145,9 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     mode = options.approve or settings.approval.mode
     sandbox = await find_sandbox(cwd, settings.sandbox) if mode == "workspace" else None
     missing = sandbox if isinstance(sandbox, str) else None
-    gate = _make_gate(cwd, settings, options, missing)
+    if isinstance(sandbox, Sandbox) and sandbox.notice:
+        options.warnings.append(sandbox.notice)
+    gate = await _make_gate(cwd, settings, options, missing)
     tools = create_tools(
         cwd,
         tool_names,
@@ -160,6 +163,7 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         append_system_prompt=options.append_system_prompt,
     )
     redactor = SecretRedactor(registry.auth.known_secrets)
+    redact_spill_files_with(registry.auth.known_secrets)
     agent = Agent(
         initial_state=AgentState(
             system_prompt=system_prompt, model=model, thinking_level=thinking, tools=tools
@@ -264,15 +268,21 @@ async def _record_changes(
         await session.store.append_thinking_level_change(session.thinking_level)
 
 
-def _make_gate(
+async def _make_gate(
     cwd: Path, settings: Settings, options: SessionOptions, sandbox_missing: str | None
 ) -> PermissionGate:
+    stored, problem = await load_approvals(cwd)
+    if problem is not None:
+        options.warnings.append(f"remembered approvals not read (everything asks): {problem}")
     policy = PermissionPolicy.from_settings(
-        cwd, settings.approval, options.approve, sandbox_missing=sandbox_missing
+        cwd, settings.approval, options.approve, stored=stored, sandbox_missing=sandbox_missing
     )
 
-    async def remember(change: dict[str, object]) -> None:
-        problem = await update_project_settings(cwd, dict(change))
+    async def remember(change: RuleChange) -> None:
+        if change.scope == "user":
+            problem = await update_global_settings({"approval": {change.key: change.values}})
+        else:
+            problem = await save_rule_list(cwd, change.key, change.values)
         if problem is not None:  # still allowed for this session, just not remembered
             _log.warning("approval not saved: %s", problem)
 

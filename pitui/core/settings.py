@@ -3,6 +3,12 @@
 Key names are pi's wherever pi has the setting, so a pi settings file means the same here.
 Nested objects merge key by key (project wins), as pi does. An invalid field is reported
 (file and field) and dropped; the defaults stand for it and everything else still loads.
+
+A project's file comes with the repository, not from the user: it may narrow permissions,
+never widen them. The approval mode (only a stricter one), remembered rules, the shell
+(``shellPath``, ``shellCommandPrefix``) and the sandbox (only network off / no ``/tmp``)
+come from the user's own file; a project file that tries says so, once per load, naming
+the file and the keys (:func:`confine_project`).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError
+from pydantic.alias_generators import to_camel
 
 from pitui import paths
 from pitui.ai._base import PiModel
@@ -76,13 +83,14 @@ class ApprovalSettings(PiModel):
     everything; edits: allow edits/writes inside the cwd, ask for bash; none: deny all
     mutating tools."""
     allow_tools: list[str] = Field(default_factory=list)
-    """Tools always allowed in this project (remembered from the approval dialog); never
-    outside the project."""
+    """Tools always allowed in every project (inside it), from the user's own settings
+    only. "Always" answers are kept per project in the pitui home (core/approval_store)."""
     allow_commands: list[str] = Field(default_factory=list)
-    """Exact bash commands always allowed in this project (what "always" saves)."""
+    """Exact bash commands always allowed in every project (user's settings only)."""
     allow_command_prefixes: list[str] = Field(default_factory=list)
-    """bash command prefixes (whole words) always allowed in this project. Neither list
-    ever covers a destructive command, shell control, or a path outside the project."""
+    """bash command prefixes (whole words) always allowed in every project (user's
+    settings only). Neither list ever covers a destructive command, shell control, a
+    word the shell would expand, or a path outside the project."""
 
 
 class SandboxSettings(PiModel):
@@ -216,28 +224,120 @@ async def load_settings(cwd: Path) -> LoadedSettings:
     project_data, project_field_errors = validate_settings(project_raw, str(project_path))
     errors += global_errors + project_field_errors
     merged = Settings.load(deep_merge(global_data, project_data))
-    merged.sandbox = _sandbox_a_project_cannot_widen(Settings.load(global_data).sandbox, merged)
+    own, project = Settings.load(global_data), Settings.load(project_data)
+    given = _Given(project_data)
+    errors += confine_project(merged, own, project, given, (str(project_path), str(global_path)))
     return LoadedSettings(merged, errors, global_raw, project_raw)
 
 
-def _sandbox_a_project_cannot_widen(own: SandboxSettings, merged: Settings) -> SandboxSettings:
-    """A project's settings may narrow the sandbox (network off), never widen it.
+_STRICTNESS: dict[str, int] = {"none": 0, "ask": 1, "edits": 2, "workspace": 2, "all": 3}
+"""How much each approval mode lets run unasked (edits and workspace are not comparable)."""
+_USER_ONLY = ("shell_path", "shell_command_prefix")
+_RULE_LISTS = ("allow_tools", "allow_commands", "allow_command_prefixes")
 
-    A cloned repository's ``.pitui/settings.json`` is not the user's word: extra writable
-    paths come from the global settings only, and the network is on only if both agree.
+
+@dataclass(frozen=True)
+class _Given:
+    """Which keys the project file itself wrote (by pi's camelCase name or the field's)."""
+
+    data: dict[str, Any]
+
+    def __call__(self, *names: str) -> bool:
+        node: Any = self.data
+        for name in names:
+            if not isinstance(node, dict):
+                return False
+            key = name if name in node else to_camel(name)
+            if key not in node:
+                return False
+            node = node[key]
+        return True
+
+
+def confine_project(
+    merged: Settings, own: Settings, project: Settings, given: _Given, files: tuple[str, str]
+) -> list[str]:
+    """Undo in ``merged`` what the project's settings may not change; one message per kind.
+
+    ``own`` is the user's settings alone, ``project`` the project file's alone; ``given``
+    says which keys the project file wrote; ``files`` are (the project's, the user's).
     """
-    return merged.sandbox.model_copy(
+    source, user_file = files
+    widened = _keep_own_shell(merged, own, project, given)
+    widened += _keep_own_approval_mode(merged, own, project, given)
+    widened += _keep_own_sandbox(merged, own, project, given)
+    planted = [
+        f"approval.{_alias(ApprovalSettings, n)}"
+        for n in _RULE_LISTS
+        if given("approval", n) and getattr(project.approval, n)
+    ]
+    for name in _RULE_LISTS:
+        setattr(merged.approval, name, list(getattr(own.approval, name)))
+    messages = []
+    if widened:
+        messages.append(
+            f"{source}: ignored {', '.join(widened)}: a project's settings may narrow "
+            f"permissions, never widen them (set it in {user_file} if you mean it)"
+        )
+    if planted:
+        messages.append(
+            f"{source}: {', '.join(planted)} no longer honoured: rules in a project file "
+            "could have been planted by the repository or a command; approve again and "
+            'choose "always" to remember them (kept in the pitui home now)'
+        )
+    return messages
+
+
+def _alias(model: type[PiModel], name: str) -> str:
+    return model.model_fields[name].alias or name
+
+
+def _keep_own_shell(merged: Settings, own: Settings, project: Settings, given: _Given) -> list[str]:
+    ignored = [
+        _alias(Settings, name)
+        for name in _USER_ONLY
+        if given(name) and getattr(project, name) != getattr(own, name)
+    ]
+    for name in _USER_ONLY:
+        setattr(merged, name, getattr(own, name))
+    return ignored
+
+
+def _keep_own_approval_mode(
+    merged: Settings, own: Settings, project: Settings, given: _Given
+) -> list[str]:
+    wanted, mine = project.approval.mode, own.approval.mode
+    if not given("approval", "mode") or wanted == mine:
+        merged.approval.mode = mine
+        return []
+    if _STRICTNESS[wanted] < _STRICTNESS[mine]:
+        merged.approval.mode = wanted
+        return []
+    merged.approval.mode = mine
+    return [f"approval.mode ({wanted!r})"]
+
+
+def _keep_own_sandbox(
+    merged: Settings, own: Settings, project: Settings, given: _Given
+) -> list[str]:
+    """The network is on, and ``/tmp`` writable, only if both files agree; the rest is
+    the user's alone."""
+    theirs, mine = project.sandbox, own.sandbox
+    ignored = []
+    if given("sandbox", "writable_paths") and set(theirs.writable_paths) - set(mine.writable_paths):
+        ignored.append("sandbox.writablePaths")
+    if given("sandbox", "backend") and theirs.backend != mine.backend:
+        ignored.append("sandbox.backend")
+    for name in ("network", "writable_slash_tmp"):
+        if given("sandbox", name) and getattr(theirs, name) and not getattr(mine, name):
+            ignored.append(f"sandbox.{_alias(SandboxSettings, name)}")
+    merged.sandbox = mine.model_copy(
         update={
-            "writable_paths": list(own.writable_paths),
-            "network": own.network and merged.sandbox.network,
-            "writable_slash_tmp": own.writable_slash_tmp and merged.sandbox.writable_slash_tmp,
+            "network": mine.network and merged.sandbox.network,
+            "writable_slash_tmp": mine.writable_slash_tmp and merged.sandbox.writable_slash_tmp,
         }
     )
-
-
-async def update_project_settings(cwd: Path, changes: dict[str, Any]) -> str | None:
-    """Merge ``changes`` into the project settings (remembered approvals); see below."""
-    return await _update_settings_file(paths.project_settings_file(cwd), changes)
+    return ignored
 
 
 async def update_global_settings(changes: dict[str, Any]) -> str | None:

@@ -1,12 +1,16 @@
-"""The Textual app: owns the ChatState, runs the reducer, forwards intents. Kept thin."""
+"""The Textual app: lifecycle, themes, bindings → actions, the one ChatState and ``apply``.
+
+It owns the view state and the session handle, and routes what widgets post to the
+controllers (:mod:`pitui.ui.controllers`) and what keys ask to the action table
+(:mod:`pitui.ui.commands.actions`). Commands and controllers see it as a
+:class:`~pitui.ui.host.UiHost` and never import it.
+"""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gc
 import os
-import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from functools import cached_property
@@ -20,47 +24,52 @@ from textual.screen import Screen
 from pitui.core.keybindings import Keybindings
 from pitui.core.session.bulk import resume_collection
 from pitui.core.usage import UsageTotals
-from pitui.errors import PituiError
-from pitui.ui.bridge import AgentEventBatch, EventBridge, Subscribe
-from pitui.ui.keymap import binding
-from pitui.ui.port import SessionPort
+from pitui.ui.commands.actions import BY_ID
+from pitui.ui.commands.keymap import bindings
+from pitui.ui.host import HostServices
+from pitui.ui.live.bridge import AgentEventBatch, EventBridge, Subscribe
+from pitui.ui.live.session import NO_SESSION_NOTICE, LiveSession
 from pitui.ui.screens.main import MainScreen
 from pitui.ui.theme import ThemeCatalog, fallback_variables, to_textual_theme
 from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.pvector import changed_positions
+from pitui.ui.view.session_info import SessionInfo
 from pitui.ui.widgets.branch_tree import BranchTree
 from pitui.ui.widgets.composer import Composer
-from pitui.ui.widgets.status_bar import SessionInfo
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
     from textual.command import Provider
 
-    from pitui.ui.branches import Branches
-    from pitui.ui.commands import Commands
-    from pitui.ui.launch import LiveSession
-    from pitui.ui.quit_signals import QuitSignals
+    from pitui.ui.controllers.branches import BranchesController
+    from pitui.ui.controllers.keys import KeyController
+    from pitui.ui.controllers.prompt import PromptController
+    from pitui.ui.controllers.signals import QuitSignals
+    from pitui.ui.live.port import SessionPort
     from pitui.ui.view.reducer import AnyEvent
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
 
-DOUBLE_ESCAPE_SECONDS = 0.5
-"""A second Esc within this time on an empty composer runs pi's doubleEscapeAction."""
-LOADING_NOTICE = "The session is still loading; press Enter again in a moment."
-"""For a ``!command`` typed before the session is up (a prompt is queued instead)."""
-NO_SESSION_NOTICE = "No agent session is connected in this build yet: the UI runs without a model."
 # Session changes after which the transcript itself is different: rebuild the view.
 REBUILD_KINDS = frozenset({"new", "resume", "navigate", "fork", "compaction"})
+Startup = Callable[["PituiApp"], Awaitable[None]]
 
 
 def _palette_provider() -> type[Provider]:
     """pitui's command-palette provider, imported when the palette first opens (Textual
     accepts a callable in ``COMMANDS`` for this): the first frame has no palette."""
-    from pitui.ui.palette import PituiCommandProvider
+    from pitui.ui.commands.palette import PituiCommandProvider
 
     return PituiCommandProvider
 
 
-class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c have no id
+class PituiMainScreen(MainScreen):
+    """The main screen with the action table's screen-scope bindings (keys a binding of
+    the screen's own, such as Shift+Tab's focus-back, would otherwise take)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = list(bindings("screen"))
+
+
+class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's keys have no id
     """pitui's full-screen UI."""
 
     # What the first, empty screen needs. The item widgets' stylesheets (conversation.tcss,
@@ -72,27 +81,8 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         "widgets/status_bar.tcss",
     ]
     COMMANDS = App.COMMANDS | {_palette_provider}
-    # Every binding has pi's action id (core.keybindings); keybindings.json rebinds them.
-    BINDINGS: ClassVar[list[BindingType]] = [
-        binding("toggleThinking"),
-        binding("expandTools"),
-        binding("interrupt"),
-        binding("clear", priority=True),
-        binding("exit", priority=True),
-        binding("cycleModelForward"),
-        binding("cycleModelBackward"),
-        binding("dequeue"),
-        binding("selectModel"),
-        binding("newSession"),
-        binding("resume"),
-        binding("hotkeys"),
-        binding("contextInspector"),
-        binding("fork"),
-        binding("previousBranch"),
-        binding("nextBranch"),
-        binding("commandPalette", priority=True),
-        binding("quit", priority=True),
-    ]
+    # Every binding has its action id (commands/actions.py); keybindings.json rebinds them.
+    BINDINGS: ClassVar[list[BindingType]] = list(bindings("app"))
 
     def __init__(
         self,
@@ -106,10 +96,11 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         live: LiveSession | None = None,
     ) -> None:
         super().__init__()
-        self.live: LiveSession | None = live
-        """The connected AgentSession and its status facts (commands work through it)."""
-        self.session = session if session is not None or live is None else live.session
-        self.chat = ChatState()
+        if live is None and session is not None:
+            live = LiveSession.of_port(session)
+        self._live: LiveSession | None = live
+        """The connected session (port and façade): the one handle on it."""
+        self._chat = ChatState()
         self.info = info or (live.info() if live is not None else SessionInfo(cwd=os.getcwd()))
         self._catalog = themes
         self._theme_name = theme_name
@@ -117,46 +108,60 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         """Theme problems, shown once the screen is up."""
         self._keybindings = keybindings
         """keybindings.json's bindings (None: read the file after the first frame)."""
-        source = event_source or (self.session.subscribe if self.session is not None else None)
-        self.bridge = EventBridge(self, source) if source is not None else None
-        self._last_escape = -1.0
-        self.early_prompts: list[str] = []
-        """Prompts sent before the session was up, in order (the launcher sends them)."""
+        source = event_source or (live.subscribe if live is not None else None)
+        self._bridge = EventBridge(self, source) if source is not None else None
         self.new_session = False
         """The startup creates a new session (set before the app runs; see ``launch``)."""
-        self.startup: Callable[[PituiApp], Awaitable[None]] | None = None
+        self.startup: Startup | None = None
         """Run in a worker after the first frame (creates the session, see ``launch``)."""
         self._ending_run = False
         """An exit is waiting for the run to end (see :meth:`exit`)."""
         self._signals: QuitSignals | None = None
 
-    @cached_property
-    def commands(self) -> Commands:
-        """Slash commands, palette entries and keybindings. Built on first use: the first
-        frame needs none of them (they are installed just after it, see
-        ``_after_first_frame``), and the module and its command table cost import time."""
-        from pitui.ui.commands import Commands
+    # ------------------------------------------------------------------ UiHost
 
-        return Commands(self)
+    @property
+    def live(self) -> LiveSession | None:
+        return self._live
+
+    @property
+    def chat(self) -> ChatState:
+        return self._chat
+
+    @property
+    def bridge(self) -> EventBridge | None:
+        return self._bridge
+
+    @property
+    def loading(self) -> bool:
+        return self.startup is not None
+
+    def end_loading(self) -> None:
+        self.startup = None
+
+    # The controllers are built on first use (the first frame needs none of them) and
+    # their modules imported then: they bring the view's item models and the dispatcher.
 
     @cached_property
-    def branches(self) -> Branches:
+    def branches(self) -> BranchesController:
         """The branch tree's controller (keeps the pane live, navigates, forks)."""
-        from pitui.ui.branches import Branches
+        from pitui.ui.controllers.branches import BranchesController
 
-        return Branches(self)
+        return BranchesController(self)
 
-    def get_default_screen(self) -> Screen[None]:
-        return MainScreen(self.info, self.chat, new_session=self.new_session)
+    @cached_property
+    def prompts(self) -> PromptController:
+        """What Enter, Esc and Alt+Up in the composer mean now."""
+        from pitui.ui.controllers.prompt import PromptController
 
-    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
-        """Textual's palette commands, its theme list replaced by the pi themes' picker."""
-        from pitui.ui.palette import system_commands  # the palette is open: loaded
+        return PromptController(self)
 
-        return system_commands(self, super().get_system_commands(screen))
+    @cached_property
+    def keys(self) -> KeyController:
+        """The user's keys and pi's Ctrl+C / Ctrl+D."""
+        from pitui.ui.controllers.keys import KeyController
 
-    def get_theme_variable_defaults(self) -> dict[str, str]:
-        return fallback_variables()
+        return KeyController(self)
 
     @property
     def main(self) -> MainScreen:
@@ -165,22 +170,67 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         assert isinstance(screen, MainScreen)
         return screen
 
+    @property
+    def themes(self) -> ThemeCatalog:
+        """The pi themes found at start-up."""
+        return self._catalog if self._catalog is not None else ThemeCatalog()
+
+    def switch_theme(self, name: str) -> bool:
+        """Switch to the pi theme called ``name``; False if there is no such theme."""
+        theme = self._catalog.themes.get(name) if self._catalog is not None else None
+        if theme is None:
+            return False
+        self.theme = theme.textual_name
+        return True
+
+    def update_info(self, info: SessionInfo) -> None:
+        """New session facts (model, name, window …) for the status bar."""
+        self.info = info
+        self.main.show_status(info, self._chat)
+
+    # ------------------------------------------------------------------ Textual hooks
+
+    def get_default_screen(self) -> Screen[None]:
+        return PituiMainScreen(self.info, self._chat, new_session=self.new_session)
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Textual's palette commands, its theme list replaced by the pi themes' picker."""
+        from pitui.ui.commands.palette import system_commands  # the palette is open: loaded
+
+        return system_commands(self, super().get_system_commands(screen))
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return fallback_variables()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Ctrl+C / Ctrl+D are pi's clear / exit only where they apply (see KeyController)."""
+        if action == "pitui" and parameters and isinstance(parameters[0], str):
+            return self.keys.applies(parameters[0])
+        return True
+
+    async def action_pitui(self, action_id: str) -> None:
+        """Every binding's action: run the action table's handler for ``action_id``."""
+        action = BY_ID.get(action_id)
+        if action is not None and action.handler is not None:
+            await self.guarded(action.handler(self, ""))
+
     # ------------------------------------------------------------------ startup
 
     async def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         warnings = self._warnings
-        if self.session is not None and self.session.messages:
+        live = self._live
+        if live is not None and live.messages:
             from pitui.ui.view.replay import state_from_messages
 
-            self.chat = state_from_messages(self.session.messages)
-            await self.main.show_state(self.chat, self.chat.items)
-            self.main.show_status(self.info, self.chat)
+            self._chat = state_from_messages(live.messages)
+            await self.main.show_state(self._chat, self._chat.items)
+            self.main.show_status(self.info, self._chat)
         # else: the screen drew the status bar from the same info and state when it mounted.
-        if self.live is not None:
+        if live is not None:
             self.branches.sync()
-        if self.bridge is not None:
-            self.bridge.start()
-        if self.session is None and self.bridge is None and self.startup is None:
+        if self._bridge is not None:
+            self._bridge.start()
+        if live is None and self._bridge is None and self.startup is None:
             warnings.append(NO_SESSION_NOTICE)
         if warnings:
             from pitui.ui.view.events import AddNotice  # lazy: not first-frame
@@ -195,16 +245,16 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         session."""
         if self.startup is None:
             resume_collection()
-        from pitui.ui.quit_signals import QuitSignals
+        from pitui.ui.controllers.signals import QuitSignals
 
         self._signals = QuitSignals(self.exit)
         self._signals.install()
-        await self.commands.install(self._keybindings)
+        await self.keys.install(self._keybindings)
         await self.main.add_suggestion_list()
         if self.startup is not None:
             self.run_worker(self._start(self.startup), group="startup", exit_on_error=False)
 
-    async def _start(self, startup: Callable[[PituiApp], Awaitable[None]]) -> None:
+    async def _start(self, startup: Startup) -> None:
         """The session's start-up, with no garbage collection until it is done: its imports
         and objects (the core, a resumed transcript) are long-lived, and collecting them
         young only walks them again and again (~10% of the way to the attached screen)."""
@@ -238,12 +288,11 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.update_classes(classes, update=False)
         self._refresh_truecolor_filter(self.ansi_theme)
 
-    async def attach_session(self, session: SessionPort, live: LiveSession | None = None) -> None:
+    async def attach_session(self, live: LiveSession) -> None:
         """Connect a session after the first frame (sessions load after the UI shows).
 
         Replaces any previous event source, rebuilds the view from the session's
-        transcript and starts listening to its events. ``live``: the full AgentSession
-        behind ``session``, for commands and the status bar.
+        transcript and starts listening to its events.
         """
         from pitui.ui.view.items import carry_notices
         from pitui.ui.view.replay import state_from_messages
@@ -252,33 +301,32 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         # tree's rows: ~10,000 messages each) run in threads, so keys and frames go on
         # meanwhile; the session becomes the app's only then, so nothing is sent to it
         # (or added to its file) while they read it.
-        transcript = await asyncio.to_thread(state_from_messages, session.messages)
-        if live is not None:
-            await asyncio.to_thread(live.session.usage_totals)  # cached: rebuild reads it
-            await self.branches.prepare(live.session)
-        if self.bridge is not None:
-            self.bridge.stop()
-        self.live = live
-        self.session = session
-        if live is not None:
-            self.info = live.info()
-        state = carry_notices(self.chat, transcript, [NO_SESSION_NOTICE])
-        state = replace(state, follow_up=(*state.follow_up, *self.early_prompts))
+        transcript = await asyncio.to_thread(state_from_messages, live.messages)
+        if live.facade is not None:
+            await asyncio.to_thread(live.facade.usage_totals)  # cached: rebuild reads it
+            await self.branches.prepare(live.facade)
+        if self._bridge is not None:
+            self._bridge.stop()
+        self._live = live
+        self.info = live.info(self.info)
+        state = carry_notices(self._chat, transcript, [NO_SESSION_NOTICE])
+        state = replace(state, follow_up=(*state.follow_up, *self.prompts.early_prompts))
         await self.rebuild(state)
-        self.bridge = EventBridge(self, session.subscribe)
-        self.bridge.start()
+        self._bridge = EventBridge(self, live.subscribe)
+        self._bridge.start()
 
     async def show_preview(self, state: ChatState, *, more: bool = False) -> None:
         """The last messages of a session that is still loading (from the end of its
-        file: see ``Launcher``), drawn before the loading goes on; :meth:`attach_session`
+        file: see the launcher), drawn before the loading goes on; :meth:`attach_session`
         replaces them with the whole session. ``more``: the session goes on above them
         (they fill the pane: laid out at their end from the first frame)."""
         from pitui.ui.view.items import carry_notices
 
-        state = carry_notices(self.chat, state, [NO_SESSION_NOTICE])
+        state = carry_notices(self._chat, state, [NO_SESSION_NOTICE])
         if more:  # the footer's totals are the whole file's: not known from its end
             state = replace(state, usage=UsageTotals(context_tokens=state.usage.context_tokens))
-        await self.rebuild(replace(state, follow_up=(*state.follow_up, *self.early_prompts)))
+        early = self.prompts.early_prompts
+        await self.rebuild(replace(state, follow_up=(*state.follow_up, *early)))
         if more:
             self.main.conversation.open_at_end()
         self.main.branches.show_loading()
@@ -303,7 +351,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         partial reply are in the session file as an ``aborted`` message; quitting does
         not wait for that a second time.
         """
-        live = self.live
+        live = self._live
         if live is None or self._ending_run or not live.busy:
             super().exit(result, return_code, message)
             return
@@ -315,26 +363,13 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
         self.run_worker(end_then_exit(), group="exit", exit_on_error=False)
 
-    @property
-    def themes(self) -> ThemeCatalog:
-        """The pi themes found at start-up."""
-        return self._catalog if self._catalog is not None else ThemeCatalog()
-
-    def switch_theme(self, name: str) -> bool:
-        """Switch to the pi theme called ``name``; False if there is no such theme."""
-        theme = self._catalog.themes.get(name) if self._catalog is not None else None
-        if theme is None:
-            return False
-        self.theme = theme.textual_name
-        return True
-
     async def on_unmount(self) -> None:
         if self._signals is not None:
             self._signals.remove()
-        if self.bridge is not None:
-            self.bridge.stop()
-        if self.live is not None:
-            await self.live.close()
+        if self._bridge is not None:
+            self._bridge.stop()
+        if self._live is not None:
+            await self._live.close()
         if self._signals is not None:  # saved and closed: a dead terminal cannot hold us
             self._signals.end_if_stuck()
 
@@ -342,11 +377,11 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
 
     async def apply(self, events: Iterable[AnyEvent]) -> None:
         """Reduce ``events`` and update only the widgets whose items changed."""
-        old = self.chat
+        old = self._chat
         from pitui.ui.view.reducer import reduce_all  # lazy: its event models are not first-frame
 
         new = reduce_all(old, events)
-        self.chat = new
+        self._chat = new
         changed = [new.items[p] for p in changed_positions(old.items, new.items)]
         await self.main.show_state(new, changed, old)
         if new.usage is not old.usage:
@@ -358,7 +393,7 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         from pitui.ui.view.session_handlers import compaction_done
 
         events = message.events
-        live = self.live
+        live = self._live
         kinds = {e.kind for e in events if isinstance(e, SessionChangedEvent)} & REBUILD_KINDS
         # An automatic compaction changed the transcript too: rebuild, then put its card
         # at the bottom where the user is looking (as pi).
@@ -373,15 +408,15 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
             ),
             default=None,
         )
-        if last is None or self.session is None:
+        if last is None or live is None:
             await self.apply(events)
         else:  # what came after the change is shown on the rebuilt view
             await self.apply(events[: last + 1])
             await self.rebuild(
-                state_from_messages(self.session.messages), keep_queue=kinds <= {"compaction"}
+                state_from_messages(live.messages), keep_queue=kinds <= {"compaction"}
             )
             await self.apply([*cards, *events[last + 1 :]])
-        if live is not None and live.changes_info(events):
+        if live is not None and live.facade is not None and live.changes_info(events):
             self.update_info(live.info())
             self.branches.sync()
 
@@ -391,19 +426,20 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         ``keep_queue``: the messages waiting to be sent stay shown (after a compaction
         they are delivered next; a new or switched session drops them)."""
         if keep_queue:
-            state = replace(state, steering=self.chat.steering, follow_up=self.chat.follow_up)
+            state = replace(state, steering=self._chat.steering, follow_up=self._chat.follow_up)
+        live = self._live
         # One layout for the whole new view: each await below (clearing, mounting the
         # earlier-items marker, then the item widgets, in two panes) would otherwise let the
         # screen lay out and draw a half-built view, at ~30-70 ms a pass for a long session.
         with self.batch_update():
             for pane in (self.main.conversation, self.main.tools):
                 await pane.clear()
-            if self.live is not None:  # pi's footer sums every entry of the file
-                state = replace(state, usage=self.live.file_usage(state.usage))
-            self.chat = state
+            if live is not None:  # pi's footer sums every entry of the file
+                state = replace(state, usage=live.file_usage(state.usage))
+            self._chat = state
             await self.main.show_state(state, state.items)
             self.main.show_status(self.info, state)
-            if self.live is not None or self.main.branches.rows.state is not None:
+            if live is not None or self.main.branches.rows.state is not None:
                 self.branches.sync(rebuilt=True)  # else no tree to show (or to take down)
         # A resumed transcript is hundreds of thousands of long-lived objects: promote them
         # to the oldest generation unwalked, so young collections never re-walk them. Not a
@@ -411,147 +447,15 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         gc.freeze()
         gc.unfreeze()
 
+    # ------------------------------------------------------------------ widget messages
+
     async def on_toggle_requested(self, message: ToggleRequested) -> None:
         from pitui.ui.view.events import ToggleItem  # lazy: not first-frame
 
         await self.apply([ToggleItem(message.item_id)])
 
-    # ------------------------------------------------------------------ intents
-
     async def on_composer_submitted(self, message: Composer.Submitted) -> None:
-        from pitui.ui.view.events import AddNotice, QueueMessage  # lazy: not first-frame
-
-        text = message.text.strip()
-        session = self.session
-        if self.commands.is_command(text):
-            self.commands.run(text)
-        elif session is None and self.startup is not None and not text.startswith("!"):
-            # Still loading: queued, and sent in order once the session is up.
-            self.early_prompts.append(text)
-            await self.apply([QueueMessage(text, "followUp")])
-        elif session is None and self.startup is not None:  # still loading: keep the text
-            self.main.query_one(Composer).load_text(message.text)
-            await self.apply([AddNotice(LOADING_NOTICE)])
-        elif session is None:
-            await self.apply([AddNotice(NO_SESSION_NOTICE, "warning")])
-        elif text.startswith("!") and text.lstrip("!").strip():
-            command = text[2:] if text.startswith("!!") else text[1:]
-            excluded = text.startswith("!!")
-            self._run(session.run_bash(command.strip(), exclude_from_context=excluded))
-        elif self.live is not None and self.live.session.compaction.is_compacting:
-            session.follow_up(text)  # sent once the compaction is done (pi)
-            await self.apply([QueueMessage(text, "followUp")])
-        elif self.chat.busy or session.is_streaming:
-            if message.follow_up:
-                session.follow_up(text)
-                await self.apply([QueueMessage(text, "followUp")])
-            else:
-                session.steer(text)
-                await self.apply([QueueMessage(text, "steer")])
-        else:
-            self._run(session.prompt(text))
-
-    def _run(self, work: Awaitable[None]) -> None:
-        """Run session work off the message loop; its errors become notices."""
-
-        async def guarded() -> None:
-            from pitui.ui.view.events import AddNotice  # lazy: not first-frame
-
-            try:
-                await work
-            except PituiError as exc:
-                await self.apply([AddNotice(f"Error: {exc}", "error")])
-
-        self.run_worker(guarded(), group="session", exit_on_error=False)
-
-    async def action_cycle_thinking(self) -> None:
-        """Shift+Tab: the next thinking level (the status bar follows its event)."""
-        if self.live is not None:
-            await self.live.cycle_thinking_level()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Ctrl+C / Ctrl+D are pi's clear / exit only on the main screen (Ctrl+D: empty)."""
-        if action in ("clear_editor", "exit_if_empty"):
-            return self.commands.editor_key_applies(action)
-        return True
-
-    def action_clear_editor(self) -> None:
-        """Ctrl+C: clear the composer (twice within 0.5 s: quit)."""
-        self.commands.clear_editor()
-
-    def action_exit_if_empty(self) -> None:
-        """Ctrl+D on an empty composer: quit."""
-        self.exit()
-
-    async def action_cycle_model(self, step: int) -> None:
-        """Next / previous usable model (pi's cycleModelForward / Backward)."""
-        await self.commands.guarded(self.commands.cycle_model(step))
-
-    def action_select_model(self) -> None:
-        """Ctrl+L: the model picker."""
-        from pitui.ui.screens.models import open_model_picker  # lazy: not first-frame
-
-        open_model_picker(self.commands)
-
-    def action_new_session(self) -> None:
-        """Start a new session (``/new``; unbound by default, as in pi)."""
-        self.commands.run("/new")
-
-    def action_resume(self) -> None:
-        """The resume picker (``/resume``; unbound by default, as in pi)."""
-        self.commands.run("/resume")
-
-    def action_hotkeys(self) -> None:
-        """Show every binding (``/hotkeys``)."""
-        self.commands.run("/hotkeys")
-
-    def action_context_inspector(self) -> None:
-        """What the model sees on the next request (``/context``)."""
-        self.commands.run("/context")
-
-    async def action_toggle_thinking(self) -> None:
-        from pitui.ui.view.events import ToggleAllThinking  # lazy: not first-frame
-
-        await self.apply([ToggleAllThinking()])
-
-    async def action_toggle_tools(self) -> None:
-        from pitui.ui.view.events import ToggleAllTools  # lazy: not first-frame
-
-        await self.apply([ToggleAllTools()])
-
-    async def action_interrupt(self) -> None:
-        """Esc: cancel a branch summary or a compaction; else put the queued texts back
-        into the composer and abort (pi's order); on an idle, empty composer, twice in a
-        row: pi's ``doubleEscapeAction`` (focus the branch tree)."""
-        session = self.live.session if self.live is not None else None
-        if session is not None and session.navigation.is_summarizing:
-            session.navigation.abort()
-        elif session is not None and session.compaction.is_compacting:
-            session.abort_compaction()
-        elif self.session is not None and (self.chat.busy or self.chat.bash_id is not None):
-            await self.action_dequeue()
-            self.session.abort()
-        elif session is not None and not self.main.query_one(Composer).text:
-            self._double_escape(session.settings.double_escape_action)
-
-    def _double_escape(self, action: str) -> None:
-        now = time.monotonic()
-        if now - self._last_escape >= DOUBLE_ESCAPE_SECONDS:
-            self._last_escape = now
-            return
-        self._last_escape = -1.0
-        if action == "tree":
-            self.main.focus_branches()
-        elif action == "fork":
-            self.branches.open_fork_picker()
-
-    def action_switch_branch(self, step: int) -> None:
-        """Alt+← / Alt+→: a user message's previous / next sibling branch."""
-        self.branches.switch_sibling(step)
-
-    def action_fork(self) -> None:
-        """The fork picker (``/fork``; unbound by default, as in pi)."""
-        self.branches.open_fork_picker()
+        await self.prompts.submit(message.text, follow_up=message.follow_up)
 
     def on_branch_tree_navigate(self, message: BranchTree.Navigate) -> None:
         self.branches.navigate(message.entry_id)
@@ -560,37 +464,4 @@ class PituiApp(App[None], inherit_bindings=False):  # Textual's ctrl+q/ctrl+c ha
         self.branches.edit_label(message.entry_id, message.label)
 
     def on_branch_tree_fork(self, message: BranchTree.Fork) -> None:
-        self._run(self.branches.fork(message.entry_id))
-
-    async def action_dequeue(self) -> None:
-        """Alt+Up: take queued messages back into the composer."""
-        from pitui.ui.view.events import ClearQueue  # lazy: not first-frame
-
-        if self.session is not None:
-            texts = self.session.dequeue_all()
-        else:  # prompts sent while the session loads
-            texts, self.early_prompts = self.early_prompts, []
-        if texts:
-            composer = self.main.query_one(Composer)
-            current = composer.text
-            composer.load_text("\n\n".join([*texts, current] if current else texts))
-        await self.apply([ClearQueue()])
-
-    def update_info(self, info: SessionInfo) -> None:
-        """New session facts (model, name, window …) for the status bar."""
-        self.info = info
-        self.main.show_status(info, self.chat)
-
-
-def run(args: argparse.Namespace) -> int:
-    """Entry point of the TUI mode (called by ``pitui.cli``)."""
-    from pitui.ui.launch import create_app
-
-    # No collection before the first frame (a full pass over Textual's objects is ~20 ms;
-    # pitui.cli already paused it for the imports); what was imported so far is set aside
-    # until then, so the first young collection after it does not walk every module
-    # object either.
-    gc.freeze()
-    gc.disable()
-    create_app(args).run()
-    return 0
+        self.run_guarded(self.branches.fork(message.entry_id))

@@ -179,3 +179,15 @@ def test_deep_nesting_does_not_raise() -> None:
 def test_parse_partial_json_raises_value_error_where_partial_json_throws(text: str) -> None:
     with pytest.raises(ValueError):
         parse_partial_json(text)
+
+
+def test_final_arguments_must_be_complete_json() -> None:
+    from pitui.ai.partial_json import parse_final_json
+
+    assert parse_final_json('{"command": "ls"}') == ({"command": "ls"}, None)
+    assert parse_final_json("") == ({}, None)
+    value, problem = parse_final_json('{"command": "touch keep_me_not_this_')
+    assert problem == "the arguments are not complete JSON"
+    assert value == {"command": "touch keep_me_not_this_"}  # shown, never run
+    assert parse_final_json("[1]")[1] == "the arguments are not a JSON object"
+    assert parse_final_json('{"a": NaN}')[1] is not None

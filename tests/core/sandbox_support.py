@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -29,3 +31,21 @@ def backends() -> list[object]:
 
 
 needs_a_sandbox = pytest.mark.skipif(LANDLOCK_ABI < 1 and not HAS_BWRAP, reason=NONE_REASON)
+
+
+def _namespaces() -> bool:
+    """True if the Landlock launcher can make its private mount namespace here."""
+    from pitui.core.sandbox import namespace_problem, writable_places
+    from pitui.core.settings import SandboxSettings
+
+    if LANDLOCK_ABI < 1:
+        return False
+    places = writable_places(Path(tempfile.gettempdir()), SandboxSettings())
+    problem = asyncio.run(namespace_problem(places))
+    if problem is not None:
+        print(f"sandbox tests: no mount namespace for Landlock ({problem})")
+    return problem is None
+
+
+NAMESPACES = _namespaces()
+"""Landlock's launcher has a private mount namespace here (bubblewrap always has one)."""

@@ -1,4 +1,8 @@
-"""keybindings.json parsing: pi's format, validation, defaults."""
+"""keybindings.json parsing: pi's format, validation, defaults, pi 1.6's ids.
+
+The parser is given its catalogue of actions (the UI's action table provides pitui's: see
+tests/ui/test_action_table.py); here a small one with pi's defaults.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,27 @@ from pathlib import Path
 import pytest
 
 from pitui.core.keybindings import (
-    ACTIONS,
     InvalidKeyError,
     Keybindings,
+    KeyCatalogue,
     display_key,
     load_keybindings,
     normalize_key,
     parse_keybindings,
     parse_keybindings_text,
 )
+
+CATALOGUE = KeyCatalogue(
+    defaults={
+        "selectModel": ("ctrl+l",),
+        "expandTools": ("ctrl+o",),
+        "toggleThinking": ("ctrl+t",),
+        "dequeue": ("alt+up",),
+        "newSession": (),
+    },
+    aliases={"app.model.select": "selectModel", "app.tools.expand": "expandTools"},
+)
+DEFAULTS = Keybindings.defaults(CATALOGUE).keys
 
 
 @pytest.mark.parametrize(
@@ -30,6 +46,8 @@ from pitui.core.keybindings import (
         ("return", "enter"),
         ("ctrl++", "ctrl++"),
         ("f12", "f12"),
+        ("super+k", "super+k"),
+        ("ctrl+super+k", "ctrl+super+k"),
     ],
 )
 def test_normalize_key(key: str, expected: str) -> None:
@@ -47,24 +65,11 @@ def test_display_key() -> None:
     assert display_key("pageup") == "PageUp"
 
 
-def test_defaults_are_pi_defaults() -> None:
-    keys = Keybindings().keys
-    assert keys["selectModel"] == ("ctrl+l",)
-    assert keys["cycleThinkingLevel"] == ("shift+tab",)
-    assert keys["interrupt"] == ("escape",)
-    assert keys["followUp"] == ("alt+enter",)
-    assert keys["newSession"] == ()
-    assert keys["clear"] == ("ctrl+c",)
-    assert keys["exit"] == ("ctrl+d",)
-    assert keys["cycleModelForward"] == ()  # pi's Ctrl+P is pitui's command palette
-    assert len({a.id for a in ACTIONS}) == len(ACTIONS)
-    for action in ACTIONS:  # every default is a valid key id, already canonical
-        assert all(normalize_key(k) == k for k in action.default)
-
-
 def test_overrides_string_list_and_unbind() -> None:
     result = parse_keybindings(
-        {"selectModel": "ctrl+k", "expandTools": ["ctrl+o", "F3"], "dequeue": []}, "kb.json"
+        {"selectModel": "ctrl+k", "expandTools": ["ctrl+o", "F3"], "dequeue": []},
+        "kb.json",
+        CATALOGUE,
     )
     assert result.problems == []
     assert result.keys["selectModel"] == ("ctrl+k",)
@@ -75,9 +80,25 @@ def test_overrides_string_list_and_unbind() -> None:
 
 
 def test_pi_only_actions_are_accepted_silently() -> None:
-    result = parse_keybindings({"yank": "ctrl+y", "externalEditor": "ctrl+g"}, "kb.json")
+    data = {
+        "yank": "ctrl+y",
+        "externalEditor": "ctrl+g",
+        "$schema": "https://pi.dev/schemas/keybindings.schema.json",
+        "tui.editor.cursorUp": "up",
+        "app.session.togglePath": "ctrl+p",
+    }
+    result = parse_keybindings(data, "kb.json", CATALOGUE)
     assert result.problems == []
-    assert result.keys == Keybindings().keys
+    assert result.unknown == ()
+    assert result.keys == DEFAULTS
+
+
+def test_pi16_ids_name_the_same_actions() -> None:
+    result = parse_keybindings({"app.model.select": "f4", "app.tools.expand": []}, "kb", CATALOGUE)
+    assert result.problems == []
+    assert result.keys["selectModel"] == ("f4",)
+    assert result.keys["expandTools"] == ()
+    assert result.overridden == {"selectModel", "expandTools"}
 
 
 def test_problems_name_file_and_action_and_rest_applies() -> None:
@@ -88,9 +109,10 @@ def test_problems_name_file_and_action_and_rest_applies() -> None:
         "toggleThinking": 5,
         "dequeue": "nonsense",
     }
-    result = parse_keybindings(data, "/h/keybindings.json")
+    result = parse_keybindings(data, "/h/keybindings.json", CATALOGUE)
     messages = [str(p) for p in result.problems]
-    assert "Keybindings /h/keybindings.json (selectModle): unknown action" in messages
+    assert result.unknown == ("selectModle",)  # kept for the log, not a problem
+    assert not any("selectModle" in m for m in messages)
     assert any("(expandTools): unknown modifier 'hyper'" in m for m in messages)
     assert any("(toggleThinking): expected a key or a list of keys" in m for m in messages)
     assert any("(dequeue): unknown key 'nonsense'" in m for m in messages)
@@ -101,10 +123,11 @@ def test_problems_name_file_and_action_and_rest_applies() -> None:
 
 
 def test_not_an_object_and_bad_json() -> None:
-    assert parse_keybindings([1], "kb.json").problems[0].message == "must be a JSON object"
-    result = parse_keybindings_text("{nope", "kb.json")
+    not_object = parse_keybindings([1], "kb.json", CATALOGUE)
+    assert not_object.problems[0].message == "must be a JSON object"
+    result = parse_keybindings_text("{nope", "kb.json", CATALOGUE)
     assert result.problems[0].message.startswith("invalid JSON")
-    assert result.keys == Keybindings().keys
+    assert result.keys == DEFAULTS
 
 
 def write_file(home: Path, data: object) -> None:
@@ -113,7 +136,7 @@ def write_file(home: Path, data: object) -> None:
 
 
 async def test_load_from_home(pitui_home: Path) -> None:
-    assert (await load_keybindings()).keys == Keybindings().keys  # no file: defaults
+    assert (await load_keybindings(CATALOGUE)).keys == DEFAULTS  # no file: defaults
     write_file(pitui_home, {"selectModel": "ctrl+k"})
-    loaded = await load_keybindings()
+    loaded = await load_keybindings(CATALOGUE)
     assert loaded.keys["selectModel"] == ("ctrl+k",)

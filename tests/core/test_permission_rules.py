@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from pitui import paths
+from pitui.core.approval_store import read_approvals
 from pitui.core.command_rules import (
     CommandRule,
     names_outside,
@@ -20,9 +22,9 @@ from pitui.core.permissions import (
     ApprovalResponse,
     PermissionGate,
     PermissionPolicy,
+    RuleChange,
 )
 from pitui.core.session_setup import SessionOptions, create_agent_session
-from pitui.core.settings import load_settings
 
 
 @pytest.mark.parametrize(
@@ -131,13 +133,13 @@ def test_exact_rules_allow_only_the_command(tmp_path: Path) -> None:
 
 async def _ask_always(tmp_path: Path, command: str, edited: str | None = None) -> Any:
     seen: list[ApprovalRequest] = []
-    saved: list[dict[str, Any]] = []
+    saved: list[RuleChange] = []
 
     async def asker(request: ApprovalRequest) -> ApprovalResponse:
         seen.append(request)
         return ApprovalResponse("always", rule=edited)
 
-    async def remember(change: dict[str, Any]) -> None:
+    async def remember(change: RuleChange) -> None:
         saved.append(change)
 
     gate = PermissionGate(_policy(tmp_path), asker, remember)
@@ -156,14 +158,14 @@ async def test_always_for_rm_rf_build_is_not_offered(tmp_path: Path) -> None:
 async def test_always_saves_the_exact_command(tmp_path: Path) -> None:
     gate, request, saved, _ = await _ask_always(tmp_path, "ls -a")
     assert request.always_rule == "ls -a"
-    assert saved == [{"approval": {"allowCommands": ["ls -a"]}}]
+    assert saved == [RuleChange("project", "allowCommands", ["ls -a"])]
     assert gate.policy.verdict("bash", {"command": "ls -a"})[0] == "allow"
     assert gate.policy.verdict("bash", {"command": "ls -a /"})[0] == "ask"
 
 
 async def test_always_saves_a_prefix_only_when_the_user_edits_one(tmp_path: Path) -> None:
     _, _, saved, _ = await _ask_always(tmp_path, "npm test -- --watch", "npm test *")
-    assert saved == [{"approval": {"allowCommandPrefixes": ["npm test"]}}]
+    assert saved == [RuleChange("project", "allowCommandPrefixes", ["npm test"])]
     # An edit that does not cover the command saves nothing (it ran once).
     _, _, saved, message = await _ask_always(tmp_path, "npm test", "make *")
     assert saved == [] and message is None
@@ -179,7 +181,7 @@ async def test_writes_outside_offer_no_always(tmp_path: Path) -> None:
     assert gate.remembered_rules() == []
 
 
-async def test_rules_are_listed_and_removed_in_the_project_settings(tmp_path: Path) -> None:
+async def test_rules_are_listed_and_removed_in_the_pitui_home(tmp_path: Path) -> None:
     async def asker(request: ApprovalRequest) -> ApprovalResponse:
         return ApprovalResponse("always")
 
@@ -189,11 +191,12 @@ async def test_rules_are_listed_and_removed_in_the_project_settings(tmp_path: Pa
     assert await gate.check("c2", "bash", {"command": "npm test"}) is None
     rules = gate.remembered_rules()
     assert [r.label for r in rules] == ["edit (inside the project)", "bash: npm test"]
-    saved = (await load_settings(tmp_path)).settings.approval
-    assert saved.allow_commands == ["npm test"] and saved.allow_tools == ["edit"]
+    saved, _ = read_approvals(tmp_path)
+    assert saved.commands == ["npm test"] and saved.tools == ["edit"]
+    assert not paths.project_dir(tmp_path).exists()  # nothing is written in the project
     await gate.forget(rules[1])
-    saved = (await load_settings(tmp_path)).settings.approval
-    assert saved.allow_commands == [] and saved.allow_tools == ["edit"]
+    saved, _ = read_approvals(tmp_path)
+    assert saved.commands == [] and saved.tools == ["edit"]
     assert [r.label for r in gate.remembered_rules()] == ["edit (inside the project)"]
     assert gate.policy.verdict("bash", {"command": "npm test"})[0] == "ask"
     await session.close()

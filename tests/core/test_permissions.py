@@ -12,6 +12,7 @@ from pitui.core.permissions import (
     ApprovalResponse,
     PermissionGate,
     PermissionPolicy,
+    RuleChange,
 )
 
 
@@ -82,18 +83,18 @@ async def test_user_denial_with_reason_reaches_the_model_text(tmp_path: Path) ->
 
 
 async def test_always_allow_is_remembered_and_persisted(tmp_path: Path) -> None:
-    persisted: list[dict[str, Any]] = []
+    persisted: list[RuleChange] = []
     asked: list[str] = []
 
     async def asker(request: ApprovalRequest) -> ApprovalResponse:
         asked.append(request.tool_call_id)
         return ApprovalResponse("always")
 
-    async def remember(change: dict[str, Any]) -> None:
+    async def remember(change: RuleChange) -> None:
         persisted.append(change)
 
     gate = PermissionGate(_policy(tmp_path), asker, remember)
     assert await gate.check("c1", "edit", {"path": "a.py"}) is None
     assert await gate.check("c2", "edit", {"path": "b.py"}) is None
     assert asked == ["c1"]
-    assert persisted == [{"approval": {"allowTools": ["edit"]}}]
+    assert persisted == [RuleChange("project", "allowTools", ["edit"])]

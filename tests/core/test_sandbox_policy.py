@@ -28,7 +28,7 @@ async def test_a_project_can_narrow_the_sandbox_but_not_widen_it(tmp_path: Path)
     widen = {"writablePaths": ["/"], "network": True, "writableSlashTmp": True}
     project.write_text(json.dumps({"sandbox": {**widen, "backend": "bwrap"}}))
     sandbox = (await load_settings(tmp_path)).settings.sandbox
-    assert sandbox.writable_paths == ["~/.cache"] and sandbox.backend == "bwrap"
+    assert sandbox.writable_paths == ["~/.cache"] and sandbox.backend == "auto"
     project.write_text(json.dumps({"sandbox": {"network": False, "writableSlashTmp": False}}))
     sandbox = (await load_settings(tmp_path)).settings.sandbox
     assert sandbox.network is False and sandbox.writable_slash_tmp is False

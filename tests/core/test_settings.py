@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from pitui import paths
-from pitui.core.settings import load_settings, update_project_settings
+from pitui.core.settings import load_settings, update_global_settings
 
 
 def _write(path: Path, data: object) -> None:
@@ -76,19 +76,19 @@ async def test_bad_json_is_reported_not_raised(tmp_path: Path) -> None:
     assert "invalid JSON" in loaded.errors[0]
 
 
-async def test_update_project_settings_is_merged_and_atomic(tmp_path: Path) -> None:
-    _write(paths.project_settings_file(tmp_path), {"theme": "dark"})
-    await update_project_settings(tmp_path, {"approval": {"allowTools": ["edit"]}})
-    data = json.loads(paths.project_settings_file(tmp_path).read_text())
+async def test_update_global_settings_is_merged_and_atomic(tmp_path: Path) -> None:
+    _write(paths.settings_file(), {"theme": "dark"})
+    await update_global_settings({"approval": {"allowTools": ["edit"]}})
+    data = json.loads(paths.settings_file().read_text())
     assert data == {"theme": "dark", "approval": {"allowTools": ["edit"]}}
-    leftovers = [p.name for p in paths.project_dir(tmp_path).iterdir()]
+    leftovers = sorted(p.name for p in paths.home().iterdir())
     assert leftovers == ["settings.json"]
 
 
-async def test_a_broken_project_settings_file_is_never_overwritten(tmp_path: Path) -> None:
-    path = paths.project_settings_file(tmp_path)
-    path.parent.mkdir(parents=True)
+async def test_a_broken_settings_file_is_never_overwritten(tmp_path: Path) -> None:
+    path = paths.settings_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text('{"approval": ')
-    problem = await update_project_settings(tmp_path, {"approval": {"allowTools": ["edit"]}})
+    problem = await update_global_settings({"approval": {"allowTools": ["edit"]}})
     assert problem is not None and "invalid JSON" in problem
     assert path.read_text() == '{"approval": '

@@ -4,6 +4,7 @@ comes back with capture-pane."""
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -21,12 +22,25 @@ needs_tmux = pytest.mark.skipif(not HAS_TMUX, reason="tmux is not installed")
 class Terminal:
     """One tmux session running ``python -m pitui`` in ``cwd`` with its own pitui home."""
 
-    def __init__(self, cwd: Path, home: Path, width: int = 120, height: int = 36) -> None:
+    def __init__(
+        self,
+        cwd: Path,
+        home: Path,
+        width: int = 120,
+        height: int = 36,
+        *,
+        args: tuple[str, ...] = (),
+        socket: str | None = None,
+    ) -> None:
+        """``args`` are pitui's flags; ``socket`` a tmux server of the test's own (``-L``)."""
         self.name = f"pitui-e2e-{uuid.uuid4().hex[:8]}"
+        self._tmux = ["tmux", "-L", socket] if socket else ["tmux"]
         env = {"PITUI_HOME": str(home), "PITUI_DEMO_PACE_MS": "0", "TERM": "xterm-256color"}
         exports = " ".join(f"{k}={v}" for k, v in env.items())
-        command = f"cd {cwd} && env {exports} {sys.executable} -m pitui"
-        argv = ["tmux", "new-session", "-d", "-s", self.name, "-x", f"{width}", "-y", f"{height}"]
+        flags = " ".join(shlex.quote(a) for a in args)
+        command = f"cd {cwd} && env {exports} {sys.executable} -m pitui {flags}".rstrip()
+        argv = [*self._tmux, "new-session", "-d", "-s", self.name, "-x", f"{width}"]
+        argv += ["-y", f"{height}"]
         for attempt in range(5):
             started = subprocess.run(
                 [*argv, command], env={**os.environ, "TMUX": ""}, capture_output=True, text=True
@@ -40,15 +54,15 @@ class Terminal:
 
     def keys(self, *keys: str) -> None:
         """Send keys in one burst (tmux key names: ``Enter``, ``C-b``, ``Up`` …)."""
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+        subprocess.run([*self._tmux, "send-keys", "-t", self.name, *keys], check=True)
 
     def type(self, text: str) -> None:
         """Type ``text`` literally, in one burst."""
-        subprocess.run(["tmux", "send-keys", "-t", self.name, "-l", text], check=True)
+        subprocess.run([*self._tmux, "send-keys", "-t", self.name, "-l", text], check=True)
 
     def screen(self) -> str:
         result = subprocess.run(
-            ["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True
+            [*self._tmux, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True
         )
         return result.stdout
 
@@ -66,7 +80,7 @@ class Terminal:
     def processes(self) -> list[int]:
         """The pane's process and its children (the shell, then pitui)."""
         shown = subprocess.run(
-            ["tmux", "display", "-p", "-t", self.name, "#{pane_pid}"],
+            [*self._tmux, "display", "-p", "-t", self.name, "#{pane_pid}"],
             capture_output=True,
             text=True,
             check=True,
@@ -79,4 +93,4 @@ class Terminal:
         return [pane, *map(int, children)]
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], check=False)
+        subprocess.run([*self._tmux, "kill-session", "-t", self.name], check=False)

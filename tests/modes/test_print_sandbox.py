@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,31 @@ def test_rm_rf_outside_fails_and_the_result_says_the_sandbox_denied_it(
     output = ends[0]["result"]["content"][0]["text"]
     assert "Permission denied" in output or "Read-only file system" in output
     assert "[pitui sandbox] The sandbox denied this" in output
+
+
+@needs_a_sandbox
+def test_print_mode_bash_cannot_plant_settings_leave_processes_or_see_tmux(
+    tmp_path: Path, pitui_home: Path
+) -> None:
+    project = tmp_path / "project"
+    (project / ".pitui").mkdir(parents=True)
+    (project / ".pitui" / "settings.json").write_text("{}\n")
+    pitui_home.mkdir()
+    command = (
+        'echo \'{"shellPath": "/x"}\' > .pitui/settings.json; '
+        "setsid sh -c 'sleep 1; touch late' & env > env.txt"
+    )
+    env = {**os.environ, "PITUI_DEMO_PACE_MS": "0", "PYTHONPATH": str(ROOT),
+           "TMUX": "/tmp/tmux-0/default,1,0"}  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-m", "pitui", "-p", "--mode", "json", f"run {command}"],
+        cwd=project, input="", capture_output=True, text=True, env=env, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    time.sleep(1.3)
+    assert (project / ".pitui" / "settings.json").read_text() == "{}\n"
+    assert not (project / "late").exists()
+    assert "TMUX=" not in (project / "env.txt").read_text()
 
 
 async def test_without_a_sandbox_workspace_denies_bash_naming_approve_all(

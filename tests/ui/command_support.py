@@ -15,7 +15,7 @@ from pitui.core.keybindings import Keybindings
 from pitui.core.session.entries import ModelChangeEntry, ThinkingLevelChangeEntry
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.ui.app import PituiApp
-from pitui.ui.launch import LiveSession
+from pitui.ui.live.session import LiveSession
 from pitui.ui.theme import discover_themes
 from pitui.ui.view.state import NoticeItem
 from pitui.ui.widgets.composer import Composer

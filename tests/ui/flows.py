@@ -75,10 +75,10 @@ async def idle(pilot: Pilot[None], limit: float = 10.0) -> None:
     """Wait until the run has ended and the view has caught up."""
     app = pilot.app
     assert isinstance(app, PituiApp)
-    session = app.session
+    live = app.live
 
     def done() -> bool:
-        return session is not None and not session.is_streaming and not app.chat.busy
+        return live is not None and not live.busy and not app.chat.busy
 
     await wait_for(pilot, done, "the run to end", limit)
     await pilot.pause(0.05)

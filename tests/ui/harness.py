@@ -9,10 +9,10 @@ from textual.pilot import Pilot
 
 from pitui.agent.events import AgentEvent
 from pitui.ui.app import PituiApp
-from pitui.ui.bridge import Listener, Unsubscribe
+from pitui.ui.live.bridge import Listener, Unsubscribe
 from pitui.ui.theme import discover_themes
+from pitui.ui.view.session_info import SessionInfo
 from pitui.ui.widgets.composer import Composer
-from pitui.ui.widgets.status_bar import SessionInfo
 
 INFO = SessionInfo(
     cwd="/srv/proj",

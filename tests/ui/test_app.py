@@ -5,8 +5,9 @@ from __future__ import annotations
 from textual.message import Message
 from textual.widgets import Static
 
-from pitui.ui.app import NO_SESSION_NOTICE, PituiApp
-from pitui.ui.bridge import AgentEventBatch
+from pitui.ui.app import PituiApp
+from pitui.ui.live.bridge import AgentEventBatch
+from pitui.ui.live.session import NO_SESSION_NOTICE
 from pitui.ui.theme import discover_themes
 from pitui.ui.view.state import NoticeItem
 from pitui.ui.widgets.composer import Composer

@@ -19,6 +19,7 @@ from pitui.ui.screens.approval import (
     UNARMED_HINT,
     ApprovalScreen,
     always_label,
+    bash_command,
     request_body,
 )
 from pitui.ui.view.events import ApprovalRequested
@@ -59,8 +60,10 @@ async def test_write_preview_new_and_existing_file(tmp_path: Path) -> None:
 def test_body_for_bash_and_other_tools() -> None:
     bash = ApprovalRequest("c1", "bash", {"command": "npm test -- --watch"}, "runs a shell command",
                            always_rule="npm test -- --watch")  # fmt: skip
-    assert str(request_body(bash, None)) == "$ npm test -- --watch"
+    assert bash_command(bash) == "npm test -- --watch"  # shown in the scrolling view
     assert always_label(bash) == "Always allow `npm test -- --watch` here [a]"
+    long = ApprovalRequest("c3", "bash", {"command": "x" * 50}, "", always_rule="x" * 50)
+    assert always_label(long) == f"Always allow `{'x' * 24}…` here [a]"
     other = ApprovalRequest("c2", "deploy", {"target": "prod"}, "mutating")
     assert '"target": "prod"' in str(request_body(other, None))
     problem = ApprovalPreview(problem="File not found: x")
@@ -289,9 +292,9 @@ async def test_destructive_commands_offer_no_always_and_say_why() -> None:
 
 
 def test_card_waits_for_approval_then_clears() -> None:
+    from pitui.ui.view.chat_state import ChatState
     from pitui.ui.view.events import ApprovalResolved
     from pitui.ui.view.reducer import reduce_all
-    from pitui.ui.view.state import ChatState
     from pitui.ui.view.ui_handlers import WAITING_FOR_APPROVAL
 
     s = Script().start().user("q").assistant().tool_call("c1", "bash", {"command": "make"})
@@ -324,3 +327,42 @@ async def test_outside_the_project_offers_no_always() -> None:
         await pilot.press("y")
         await pilot.pause()
     assert [a.choice for a in answers] == ["allow_once"]  # type: ignore[attr-defined]
+
+
+def test_the_call_is_shown_without_hiding_anything() -> None:
+    from pitui.ui.view.approval_text import body_lines, size_note, title_line
+
+    command = "echo safe" + "\n" * 150 + "touch \x1b]52;c;eA==\x07 \u202eevil"
+    title = title_line("bash", {"command": command})
+    assert title == "$ echo safe⏎×150touch \\x1b]52;c;eA==\\x07 \\u202eevil"
+    lines = body_lines(command, 20)
+    assert lines[0] == "echo safe⏎" and lines[1:150] == ["⏎"] * 149
+    assert "".join(lines[150:]) == "touch \\x1b]52;c;eA==\\x07 \\u202eevil"
+    assert size_note(command) == f"{len(command):,} characters on 151 lines"
+    assert size_note("ls") == "2 characters"
+    huge = title_line("bash", {"command": "a" * 1_000_000})
+    assert len(huge) == 101 and huge.endswith("…")
+    path = "notes\n" * 3 + "x"
+    assert title_line("write", {"path": path, "content": ""}).count("⏎") == 3
+    assert body_lines("界" * 10, 8) == ["界" * 4, "界" * 4, "界" * 2]
+
+
+async def test_scroll_keys_move_the_command_view() -> None:
+    source = FeedSource()
+    app = make_app(source)
+    command = "\n".join(f"line {n}" for n in range(200))
+    request = ApprovalRequest("c1", "bash", {"command": command}, "runs a shell command")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_subscribed(pilot, source)
+        screen = ApprovalScreen(request, None, arm_delay=0.05)
+        await _open(pilot, screen, [])
+        await settle(pilot)
+        view = screen.query_one("#approval-command")
+        size = screen.query_one("#approval-size", Static)
+        assert "characters on 200 lines" in str(size.content)
+        await pilot.press("end")
+        await settle(pilot)
+        assert view.scroll_y == view.max_scroll_y > 0
+        await pilot.press("home")
+        await settle(pilot)
+        assert view.scroll_y == 0

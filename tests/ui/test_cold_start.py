@@ -19,9 +19,13 @@ from tests.ui.script import demo_conversation
 NOT_FIRST_FRAME = (
     "pitui.ui.view.state",  # the item dataclasses (ChatState lives in pitui.ui.view.chat_state)
     "pitui.ui.view.reducer",
-    "pitui.ui.palette",
-    "pitui.ui.commands",  # PituiApp.commands is built on first use
-    "pitui.ui.command_handlers",
+    "pitui.ui.commands.palette",
+    # The action table is first-frame (bindings are class attributes); what runs the
+    # commands and the controllers are built on first use.
+    "pitui.ui.commands.dispatch",
+    "pitui.ui.controllers.prompt",
+    "pitui.ui.controllers.keys",
+    "pitui.ui.controllers.branches",
     "pitui.ui.widgets.suggestions",
     "pitui.ui.widgets.base",
     "pitui.ui.widgets.messages",

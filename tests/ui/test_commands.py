@@ -8,8 +8,8 @@ import pytest
 from textual.command import CommandPalette
 from textual.widgets import DataTable, Static
 
-from pitui.ui.command_handlers import exact_model_match
-from pitui.ui.commands import split_command
+from pitui.ui.commands.dispatch import split_command
+from pitui.ui.commands.model import exact_model_match
 from pitui.ui.screens.hotkeys import HotkeysScreen
 from pitui.ui.screens.session_panel import SessionPanel
 from pitui.ui.view.events import AddNotice

@@ -9,9 +9,9 @@ import pytest
 from textual.command import CommandPalette
 from textual.widgets import Input
 
-from pitui.core.keybindings import ACTIONS
-from pitui.ui.keymap import ACTION_TARGETS
-from pitui.ui.palette import palette_entries
+from pitui.ui.commands.actions import ACTIONS
+from pitui.ui.commands.dispatch import slash_commands
+from pitui.ui.commands.palette import palette_entries
 from pitui.ui.screens.hotkeys import HotkeysScreen
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.suggestions import SuggestionList
@@ -35,13 +35,13 @@ async def test_palette_lists_every_command_and_action(tmp_path: Path) -> None:
     app = make_app(session)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        entries = palette_entries(app.commands)
+        entries = palette_entries(app)
         texts = {e.text for e in entries}
-        for command in app.commands.registry.all():
-            assert f"/{command.name}" in texts
+        for command in slash_commands():
+            assert f"/{command.slash}" in texts
         helps = " ".join(e.help for e in entries)
         for action in ACTIONS:
-            if action.id in ACTION_TARGETS and action.id != "commandPalette":
+            if action.scope in ("app", "screen") and action.id != "commandPalette":
                 assert re.search(rf"id: (/\w+, )?{action.id}\b", helps), action.id
         assert "Ctrl+L  ·  id: /model, selectModel" in helps
         system = {c.title: c for c in app.get_system_commands(app.screen)}
@@ -59,7 +59,7 @@ async def test_palette_lists_each_action_once(tmp_path: Path) -> None:
     app = make_app(session)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        entries = palette_entries(app.commands)
+        entries = palette_entries(app)
         system = [c.title for c in app.get_system_commands(app.screen)]
         titles = [e.text for e in entries] + system
         assert len(titles) == len(set(titles))
@@ -114,7 +114,7 @@ async def test_autocomplete_command_names_then_arguments(tmp_path: Path) -> None
         assert not suggestions.display
         await pilot.press("slash")
         assert suggestions.display
-        assert len(suggestions.items) == len(app.commands.registry.all())
+        assert len(suggestions.items) == len(slash_commands())
         await pilot.press(*"thi")
         assert suggestions.items[0].label == "/thinking [level]"
         await pilot.press("tab")

@@ -18,7 +18,8 @@ from pitui.core.agent_session import AgentSession
 from pitui.core.messages import BranchSummaryMessage, CompactionSummaryMessage
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.ui.app import PituiApp
-from pitui.ui.launch import LiveSession
+from pitui.ui.commands import dispatch
+from pitui.ui.live.session import LiveSession
 from pitui.ui.screens.session_panel import SessionPanel
 from pitui.ui.theme import discover_themes
 from pitui.ui.view.progress import running
@@ -172,7 +173,7 @@ async def test_escape_cancels_and_nothing_is_written(
         await _converse(pilot, session, "first", "second")
         assert session.session_file is not None
         before = session.session_file.read_bytes()
-        app.commands.run("/compact")
+        dispatch.run(app, "/compact")
         await wait_until(pilot, lambda: len(replay_server.requests) >= 3, "the summary request")
         assert running(app.chat, "compaction") is not None
         await pilot.press("escape")

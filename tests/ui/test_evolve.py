@@ -6,8 +6,9 @@ import dataclasses
 
 import pytest
 
+from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.evolve import replace
-from pitui.ui.view.state import ChatState, ToolCardItem
+from pitui.ui.view.state import ToolCardItem
 
 
 def test_replace_matches_dataclasses_replace() -> None:

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from pitui.ui.app import LOADING_NOTICE, PituiApp
-from pitui.ui.launch import LiveSession
+from pitui.core.approval_store import read_approvals
+from pitui.ui.app import PituiApp
+from pitui.ui.controllers.prompt import LOADING_NOTICE
+from pitui.ui.live.session import LiveSession
 from pitui.ui.screens.approval import ApprovalScreen
 from pitui.ui.view.state import (
     ApprovalItem,
@@ -93,8 +95,8 @@ async def test_always_remembers_for_the_project(project: Path) -> None:
         await idle(pilot)
         assert not isinstance(app.screen, ApprovalScreen)
     assert (project / "src" / "config.ts").read_text() == "export const port = 9090;\n"
-    settings = (project / ".pitui" / "settings.json").read_text()
-    assert '"allowTools": [\n      "edit"' in settings or '"allowTools": ["edit"]' in settings
+    assert read_approvals(project)[0].tools == ["edit"]
+    assert not (project / ".pitui" / "settings.json").exists()
 
 
 async def test_abort_while_the_modal_is_open_denies(project: Path) -> None:
@@ -103,8 +105,8 @@ async def test_abort_while_the_modal_is_open_denies(project: Path) -> None:
         await started(pilot)
         await submit(pilot, EDIT_PROMPT)
         await approval(pilot)
-        assert app.session is not None
-        app.session.abort()  # e.g. from the command palette
+        assert app.live is not None
+        app.live.port.abort()  # e.g. from the command palette
         await idle(pilot)
         await wait_for(pilot, lambda: not isinstance(app.screen, ApprovalScreen), "modal closed")
         [item] = items_of(app, ApprovalItem)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from pitui import paths
 from pitui.cli import build_parser
-from pitui.ui.launch import peek_theme, read_git_branch, tui_options
+from pitui.ui.controllers.launcher import tui_options
+from pitui.ui.launch import peek_theme, read_git_branch
 
 
 def test_tui_options_leave_approval_to_the_settings(tmp_path: Path) -> None:
@@ -69,7 +70,7 @@ def test_first_frame_path_imports_no_models() -> None:
 def test_context_unknown_after_compaction_until_a_reply() -> None:
     from pitui.ai.types import AssistantMessage, Usage, UserMessage
     from pitui.core.messages import CompactionSummaryMessage
-    from pitui.ui.launch import unknown_after_compaction
+    from pitui.ui.live.session import unknown_after_compaction
 
     summary = CompactionSummaryMessage(summary="s", tokens_before=100_000)
     replied = AssistantMessage(api="x", provider="p", model="m", usage=Usage(input=50, output=5))

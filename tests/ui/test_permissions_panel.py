@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList, Static
 
+from pitui.core.approval_store import read_approvals
 from pitui.core.permissions import ApprovalRequest
-from pitui.core.settings import load_settings
 from pitui.ui.screens.permissions import EMPTY, PermissionsScreen
 from tests.ui.command_support import (
     make_app,
@@ -55,7 +55,7 @@ async def test_permissions_lists_rules_and_removes_the_selected_one(tmp_path: Pa
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, PermissionsScreen)
-    approval = (await load_settings(tmp_path)).settings.approval
-    assert approval.allow_commands == [] and approval.allow_command_prefixes == []
+    stored, _ = read_approvals(tmp_path)
+    assert stored.commands == [] and stored.prefixes == []
     assert gate.policy.verdict("bash", {"command": "npm test"})[0] == "ask"
     await session.close()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pitui.core.agent_session import AgentSession
-from pitui.ui.port import SessionPort
+from pitui.ui.live.port import SessionPort
 
 
 def as_port(session: AgentSession) -> SessionPort:

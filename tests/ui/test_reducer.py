@@ -5,6 +5,7 @@ from __future__ import annotations
 from pitui.agent.events import AgentEndEvent, AgentEvent
 from pitui.agent.messages import OpaqueMessage
 from pitui.ai.types import AssistantMessage, TextContent
+from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.events import (
     ApprovalRequested,
     ApprovalResolved,
@@ -22,7 +23,6 @@ from pitui.ui.view.reducer import reduce, reduce_all, state_from_messages
 from pitui.ui.view.state import (
     AssistantItem,
     BashItem,
-    ChatState,
     CompactionItem,
     CustomItem,
     NoticeItem,

@@ -6,14 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pitui.ai.types import StopReason
+from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.reducer import reduce
-from pitui.ui.view.state import (
-    TOOL_DONE_STATES,
-    AssistantItem,
-    ChatState,
-    ThinkingItem,
-    ToolCardItem,
-)
+from pitui.ui.view.state import TOOL_DONE_STATES, AssistantItem, ThinkingItem, ToolCardItem
 from tests.ui.script import Script
 
 TEXT = st.lists(st.text(min_size=1, max_size=5), min_size=1, max_size=4)

@@ -23,9 +23,10 @@ from pitui.ai.types import (
     UserMessage,
 )
 from pitui.core.messages import BashExecutionMessage, CustomMessage
+from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.reducer import reduce
 from pitui.ui.view.replay import state_from_messages
-from pitui.ui.view.state import ChatState, NoticeItem, ToolCardItem
+from pitui.ui.view.state import NoticeItem, ToolCardItem
 
 TEXTS = st.sampled_from(["", " ", "hi", "## Title\n\nbody", "a\nb"])
 CALL_IDS = st.sampled_from(["c1", "c2", "c3"])  # few ids: repeated and unanswered calls

@@ -20,7 +20,7 @@ from pitui.core.session.ids import encode_cwd
 from pitui.core.session.listing import read_session_info
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.ui.app import PituiApp
-from pitui.ui.launch import LiveSession
+from pitui.ui.live.session import LiveSession
 from pitui.ui.screens.resume import ResumeScreen
 from pitui.ui.theme import discover_themes
 from pitui.ui.view.state import ToolCardItem, UserItem

@@ -19,8 +19,9 @@ from pitui.core.session.store import SessionStore
 from pitui.core.session.tree_view import TreeView
 from pitui.ui.app import PituiApp
 from pitui.ui.launch import create_app
+from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.replay import state_from_messages
-from pitui.ui.view.state import ChatState, NoticeItem, ToolCardItem, UserItem
+from pitui.ui.view.state import NoticeItem, ToolCardItem, UserItem
 from pitui.ui.widgets.branch_tree import LOADING
 from pitui.ui.widgets.composer import Composer
 from tests.core.compaction.sessions import generate, write

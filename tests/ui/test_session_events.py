@@ -17,10 +17,12 @@ from pitui.core.session_events import (
     UserBashUpdateEvent,
 )
 from pitui.ui.app import PituiApp
+from pitui.ui.live.session import LiveSession
 from pitui.ui.theme import discover_themes
+from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.progress import any_running, running
 from pitui.ui.view.reducer import reduce_all
-from pitui.ui.view.state import BashItem, ChatState, CompactionItem, NoticeItem, ProgressItem
+from pitui.ui.view.state import BashItem, CompactionItem, NoticeItem, ProgressItem
 from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
 from tests.ui.harness import INFO, settle
 from tests.ui.script import Script
@@ -185,7 +187,7 @@ async def test_attach_session_after_first_frame() -> None:
                 return session_messages
 
         resumed = Resumed([])
-        await app.attach_session(resumed)
+        await app.attach_session(LiveSession.of_port(resumed))
         await settle(pilot)
         assert [type(i).__name__ for i in app.chat.items] == ["UserItem", "AssistantItem"]
         assert resumed.listeners  # the bridge listens

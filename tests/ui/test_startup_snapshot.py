@@ -11,9 +11,9 @@ from textual.widgets import Static
 
 from pitui import paths
 from pitui.cli import build_parser
-from pitui.ui import startup_snapshot
-from pitui.ui.startup_snapshot import read_snapshot, snapshot_file, snapshot_key, write_snapshot
-from pitui.ui.widgets.status_bar import SessionInfo
+from pitui.ui.live import snapshot as startup_snapshot
+from pitui.ui.live.snapshot import read_snapshot, snapshot_file, snapshot_key, write_snapshot
+from pitui.ui.view.session_info import SessionInfo
 from tests.ui.flows import launch, started, wait_for
 from tests.ui.test_flows_demo import slow_startup
 
@@ -171,7 +171,7 @@ def test_the_snapshot_module_stays_light() -> None:
     import sys
 
     code = (
-        "import sys, pitui.ui.startup_snapshot;"
+        "import sys, pitui.ui.live.snapshot;"
         "print(sorted(m for m in sys.modules if m.startswith(('pydantic', 'pitui.core.session'))))"
     )
     done = subprocess.run(

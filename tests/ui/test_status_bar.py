@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from pitui.ui.view.state import UsageTotals
-from pitui.ui.widgets.status_bar import (
-    SessionInfo,
-    context_text,
-    location_text,
-    model_text,
-    usage_text,
-)
+from pitui.core.usage import UsageTotals
+from pitui.ui.view.session_info import SessionInfo
+from pitui.ui.widgets.status_bar import context_text, location_text, model_text, usage_text
 
 
 def test_location_and_model() -> None:

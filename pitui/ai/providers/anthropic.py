@@ -36,7 +36,7 @@ from pitui.ai.events import (
 )
 from pitui.ai.keys import env_api_key
 from pitui.ai.options import StreamOptions
-from pitui.ai.partial_json import parse_streaming_json
+from pitui.ai.partial_json import parse_final_json, parse_streaming_json
 from pitui.ai.providers._fast_events import delta_run, fast_event
 from pitui.ai.providers._http import (
     ProviderError,
@@ -398,6 +398,8 @@ class _StreamReader:
             )
         else:
             _del_extra(block, "partialJson")
+            if isinstance(block, ToolCall) and current.json:  # else: the start's ``input``
+                block.set_final_arguments(*parse_final_json(current.json))
             event = fast_event(
                 ToolCallEndEvent, content_index=position, tool_call=block, partial=out
             )

@@ -31,7 +31,7 @@ from pitui.ai.events import (
     ToolCallStartEvent,
 )
 from pitui.ai.options import StreamOptions
-from pitui.ai.partial_json import parse_streaming_json
+from pitui.ai.partial_json import parse_final_json, parse_streaming_json
 from pitui.ai.providers._fast_events import delta_run, fast_event
 from pitui.ai.providers._http import (
     ProviderError,
@@ -331,7 +331,7 @@ class ChunkReader:
                 ThinkingEndEvent, content_index=index, content=block.thinking, partial=out
             )
         elif isinstance(block, ToolCall):
-            block.arguments = as_object(parse_streaming_json(self._raw_args))
+            block.set_final_arguments(*parse_final_json(self._raw_args))
             self._raw_args = ""
             event = fast_event(ToolCallEndEvent, content_index=index, tool_call=block, partial=out)
         else:

@@ -31,7 +31,7 @@ from pitui.ai.events import (
     ToolCallStartEvent,
 )
 from pitui.ai.options import StreamOptions
-from pitui.ai.partial_json import parse_streaming_json
+from pitui.ai.partial_json import parse_final_json, parse_streaming_json
 from pitui.ai.providers._fast_events import delta_run, fast_event
 from pitui.ai.providers._http import (
     ProviderError,
@@ -317,7 +317,7 @@ class ResponseReader:
             event = fast_event(TextEndEvent, content_index=index, content=block.text, partial=out)
         elif kind == "function_call" and isinstance(block, ToolCall):
             raw = self._raw_args or str(item.get("arguments") or "{}")
-            block.arguments = as_object(parse_streaming_json(raw))
+            block.set_final_arguments(*parse_final_json(raw))
             event = fast_event(ToolCallEndEvent, content_index=index, tool_call=block, partial=out)
         else:
             return

@@ -18,6 +18,7 @@ from pitui.core.export.html import render_html
 from pitui.core.export.items import Block, branch_blocks
 from pitui.core.export.markdown import render_markdown_export
 from pitui.core.export.summary import ExportHeader, export_header
+from pitui.core.sanitize import json_inert_bytes
 from pitui.core.session.store import SessionStore
 from pitui.core.session.writer import dumps_line
 from pitui.core.themes import PiTheme
@@ -71,10 +72,16 @@ def _session_bytes(store: SessionStore) -> bytes:
     return b"".join(lines)
 
 
+def _jsonl_bytes(store: SessionStore) -> bytes:
+    """The ``.jsonl`` export: the session's data unchanged once parsed, but with no raw
+    DEL or C1 control (``\u009b`` …) for a terminal to obey when the file is shown."""
+    return json_inert_bytes(_session_bytes(store))
+
+
 def render_export(store: SessionStore, suffix: str, theme: PiTheme) -> bytes:
     """The export of ``store``'s current branch in the format of ``suffix``."""
     if suffix == ".jsonl":
-        return _session_bytes(store)
+        return _jsonl_bytes(store)
     blocks = branch_blocks(store.get_branch())
     return _render(export_header(store, blocks), blocks, suffix, theme)
 
@@ -122,7 +129,7 @@ async def export_session(store: SessionStore, path: Path, theme: PiTheme) -> Pat
     await asyncio.to_thread(_check_target, store, path)
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
-        make: Callable[[], bytes] = functools.partial(_session_bytes, store)
+        make: Callable[[], bytes] = functools.partial(_jsonl_bytes, store)
     else:
         blocks = branch_blocks(store.get_branch())
         make = functools.partial(_render, export_header(store, blocks), blocks, suffix, theme)

@@ -6,6 +6,7 @@ import asyncio
 import errno
 import inspect
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -20,9 +21,21 @@ T = TypeVar("T")
 
 ABORTED_MESSAGE = "Operation aborted"
 
-PathCheck: TypeAlias = Callable[[str, str], Awaitable[str | None]]
-"""``(tool_call_id, absolute path) -> refusal or None``: asked by ``write`` and ``edit``
-right before they touch a file (the permission gate's ``confirm_write``)."""
+
+@dataclass(frozen=True, slots=True)
+class WriteGrant:
+    """The gate's last word before ``write``/``edit`` touch a file."""
+
+    refusal: str | None = None
+    """Why the file must not be touched (None: go ahead)."""
+    beneath: str | None = None
+    """The folder the file must be opened in without any link leading out of it
+    (:mod:`confined_open`); None: anywhere (the user allowed this call outside)."""
+
+
+PathCheck: TypeAlias = Callable[[str, str], Awaitable[WriteGrant]]
+"""``(tool_call_id, absolute path) -> grant``: asked by ``write`` and ``edit`` right
+before they touch a file (the permission gate's ``confirm_write``)."""
 
 
 def _simplify_schema(schema: dict[str, Any]) -> None:
@@ -86,12 +99,23 @@ def text_result(text: str, details: ToolDetails | None = None) -> AgentToolResul
     )
 
 
-async def confirm_path(check: PathCheck | None, tool_call_id: str, path: str) -> None:
-    """Raise the refusal of ``check`` for ``path``, if it has one."""
-    if check is not None:
-        problem = await check(tool_call_id, path)
-        if problem is not None:
-            raise ToolError(problem)
+async def confirm_path(check: PathCheck | None, tool_call_id: str, path: str) -> str | None:
+    """Raise the refusal of ``check`` for ``path``, if it has one; else return the folder
+    the file must be opened beneath (None: no gate, or allowed anywhere)."""
+    if check is None:
+        return None
+    grant = await check(tool_call_id, path)
+    if grant.refusal is not None:
+        raise ToolError(grant.refusal)
+    return grant.beneath
+
+
+def escape_text(path: str) -> str:
+    """The refusal when a confined open found a way out (a symlink, maybe swapped in)."""
+    return (
+        f"Permission denied: {path} leads outside the project through a symbolic link "
+        "(or a hard link, or one swapped in while it was opened); nothing was changed."
+    )
 
 
 def check_aborted(signal: AbortSignal) -> None:

@@ -158,12 +158,15 @@ class BashTool(AgentTool):
             )
         shell = resolve_shell(self.shell_path)
         argv = [shell, "-c", command]
+        env: dict[str, str] | None = None
         if self.sandbox is not None:
-            argv = self.sandbox.wrap(argv)
+            argv = await asyncio.to_thread(self.sandbox.wrap, argv)
+            env = self.sandbox.environment(os.environ)
         try:
             proc = await asyncio.create_subprocess_exec(
                 *argv,
                 cwd=self.cwd,
+                env=env,
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.STDOUT,
@@ -180,7 +183,7 @@ class BashTool(AgentTool):
         finally:
             throttle.cancel()
             if proc.returncode is None:
-                kill_group(proc.pid)
+                self._stop(proc.pid)
         return await _finish(proc, output, outcome, params.timeout, self.sandbox)
 
     async def _supervise(
@@ -206,13 +209,26 @@ class BashTool(AgentTool):
         if done in finished:
             done.result()  # surface a failed spill-file write instead of losing it
             return "exited"
-        kill_group(proc.pid)
+        self._stop(proc.pid)
         # The pipe closes once every process of the group is gone; keep what arrived.
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(done), _DRAIN_AFTER_KILL)
         if not done.done():
+            kill_group(proc.pid)
             done.cancel()
         return "aborted" if cancel.aborted else "timeout"
+
+    def _stop(self, pid: int) -> None:
+        """End the command and all it started.
+
+        The Landlock launcher is asked (SIGTERM): it kills every process left, ``setsid``
+        ones included, which killing the process group would miss. Otherwise the group.
+        """
+        if self.sandbox is None or self.sandbox.kind != "landlock":
+            kill_group(pid)
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signals.SIGTERM)
 
 
 async def _pump(stream: asyncio.StreamReader, output: OutputCollector, throttle: _Throttle) -> None:

@@ -3,7 +3,8 @@
 The buffer keeps about 100 KB of the most recent output (whole chunks are dropped
 from the front). Once the total output passes 50 KB, everything — what was
 buffered and all that follows — is also written to ``$TMPDIR/pi-bash-<hex>.log`` so
-the model can read the full output later.
+the model can read the full output later; written redacted (known keys become ``***``,
+as in the output the model is shown), since the model reads it with its tools.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 import aiofiles
 from aiofiles.threadpool.binary import AsyncBufferedIOBase
 
+from pitui.core.redaction import StreamRedactor, spill_redactor
 from pitui.core.tools.truncate import (
     DEFAULT_MAX_BYTES,
     TruncationResult,
@@ -43,14 +45,15 @@ class OutputCollector:
         self.total_bytes = 0
         self.full_output_path: str | None = None
         self._file: AsyncBufferedIOBase | None = None
+        self._redactor: StreamRedactor | None = None
 
     async def add(self, chunk: bytes) -> None:
         """Record one chunk (spilling to the temp file past 50 KB)."""
         self.total_bytes += len(chunk)
         if self.total_bytes > DEFAULT_MAX_BYTES and self._file is None:
             await self._open_spill()
-        if self._file is not None:
-            await self._file.write(chunk)
+        if self._file is not None and self._redactor is not None:
+            await self._file.write(self._redactor.feed(chunk))
         self._chunks.append(chunk)
         self._buffered += len(chunk)
         while self._buffered > ROLLING_BUFFER_BYTES and len(self._chunks) > 1:
@@ -62,8 +65,9 @@ class OutputCollector:
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
         fd = await asyncio.to_thread(open_private, Path(self.full_output_path), flags)
         self._file = await aiofiles.open(fd, "wb")
+        self._redactor = spill_redactor()
         for old in self._chunks:
-            await self._file.write(old)
+            await self._file.write(self._redactor.feed(old))
 
     async def close(self, *, ensure_file: bool = False) -> None:
         """Close the spill file; with ``ensure_file`` write one from the buffer if none exists.
@@ -74,6 +78,8 @@ class OutputCollector:
         if ensure_file and self._file is None and self.total_bytes == self._buffered:
             await self._open_spill()
         if self._file is not None:
+            if self._redactor is not None:
+                await self._file.write(self._redactor.finish())
             await self._file.close()
             self._file = None
 

@@ -8,7 +8,6 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import aiofiles
 from pydantic import Field, model_validator
 
 from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
@@ -20,10 +19,12 @@ from pitui.core.tools._common import (
     ToolParams,
     check_aborted,
     confirm_path,
+    escape_text,
     node_error_text,
     run_abortable,
     text_result,
 )
+from pitui.core.tools.confined_open import EscapeError, open_file, read_all, replace_contents
 from pitui.core.tools.path_utils import resolve_to_cwd
 
 if TYPE_CHECKING:
@@ -134,24 +135,26 @@ class EditTool(AgentTool):
         )
 
         path = resolve_to_cwd(shown, self.cwd)
-        await confirm_path(self.check_path, tool_call_id, path)
-        if not await asyncio.to_thread(os.access, path, os.R_OK | os.W_OK):
-            raise ToolError(f"File not found: {shown}")
+        beneath = await confirm_path(self.check_path, tool_call_id, path)
+        # One open for the read and the write: the file changed is the file read, and
+        # (confined beneath the project) no link can have swapped it for another.
+        fd = await _open_for_edit(path, beneath, shown)
         try:
-            async with aiofiles.open(path, "rb") as handle:
-                raw = (await handle.read()).decode("utf-8", "replace")
-        except OSError as exc:
-            raise ToolError(node_error_text(exc, "open", path)) from exc
-        check_aborted(cancel)
-        bom, content = strip_bom(raw)
-        ending = detect_line_ending(content)
-        base, new = apply_edits(normalize_to_lf(content), edits, shown)
-        final = bom + restore_line_endings(new, ending)
-        try:
-            async with aiofiles.open(path, "w", encoding="utf-8", newline="") as handle:
-                await handle.write(final)
-        except OSError as exc:
-            raise ToolError(node_error_text(exc, "open", path)) from exc
+            try:
+                raw = (await asyncio.to_thread(read_all, fd)).decode("utf-8", "replace")
+            except OSError as exc:
+                raise ToolError(node_error_text(exc, "open", path)) from exc
+            check_aborted(cancel)
+            bom, content = strip_bom(raw)
+            ending = detect_line_ending(content)
+            base, new = apply_edits(normalize_to_lf(content), edits, shown)
+            final = bom + restore_line_endings(new, ending)
+            try:
+                await asyncio.to_thread(replace_contents, fd, final.encode("utf-8"))
+            except OSError as exc:
+                raise ToolError(node_error_text(exc, "open", path)) from exc
+        finally:
+            os.close(fd)
         diff, first_changed = generate_diff_string(base, new)
         details = EditDetails(
             diff=diff,
@@ -163,3 +166,15 @@ class EditTool(AgentTool):
         else:
             text = f"Successfully replaced {len(edits)} block(s) in {shown}."
         return text_result(text, details)
+
+
+async def _open_for_edit(path: str, beneath: str | None, shown: str) -> int:
+    """The file to edit, open for reading and writing (see :mod:`confined_open`)."""
+    try:
+        return await asyncio.to_thread(open_file, path, beneath, os.O_RDWR)
+    except EscapeError as exc:
+        raise ToolError(escape_text(path)) from exc
+    except (FileNotFoundError, PermissionError) as exc:  # pi: not readable and writable
+        raise ToolError(f"File not found: {shown}") from exc
+    except OSError as exc:
+        raise ToolError(node_error_text(exc, "open", path)) from exc

@@ -55,9 +55,13 @@ def is_within(path: str, root: str) -> bool:
     """True if ``path`` is ``root`` or below it; both are compared as real paths.
 
     Whatever the spelling (``link/..``, ``./x``, a symlinked parent), what counts is
-    where the path resolves. Blocking, like :func:`real_path`.
+    where the path resolves. A path that cannot be resolved (a link swapped while it is
+    read) is not within. Blocking, like :func:`real_path`.
     """
-    target, base = real_path(path), real_path(root)
+    try:
+        target, base = real_path(path), real_path(root)
+    except OSError:
+        return False
     return target == base or target.startswith(base.rstrip(os.sep) + os.sep)
 
 

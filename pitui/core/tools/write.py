@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 from typing import Any, ClassVar
 
-import aiofiles
 from pydantic import Field
 
 from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
@@ -16,10 +15,12 @@ from pitui.core.tools._common import (
     PathCheck,
     ToolParams,
     confirm_path,
+    escape_text,
     node_error_text,
     run_abortable,
     text_result,
 )
+from pitui.core.tools.confined_open import EscapeError, open_file, replace_contents
 from pitui.core.tools.path_utils import resolve_to_cwd
 
 
@@ -59,13 +60,22 @@ class WriteTool(AgentTool):
 
     async def _write(self, tool_call_id: str, params: WriteParams) -> AgentToolResult:
         path = resolve_to_cwd(params.path, self.cwd)
-        # Before makedirs: creating the parents could itself follow a symlink out.
-        await confirm_path(self.check_path, tool_call_id, path)
+        # Before making the parents: that could itself follow a symlink out.
+        beneath = await confirm_path(self.check_path, tool_call_id, path)
+        data = params.content.encode("utf-8")  # the model's line endings, byte for byte
         try:
-            await asyncio.to_thread(os.makedirs, os.path.dirname(path), exist_ok=True)
-            # newline="" keeps the model's line endings byte for byte.
-            async with aiofiles.open(path, "w", encoding="utf-8", newline="") as handle:
-                await handle.write(params.content)
+            await asyncio.to_thread(_write_file, path, beneath, data)
+        except EscapeError as exc:
+            raise ToolError(escape_text(path)) from exc
         except OSError as exc:
             raise ToolError(node_error_text(exc, "open", path)) from exc
         return text_result(f"Successfully wrote {js_length(params.content)} bytes to {params.path}")
+
+
+def _write_file(path: str, beneath: str | None, data: bytes) -> None:
+    """Create or overwrite ``path`` (parents made), opened beneath ``beneath``. Blocking."""
+    fd = open_file(path, beneath, os.O_WRONLY | os.O_CREAT, make_parents=True)
+    try:
+        replace_contents(fd, data)
+    finally:
+        os.close(fd)

@@ -22,6 +22,13 @@ moves focus to the reason field before the next key is handed to anyone.
 "Always" is narrow and visible: the button names the rule. For bash, ``a`` first shows
 the rule (the exact command) in a field to edit, ending it in `` *`` makes a prefix, and
 Enter saves it; the core checks the edit (:func:`~pitui.core.command_rules.validate_rule`).
+
+The call cannot hide in it (:mod:`pitui.ui.view.approval_text`): the title is one line
+with every control character and newline spelled out (``⏎``, ``\x1b``), a bash command
+is shown in full in a virtual scrolling view (only the rows on screen are drawn, so a
+1 MB command opens at once; ↑ ↓ PgUp PgDn Home End scroll it) with its size said when it
+is longer than the view, and the reason and the key row sit in a footer docked to the
+bottom of the dialog, on screen whatever the size of the call.
 """
 
 from __future__ import annotations
@@ -37,17 +44,21 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, Log, Static
 from textual.widgets.button import ButtonVariant
 
 from pitui.core.command_rules import validate_rule
 from pitui.core.permissions import ApprovalRequest, ApprovalResponse, Choice
-from pitui.core.sanitize import inert
+from pitui.core.sanitize import inert, visible
 from pitui.ui.approval_preview import ApprovalPreview
-from pitui.ui.view.state import ToolCardItem
-from pitui.ui.widgets.tool_renderers import render_diff, renderer_for
+from pitui.ui.view.approval_text import body_lines, call_text, size_note, title_line
+from pitui.ui.widgets.tool_renderers import render_diff
 
 MAX_ARG_CHARS = 4000
+MAX_RULE_EDIT = 2000
+"""A longer "always" rule is saved as it is (exact), not offered for editing in a field."""
+LABEL_RULE_CHARS = 24
+SCROLL_HINT = "↑ ↓ PgUp PgDn Home End scroll"
 ARM_DELAY = 0.4
 """Seconds of keyboard quiet before the choices arm."""
 BUTTON_CHOICES: dict[str, Choice] = {"allow_once": "allow_once", "always": "always", "deny": "deny"}
@@ -58,22 +69,24 @@ RULE_HINT = "Remember for this project (edit it; end with ' *' for a prefix), En
 
 
 def request_title(request: ApprovalRequest) -> Content:
-    """``Allow edit src/config.ts?`` with the tool card's own header."""
-    card = ToolCardItem("approval", request.tool_call_id, request.tool_name, request.args)
-    header = renderer_for(request.tool_name).header(card)
-    return Content.assemble(("Allow ", "bold"), header, ("?", "bold"))
+    """``Allow edit src/config.ts?``, ``Allow $ echo safe⏎×150touch x?``: one visible line."""
+    call = title_line(request.tool_name, request.args)
+    return Content.assemble(("Allow ", "bold"), (call, "bold"), ("?", "bold"))
+
+
+def bash_command(request: ApprovalRequest) -> str | None:
+    """The command of a bash call (shown in the scrolling command view), else None."""
+    command = request.args.get("command")
+    return command if request.tool_name == "bash" and isinstance(command, str) else None
 
 
 def request_body(request: ApprovalRequest, preview: ApprovalPreview | None) -> Content:
-    """The diff for edit / write, the command for bash, else the arguments as JSON."""
+    """The diff for edit / write, else the arguments as JSON (bash: see the command view)."""
     if preview is not None:
         if preview.problem:
             return Content.styled(inert(preview.problem), "$pi-error")
         label = "new file" if preview.new_file else "diff"
         return Content.assemble((f"{label}\n", "$pi-muted"), render_diff(preview.diff))
-    command = request.args.get("command")
-    if request.tool_name == "bash" and isinstance(command, str):
-        return Content.styled(f"$ {inert(command)}", "$pi-bashMode")
     text = json.dumps(request.args, indent=2, ensure_ascii=False)
     if len(text) > MAX_ARG_CHARS:
         text = text[:MAX_ARG_CHARS] + "\n…"
@@ -83,7 +96,10 @@ def request_body(request: ApprovalRequest, preview: ApprovalPreview | None) -> C
 def always_label(request: ApprovalRequest) -> str:
     """What "always" would remember."""
     if request.tool_name == "bash" and request.always_rule:
-        return f"Always allow `{inert(request.always_rule)}` here [a]"
+        rule = visible(request.always_rule)
+        if len(rule) > LABEL_RULE_CHARS:
+            rule = rule[:LABEL_RULE_CHARS] + "…"
+        return f"Always allow `{rule}` here [a]"
     return f"Always allow {request.tool_name} here [a]"
 
 
@@ -114,6 +130,14 @@ class _DialogInput(_GuardedKeys, Input):
     """The reason and rule fields."""
 
 
+class _CommandView(Log, can_focus=False):
+    """The whole command, drawn a screen at a time (a Log draws only the rows in view).
+
+    Not focusable (every focusable widget here must be a _GuardedKeys): the dialog's
+    arrow and page keys scroll it, and so does the mouse wheel.
+    """
+
+
 def _button(label: str, choice: str, variant: ButtonVariant) -> Button:
     # Content, not markup: "[y]" is a key hint, not a style tag.
     return _ChoiceButton(Content(label), id=choice, variant=variant, compact=True)
@@ -130,6 +154,12 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
         Binding("escape", "cancel", "deny", id="approval.cancel"),
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
+        Binding("up", "scroll('up')", show=False),
+        Binding("down", "scroll('down')", show=False),
+        Binding("pageup", "scroll('page_up')", show=False),
+        Binding("pagedown", "scroll('page_down')", show=False),
+        Binding("home", "scroll('home')", show=False),
+        Binding("end", "scroll('end')", show=False),
     ]
 
     def __init__(
@@ -151,7 +181,8 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
     @property
     def edits_rule(self) -> bool:
         """True when "always" for bash shows its rule for editing first."""
-        return self.request.tool_name == "bash" and self.request.always_rule is not None
+        rule = self.request.always_rule
+        return self.request.tool_name == "bash" and rule is not None and len(rule) <= MAX_RULE_EDIT
 
     def compose(self) -> ComposeResult:
         request = self.request
@@ -159,36 +190,101 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
             dialog.border_title = "Permission"
             yield Static(request_title(request), id="approval-title")
             if request.reason:
-                yield Static(Content(inert(request.reason)), id="approval-reason-text")
-            # Not focusable: every focusable widget here must be a _GuardedKeys.
-            with VerticalScroll(id="approval-preview", can_focus=False):
-                yield Static(request_body(request, self.preview), id="approval-body")
-            yield _DialogInput(placeholder="reason for a denial (optional, the model sees it)",
-                               id="approval-reason", compact=True)  # fmt: skip
-            if self.edits_rule:
-                with Vertical(id="approval-rule-box"):
-                    yield Static(RULE_HINT, id="approval-rule-hint")
-                    rule = request.always_rule or ""
-                    # Typing adds to the command (a selected field would be replaced).
-                    yield _DialogInput(
-                        rule, id="approval-rule", compact=True, select_on_focus=False
-                    )
-                    yield Static("", id="approval-rule-error")
-            with Horizontal(id="approval-buttons"):
-                yield _button("Allow once [y]", "allow_once", "success")
-                if request.always_rule is not None:
-                    yield _button(always_label(request), "always", "default")
-                yield _button("Deny [n]", "deny", "error")
-            if request.always_rule is None and request.always_refused:
-                text = f"No “always” here: {inert(request.always_refused)}"
-                yield Static(Content(text), id="approval-no-always")
-            yield Static(UNARMED_HINT, id="approval-keys")
+                yield Static(Content(visible(request.reason)), id="approval-reason-text")
+            with Vertical(id="approval-foot"):  # docked: on screen whatever the call's size
+                yield from self._compose_foot()
+            if bash_command(request) is not None:
+                yield _CommandView(id="approval-command", auto_scroll=False)
+            else:
+                # Not focusable: every focusable widget here must be a _GuardedKeys.
+                with VerticalScroll(id="approval-preview", can_focus=False):
+                    yield Static(request_body(request, self.preview), id="approval-body")
+
+    def _compose_foot(self) -> ComposeResult:
+        request = self.request
+        yield Static("", id="approval-size")
+        yield _DialogInput(placeholder="reason for a denial (optional, the model sees it)",
+                           id="approval-reason", compact=True)  # fmt: skip
+        if self.edits_rule:
+            with Vertical(id="approval-rule-box"):
+                yield Static(RULE_HINT, id="approval-rule-hint")
+                rule = request.always_rule or ""
+                # Typing adds to the command (a selected field would be replaced).
+                yield _DialogInput(rule, id="approval-rule", compact=True, select_on_focus=False)
+                yield Static("", id="approval-rule-error")
+        with Horizontal(id="approval-buttons"):
+            yield _button("Allow once [y]", "allow_once", "success")
+            if request.always_rule is not None:
+                yield _button(always_label(request), "always", "default")
+            yield _button("Deny [n]", "deny", "error")
+        if request.always_rule is None and request.always_refused:
+            text = f"No “always” here: {visible(request.always_refused)}"
+            yield Static(Content(text), id="approval-no-always")
+        yield Static(UNARMED_HINT, id="approval-keys")
 
     def on_mount(self, event: events.Mount) -> None:
         # Keys made before this moment were typed before the dialog appeared.
         self._shown_at = event.time
         self.query_one("#allow_once", Button).focus()
         self._arm_timer = self.set_timer(self.arm_delay, self._arm)
+        if bash_command(self.request) is not None:
+            self.call_after_refresh(self._fill_command)
+
+    # ------------------------------------------------------------------ the command view
+
+    def _fill_command(self) -> None:
+        """Cut the call into rows as wide as the view, then say its size if it overflows."""
+        view = self.query_one(_CommandView)
+        width = view.scrollable_content_region.width or view.size.width or 80
+        lines = body_lines(call_text(self.request.tool_name, self.request.args), width)
+        view.clear()
+        view.write_lines(lines)
+        view.styles.height = len(lines)  # capped by max-height; the dialog lays out again
+        self.call_after_refresh(self._fit_then_say_size)
+
+    def _fit_then_say_size(self) -> None:
+        self._fit_view()
+        self.call_after_refresh(self._say_size)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.call_after_refresh(self._fit_view)
+
+    def _fit_view(self) -> None:
+        """Give the call's view the rows the dialog has left once its head and its docked
+        foot are drawn (the foot would cover the view's last rows otherwise)."""
+        views = self.query("#approval-command, #approval-preview")
+        if not views:
+            return
+        dialog = self.query_one("#approval-dialog")
+        used = sum(
+            widget.outer_size.height
+            for widget in dialog.children
+            if widget.display and widget not in views
+        )
+        room = int(self.size.height * 0.9) - dialog.styles.gutter.height - used - 2  # margins
+        views.first().styles.max_height = max(3, min(20, room))
+
+    def _say_size(self) -> None:
+        view = self.query_one(_CommandView)
+        if view.max_scroll_y > 0:
+            note = f"{size_note(bash_command(self.request) or '')} · {SCROLL_HINT}"
+            self.query_one("#approval-size", Static).update(note)
+            self.query_one("#approval-size").display = True
+
+    def action_scroll(self, how: str) -> None:
+        """Scroll the command (or the diff) a line, a page, or to an end."""
+        views = self.query("#approval-command, #approval-preview")
+        if not views:
+            return
+        view = views.first()
+        {
+            "up": view.scroll_up,
+            "down": view.scroll_down,
+            "page_up": view.scroll_page_up,
+            "page_down": view.scroll_page_down,
+            "home": view.scroll_home,
+            "end": view.scroll_end,
+        }[how](animate=False)
 
     # ------------------------------------------------------------------ arming
 

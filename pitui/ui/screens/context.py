@@ -7,7 +7,7 @@ Enter on a row shows that item whole, as sent; ``c`` there copies it; Esc goes b
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -27,9 +27,6 @@ from pitui.ui.view.context_rows import (
     row_detail,
     summary_line,
 )
-
-if TYPE_CHECKING:
-    from pitui.ui.commands import Commands
 
 _ROW_STYLES = {  # row kind → (style, theme token of its colour)
     "heading": ("bold", "pi-accent"),
@@ -126,12 +123,3 @@ class ContextDetailScreen(ModalScreen[None]):
     def action_close(self) -> None:
         """Back to the table."""
         self.dismiss(None)
-
-
-async def open_context_inspector(commands: Commands) -> None:
-    """Build the report of the session's next request and show it."""
-    from pitui.core.context_report import build_context_report
-
-    session = commands.require_session()
-    report = await build_context_report(session)
-    commands.app.push_screen(ContextScreen(report))

@@ -1,4 +1,7 @@
-"""``/hotkeys``: every binding with its keys, what it does and its id (for keybindings.json)."""
+"""``/hotkeys``: every binding with its keys, what it does and its id (for keybindings.json).
+
+The rows are the action table's (``commands.actions.hotkey_rows``); this screen shows them.
+"""
 
 from __future__ import annotations
 
@@ -11,41 +14,6 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from pitui.core.keybindings import ACTIONS, Keybindings, display_key
-
-FIXED_ROWS: tuple[tuple[str, str], ...] = (
-    ("/", "Slash commands"),
-    ("!", "Run bash command"),
-    ("!!", "Run bash command (excluded from context)"),
-    ("Esc Esc", "Empty editor: focus the branch tree (doubleEscapeAction)"),
-)
-"""Keys that are not bindings but belong on the list (as pi's ``/hotkeys`` has them)."""
-
-TREE_ROWS: tuple[tuple[str, str], ...] = (
-    ("↑ / ↓", "Branches: move (wraps around)"),
-    ("PgUp / PgDn, Home / End", "Branches: page, first, last"),
-    ("← / →", "Branches: fold or previous branch point / unfold or next"),
-    ("Enter", "Branches: go to the selected entry (optionally summarizing the branch left)"),
-    ("Shift+L", "Branches: edit the label (empty clears)"),
-    ("Shift+F", "Branches: fork a new session at the selected entry"),
-    ("Ctrl+D / T / U / L / A", "Branches: filter default / no tools / user / labeled / all"),
-    ("Ctrl+O, Shift+Ctrl+O", "Branches: next / previous filter"),
-    ("typing, Backspace", "Branches: search (every word, any case)"),
-    ("Esc", "Branches: clear the search, else back to the editor"),
-)
-"""The Branches pane's own keys (typing searches there, so they are fixed)."""
-
-
-def hotkey_rows(bindings: Keybindings) -> list[tuple[str, str, str]]:
-    """``(keys, description, action id)`` for every action, in the table's order."""
-    rows = []
-    for action in ACTIONS:
-        keys = bindings.keys_for(action.id)
-        shown = " / ".join(display_key(k) for k in keys) if keys else "(unbound)"
-        rows.append((shown, action.description, action.id))
-    rows += [(key, description, "") for key, description in (*FIXED_ROWS, *TREE_ROWS)]
-    return rows
-
 
 class HotkeysScreen(ModalScreen[None]):
     """A table of keys; Esc or q closes it."""
@@ -55,10 +23,12 @@ class HotkeysScreen(ModalScreen[None]):
         Binding("escape,q", "close", "close", show=False, id="hotkeys.close"),
     ]
 
-    def __init__(self, bindings: Keybindings, source: str = "") -> None:
+    def __init__(self, rows: list[tuple[str, str, str]], source: str = "") -> None:
         super().__init__()
-        self.bindings = bindings
+        self.rows = rows
+        """``(keys, description, action id)``; an empty id for keys that are not actions."""
         self.source = source
+        """The keybindings file the keys came from ("" when there is none)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="hotkeys"):
@@ -70,8 +40,9 @@ class HotkeysScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("Key", "Id", "Action")  # the id before the (long) description
-        for keys, description, action_id in hotkey_rows(self.bindings):
-            table.add_row(Text(keys), Text(action_id), Text(description), key=action_id or keys)
+        for n, (keys, description, action_id) in enumerate(self.rows):
+            key = action_id or f"fixed-{n}"  # the fixed keys repeat (Enter, Esc)
+            table.add_row(Text(keys), Text(action_id), Text(description), key=key)
         table.focus()
 
     def action_close(self) -> None:

@@ -12,22 +12,21 @@ conversation.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
-from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
-from pitui.ui.keymap import binding
 from pitui.ui.view.chat_state import ChatState
+from pitui.ui.view.session_info import SessionInfo
 from pitui.ui.widgets.branch_tree import PANE_HINTS, BranchesPane, BranchTree
 from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
 from pitui.ui.widgets.conversation import ConversationView, ItemPane
-from pitui.ui.widgets.status_bar import SessionInfo, StatusBar
+from pitui.ui.widgets.status_bar import StatusBar
 from pitui.ui.widgets.tool_pane import ToolPane
 
 if TYPE_CHECKING:
@@ -44,7 +43,9 @@ NEW_OUTPUT = "new output ↓"
 
 
 class MainScreen(Screen[None]):
-    """Lays out the panes and routes state changes to the widgets that show them."""
+    """Lays out the panes and routes state changes to the widgets that show them.
+
+    Its key bindings come from the action table (the app's ``PituiMainScreen``)."""
 
     HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
         (0, "-narrow"),
@@ -54,15 +55,6 @@ class MainScreen(Screen[None]):
     AUTO_FOCUS = "#composer"
     """Focus the composer straight away: Textual's default (the first focusable widget, the
     conversation pane) would move focus, and restyle both widgets, twice before frame 1."""
-    BINDINGS: ClassVar[list[BindingType]] = [
-        binding("toggleToolPane"),
-        binding("tree", priority=True),  # before the next key of a burst reaches the composer
-        # On the screen, not the app: the screen's own shift+tab (focus back) would win.
-        binding("cycleThinkingLevel"),
-        # Priority, as the tree's: the focus moves before the next key of a burst.
-        binding("focusConversation", priority=True),
-        binding("searchConversation", priority=True),
-    ]
 
     def __init__(
         self,

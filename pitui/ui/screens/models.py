@@ -9,7 +9,7 @@ session is the caller's job.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
@@ -24,9 +24,6 @@ from pitui.ai.models import ModelRegistry
 from pitui.ai.types import Model
 from pitui.core.fuzzy import fuzzy_filter
 from pitui.ui.view.format import format_tokens
-
-if TYPE_CHECKING:
-    from pitui.ui.commands import Commands
 
 KEY_WIDTH = 44
 """Rows pad ``provider/id`` to the longest shown, up to this many columns."""
@@ -172,25 +169,3 @@ class ModelPicker(ModalScreen[Model | None]):
     def action_cancel(self) -> None:
         """Dismiss without a choice."""
         self.dismiss(None)
-
-
-def open_model_picker(commands: Commands, search: str = "") -> None:
-    """Push the model picker; switching happens when it closes with a choice."""
-    session = commands.session
-    if session is None:
-        commands.app.run_worker(commands.notice("No session is connected.", "warning"))
-        return
-
-    async def chosen(model: Model | None) -> None:
-        if model is not None:
-            await commands.guarded(commands.switch_model(model))
-
-    picker = ModelPicker(session.registry, session.model, search)
-    commands.app.push_screen(picker, chosen)
-    commands.app.run_worker(_detect_ollama(picker), group="ollama", exit_on_error=False)
-
-
-async def _detect_ollama(picker: ModelPicker) -> None:
-    """Add a local Ollama's models to the open picker (usable now, no key needed)."""
-    if await picker.registry.refresh_ollama() and picker.is_attached:
-        picker.reload()

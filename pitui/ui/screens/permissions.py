@@ -1,8 +1,10 @@
 """``/permissions``: the approvals remembered for this project, and a key to remove one.
 
 Each row is one rule as the gate applies it (``bash: npm test``, ``bash: npm test *``,
-``edit (inside the project)``); Delete (or ``d``) removes the selected one from the
-project settings at once, Esc closes. The policy in force heads the list.
+``edit (inside the project)``; a rule of the user's own settings says it applies to every
+project); Delete (or ``d``) removes the selected one from where it is kept (this
+project's approvals in the pitui home, or the user's settings.json) at once, Esc closes.
+The policy in force heads the list; the file the project's rules live in ends it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from pitui import paths
 from pitui.core.permissions import PermissionGate, RememberedRule
 from pitui.core.sanitize import inert
 
@@ -31,6 +34,11 @@ def policy_line(gate: PermissionGate) -> str:
     if policy.mode == "workspace":
         line += " — bash " + ("asks: no sandbox here" if policy.sandbox_missing else "sandboxed")
     return line
+
+
+def stored_line(gate: PermissionGate) -> str:
+    """Where this project's "always" answers are kept (never inside the project)."""
+    return f"Kept in {inert(str(paths.project_approvals_file(gate.policy.cwd)))}"
 
 
 class PermissionsScreen(ModalScreen[None]):
@@ -52,6 +60,7 @@ class PermissionsScreen(ModalScreen[None]):
             yield Static("Remembered approvals", id="permissions-title")
             yield Static(Content(policy_line(self.gate)), id="permissions-policy")
             yield OptionList(id="permissions-list")
+            yield Static(Content(stored_line(self.gate)), id="permissions-stored")
             yield Static(HINT, id="permissions-hint")
 
     def on_mount(self) -> None:
@@ -69,7 +78,7 @@ class PermissionsScreen(ModalScreen[None]):
         options.highlighted = min(highlight, len(self._rules) - 1)
 
     async def action_remove(self) -> None:
-        """Forget the highlighted rule (here and in ``.pitui/settings.json``)."""
+        """Forget the highlighted rule (here and where it is kept)."""
         index = self.query_one(OptionList).highlighted
         if index is None or not self._rules or index >= len(self._rules):
             return

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 from pitui.core.denial import was_denied
 from pitui.core.system_summary import system_summary
+from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.evolve import replace
 from pitui.ui.view.state import (
     BashItem,
     BranchSummaryItem,
     ChatItem,
-    ChatState,
     CompactionItem,
     CustomItem,
     NoticeItem,

@@ -26,10 +26,11 @@ from collections.abc import Callable
 from typing import Any, TypeAlias
 
 from pitui.ui.view import items
+from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.events import CompactionDone, ProgressEnded, ProgressStarted
 from pitui.ui.view.evolve import replace
 from pitui.ui.view.format import elapsed_text as elapsed_text
-from pitui.ui.view.state import ChatState, CompactionItem, ProgressItem, progress_item_id
+from pitui.ui.view.state import CompactionItem, ProgressItem, progress_item_id
 
 Handler: TypeAlias = Callable[[ChatState, Any], ChatState]
 COMPACTION = "compaction"

@@ -32,6 +32,7 @@ from pitui.ai.types import (
 )
 from pitui.core.session_events import SessionEvent
 from pitui.ui.view import items
+from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.events import UiEvent
 from pitui.ui.view.evolve import replace
 from pitui.ui.view.items import ABORTED_TEXT
@@ -41,7 +42,6 @@ from pitui.ui.view.state import (
     TOOL_DONE_STATES,
     AssistantItem,
     ChatItem,
-    ChatState,
     NoticeItem,
     ThinkingItem,
     ToolCardItem,

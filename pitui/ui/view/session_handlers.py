@@ -19,6 +19,7 @@ from pitui.core.session_events import (
     UserBashUpdateEvent,
 )
 from pitui.ui.view import items
+from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.events import (
     ApprovalResolved,
     BashOutput,
@@ -28,7 +29,7 @@ from pitui.ui.view.events import (
     ProgressStarted,
 )
 from pitui.ui.view.progress import COMPACTION, PROGRESS_HANDLERS
-from pitui.ui.view.state import TOOL_DONE_STATES, ChatState
+from pitui.ui.view.state import TOOL_DONE_STATES
 from pitui.ui.view.ui_handlers import UI_HANDLERS
 
 Handler: TypeAlias = Callable[[ChatState, Any], ChatState]

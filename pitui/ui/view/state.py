@@ -1,4 +1,4 @@
-"""The view model: ChatItems and ChatState.
+"""The view model's items: the ChatItems a ChatState holds (ChatState is in chat_state.py).
 
 ChatItems are what the screen shows (cards, fold state, approval prompts). They carry
 UI-only state (``expanded``, ``copied``) that never reaches the model or the session file.
@@ -21,12 +21,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
-
-from pitui.core.usage import UsageTotals as UsageTotals
-
-# The state itself lives in its own module: the first frame needs an empty ChatState,
-# not the item classes below (each frozen dataclass costs ~0.5 ms to create at import).
-from pitui.ui.view.chat_state import ChatState as ChatState
 
 ToolState: TypeAlias = Literal["pending", "running", "success", "error", "denied"]
 NoticeLevel: TypeAlias = Literal["info", "warning", "error"]

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any, TypeAlias
 
 from pitui.ui.view import items
+from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.events import (
     AddNotice,
     ApprovalRequested,
@@ -30,7 +31,6 @@ from pitui.ui.view.state import (
     AssistantItem,
     BashItem,
     BranchSummaryItem,
-    ChatState,
     CompactionItem,
     CustomItem,
     SystemPromptItem,

@@ -2,32 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from pitui.core.usage import UsageTotals
 from pitui.ui.view.format import context_percent, format_tokens, shorten_path
+from pitui.ui.view.session_info import SessionInfo
 
 CONTEXT_WARNING = 70.0
 CONTEXT_ERROR = 90.0
-
-
-@dataclass(frozen=True)
-class SessionInfo:
-    """What the status bar shows besides usage (filled by the app from the session)."""
-
-    cwd: str = ""
-    git_branch: str | None = None
-    session_name: str | None = None
-    model_id: str | None = None
-    thinking_level: str | None = None
-    """None for models without reasoning."""
-    context_window: int = 0
-    auto_compaction: bool = True
-    demo: bool = False
 
 
 def location_text(info: SessionInfo) -> str:

@@ -37,10 +37,19 @@ _PART_STYLES = {
 }
 
 
+TITLE_PART_CHARS = 2000
+"""A title part longer than this (a 1 MB command) is cut: a header is a line or two, and
+wrapping the whole of it on every frame froze the screen. The approval dialog and the
+exports show such a call in full."""
+
+
 def _title_part(text: str, kind: PartKind) -> tuple[str, str] | str:
     if kind == "space":
         return text
     shown = shorten_path(text) if kind in ("path", "plain_path") else text
+    if len(shown) > TITLE_PART_CHARS:
+        rest = len(shown) - TITLE_PART_CHARS
+        shown = f"{shown[:TITLE_PART_CHARS]}… ({rest:,} more characters)"
     return inert(shown), _PART_STYLES[kind]
 
 

@@ -1,20 +1,21 @@
-"""What the Branches pane does: keep it live, navigate, label, fork and clone.
+"""What the Branches pane does: keep it live, navigate, label, fork; sibling switching.
 
-The pane posts intents (:class:`~pitui.ui.widgets.branch_tree.BranchTree` messages) and
-the ``/tree``, ``/fork`` and ``/clone`` commands call in here; the work itself is the
-AgentSession's (``navigate``, ``set_label``, ``fork``, ``clone``). After a switch the
-session emits ``session_changed``; the app rebuilds the conversation and :meth:`sync`
-gives the pane the new file's tree.
+The pane posts intents (:class:`~pitui.ui.widgets.branch_tree.BranchTree` messages, which
+the app routes here) and the ``/fork`` command and Alt+← / Alt+→ call in here; the work
+itself is the AgentSession's (``navigate``, ``set_label``, ``fork``, ``switch_branch``).
+After a switch the session emits ``session_changed``; the app rebuilds the conversation
+and :meth:`sync` gives the pane the new file's tree. Modal flows (navigate → chooser →
+custom prompt) read top to bottom in a worker (see :func:`~pitui.ui.host.push_for_result`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
 from pitui.errors import PituiError
+from pitui.ui.host import push_for_result
 from pitui.ui.view.events import AddNotice, ProgressEnded, ProgressStarted, ShowBranchSwitches
 from pitui.ui.view.state import UserItem
 from pitui.ui.widgets.composer import Composer
@@ -22,7 +23,7 @@ from pitui.ui.widgets.composer import Composer
 if TYPE_CHECKING:
     from pitui.core.agent_session import AgentSession
     from pitui.core.session.store import SessionStore
-    from pitui.ui.app import PituiApp
+    from pitui.ui.host import UiHost
     from pitui.ui.screens.navigate import SummaryChoice
     from pitui.ui.view.tree_pane import TreePaneState  # loads with a session (models)
 
@@ -30,11 +31,11 @@ ALREADY_HERE = "Already at this point"
 SUMMARY_OPERATION = "branch-summary"
 
 
-class Branches:
+class BranchesController:
     """The app's controller for the branch tree."""
 
-    def __init__(self, app: PituiApp) -> None:
-        self.app = app
+    def __init__(self, host: UiHost) -> None:
+        self.host = host
         self._store: SessionStore | None = None
         self._path_users: dict[str, tuple[str, int, int]] = {}
         """Conversation user item id → (entry id, i, n) on the current path."""
@@ -42,8 +43,8 @@ class Branches:
 
     @property
     def session(self) -> AgentSession | None:
-        live = self.app.live
-        return live.session if live is not None else None
+        live = self.host.live
+        return live.facade if live is not None else None
 
     # ------------------------------------------------------------------ live rows
 
@@ -51,7 +52,7 @@ class Branches:
         """Bring the pane up to date with the session file (a few rows, or a new tree
         after a switch of file). ``rebuilt``: the conversation was rebuilt, so its
         sibling-branch marks are drawn again."""
-        rows = self.app.main.branches.rows
+        rows = self.host.main.branches.rows
         session = self.session
         if session is None:
             if rows.state is not None:
@@ -63,7 +64,7 @@ class Branches:
             state = self._tree_state(session)
             rows.show(state)
             # The first search keystroke would read every entry: read them now, aside.
-            self.app.run_worker(state.view.warm_search, thread=True, group="tree-search")
+            self.host.run_worker(state.view.warm_search, thread=True, group="tree-search")
         else:
             change = rows.state.sync(store.labels(), store.get_leaf_id())
             rows.apply(change)
@@ -101,17 +102,18 @@ class Branches:
             return
         # A user message shown but not ended yet has no entry: leave it out.
         in_context = sum(1 for m in session.messages if getattr(m, "role", None) == "user")
-        users = [i.id for i in self.app.chat.items if isinstance(i, UserItem)][:in_context]
+        chat = self.host.chat
+        users = [i.id for i in chat.items if isinstance(i, UserItem)][:in_context]
         path = state.view.branch_switches()
         self._path_users = dict(zip(reversed(users), reversed(path), strict=False))
         switches = {item: (i, n) for item, (_, i, n) in self._path_users.items() if n > 1}
-        if switches or any(isinstance(i, UserItem) and i.branch for i in self.app.chat.items):
-            self.app.run_worker(self.app.apply([ShowBranchSwitches(switches)]), group="branches")
+        if switches or any(isinstance(i, UserItem) and i.branch for i in chat.items):
+            self.host.run_worker(self.host.apply([ShowBranchSwitches(switches)]), group="branches")
 
     def switch_sibling(self, step: int, item_id: str | None = None) -> None:
         """Alt+← / Alt+→: the previous / next sibling branch of a user message (the given
         item, else the latest with siblings), at its newest entry, without a summary."""
-        rows = self.app.main.branches.rows
+        rows = self.host.main.branches.rows
         session = self.session
         if rows.state is None or session is None:
             return
@@ -121,9 +123,9 @@ class Branches:
             chosen = candidates[0][1]  # pairs were made from the end: the latest first
         target = rows.state.view.sibling_leaf(chosen, step) if chosen else None
         if target is None:
-            self.app.run_worker(self.app.apply([AddNotice("No other branch here")]))
+            self.host.run_worker(self.host.apply([AddNotice("No other branch here")]))
             return
-        self.app.run_worker(self._guarded(session.switch_branch(target)), exit_on_error=False)
+        self.host.run_guarded(session.switch_branch(target))
 
     # ------------------------------------------------------------------ navigate
 
@@ -133,45 +135,40 @@ class Branches:
         if session is None:
             return
         if entry_id == session.store.get_leaf_id():
-            self.app.run_worker(self.app.apply([AddNotice(ALREADY_HERE)]))
+            self.host.run_worker(self.host.apply([AddNotice(ALREADY_HERE)]))
             return
-        if session.settings.branch_summary.skip_prompt:
-            self._start(entry_id, "none", None)
-            return
-        from pitui.ui.screens.navigate import SummaryChooser
+        chooser: asyncio.Future[SummaryChoice | None] | None = None
+        if not session.settings.branch_summary.skip_prompt:
+            from pitui.ui.screens.navigate import SummaryChooser
 
-        def chosen(choice: SummaryChoice | None) -> None:
-            if choice == "custom":
-                self._ask_prompt(entry_id)
-            elif choice is not None:
-                self._start(entry_id, choice, None)
-            else:
-                self.reopen(entry_id)
+            chooser = push_for_result(self.host, SummaryChooser(self._row_text(entry_id)))
+        flow = self._navigate_flow(entry_id, chooser)
+        self.host.run_worker(flow, group="navigate", exit_on_error=False)
 
-        self.app.push_screen(SummaryChooser(self._row_text(entry_id)), chosen)
-
-    def _ask_prompt(self, entry_id: str) -> None:
+    async def _navigate_flow(
+        self, entry_id: str, chooser: asyncio.Future[SummaryChoice | None] | None
+    ) -> None:
+        """The summary choice (none when the settings skip the question), a custom
+        prompt if asked for, then the navigation; Esc on either screen: back to the tree."""
         from pitui.ui.screens.navigate import CustomPromptScreen
 
-        def entered(text: str | None) -> None:
-            if text is None:
-                self.reopen(entry_id)
-            else:
-                self._start(entry_id, "custom", text)
-
-        self.app.push_screen(CustomPromptScreen(), entered)
+        choice = await chooser if chooser is not None else "none"
+        prompt: str | None = None
+        if choice == "custom":
+            prompt = await push_for_result(self.host, CustomPromptScreen())
+            if prompt is None:
+                choice = None
+        if choice is None:
+            self.reopen(entry_id)
+            return
+        # Esc must reach the app (it cancels the summary), not the tree.
+        self.host.main.focus_now(self.host.main.query_one(Composer))
+        await self._navigate(entry_id, choice, prompt)
 
     def _row_text(self, entry_id: str) -> str:
-        state = self.app.main.branches.rows.state
+        state = self.host.main.branches.rows.state
         index = state.view.index_of(entry_id) if state is not None else None
         return state.view.row(index).text.plain if state is not None and index is not None else ""
-
-    def _start(self, entry_id: str, choice: SummaryChoice, prompt: str | None) -> None:
-        # Esc must reach the app (it cancels the summary), not the tree.
-        self.app.main.focus_now(self.app.main.query_one(Composer))
-        self.app.run_worker(
-            self._navigate(entry_id, choice, prompt), group="navigate", exit_on_error=False
-        )
 
     async def _navigate(self, entry_id: str, choice: SummaryChoice, prompt: str | None) -> None:
         from pitui.core.session_navigation import NavigationCancelled
@@ -182,52 +179,50 @@ class Branches:
         summarize = choice != "none"
         if summarize:
             started = ProgressStarted(SUMMARY_OPERATION, "Summarizing branch", time.monotonic())
-            await self.app.apply([started])
+            await self.host.apply([started])
         try:
             text = await session.navigate(entry_id, summarize=summarize, custom_instructions=prompt)
         except NavigationCancelled:
-            await self.app.apply(
+            await self.host.apply(
                 [ProgressEnded(SUMMARY_OPERATION, "Branch summary cancelled", "warning")]
             )
             self.reopen(entry_id)
             return
         except PituiError as exc:
-            await self.app.apply([ProgressEnded(SUMMARY_OPERATION, f"Error: {exc}", "error")])
+            await self.host.apply([ProgressEnded(SUMMARY_OPERATION, f"Error: {exc}", "error")])
             return
         self.put_in_composer(text)
 
     def reopen(self, entry_id: str) -> None:
         """Back to the tree with ``entry_id`` selected (pi reopens the tree there)."""
-        rows = self.app.main.branches.rows
+        rows = self.host.main.branches.rows
         if rows.state is not None:
             rows.state.select_entry(entry_id)
             rows.show(rows.state)
-        self.app.main.focus_branches()
+        self.host.main.focus_branches()
 
     def put_in_composer(self, text: str | None) -> None:
         """A user message's text goes to the composer, only if it is empty (as pi)."""
-        composer = self.app.main.query_one(Composer)
+        composer = self.host.main.query_one(Composer)
         if text and not composer.text:
             composer.load_text(text)
-        self.app.main.leave_branches()
+        self.host.main.leave_branches()
 
-    # ------------------------------------------------------------------ label, fork, clone
+    # ------------------------------------------------------------------ label, fork
 
     def edit_label(self, entry_id: str, label: str | None) -> None:
         """Shift+L: a label editor; empty clears."""
         from pitui.ui.screens.label import LabelEditor
 
-        async def save(text: str) -> None:
-            session = self.session
-            if session is not None:
-                await session.set_label(entry_id, text or None)
+        editor = push_for_result(self.host, LabelEditor(self._row_text(entry_id), label))
+        self.host.run_worker(self._save_label(entry_id, editor), exit_on_error=False)
 
-        def done(text: str | None) -> None:
-            if text is not None:
-                self.app.run_worker(self._guarded(save(text)), exit_on_error=False)
-            self.app.main.focus_branches()
-
-        self.app.push_screen(LabelEditor(self._row_text(entry_id), label), done)
+    async def _save_label(self, entry_id: str, editor: asyncio.Future[str | None]) -> None:
+        text = await editor
+        self.host.main.focus_branches()
+        session = self.session
+        if text is not None and session is not None:
+            await self.host.guarded(session.set_label(entry_id, text or None))
 
     def open_fork_picker(self) -> None:
         """``/fork``: every user message of the file, newest first."""
@@ -239,9 +234,9 @@ class Branches:
 
         def chosen(entry_id: str | None) -> None:
             if entry_id is not None:
-                self.app.run_worker(self._guarded(self.fork(entry_id)), exit_on_error=False)
+                self.host.run_guarded(self.fork(entry_id))
 
-        self.app.push_screen(ForkPicker(fork_points(session.store.table)), chosen)
+        self.host.push_screen(ForkPicker(fork_points(session.store.table)), chosen)
 
     async def fork(self, entry_id: str) -> None:
         """A new session file up to ``entry_id``; a user message's text goes to the
@@ -251,16 +246,4 @@ class Branches:
             return
         text = await session.fork(entry_id)
         self.put_in_composer(text)
-        self.app.commands.notice_after_events(f"Forked to a new session: {session.session_file}")
-
-    async def clone(self) -> None:
-        """``/clone``: a new session file holding the current path as it is."""
-        session = self.session
-        if session is None:
-            return
-        await session.clone()
-        self.app.commands.notice_after_events(f"Cloned to a new session: {session.session_file}")
-
-    def _guarded(self, work: Awaitable[None]) -> Awaitable[None]:
-        """Errors of ``work`` become notices."""
-        return self.app.commands.guarded(work)
+        self.host.notice_after_events(f"Forked to a new session: {session.session_file}")

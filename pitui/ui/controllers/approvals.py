@@ -18,8 +18,8 @@ from pitui.ui.view.events import ApprovalRequested, ApprovalResolved
 
 if TYPE_CHECKING:
     from pitui.core.permissions import ApprovalRequest, ApprovalResponse
-    from pitui.ui.app import PituiApp
     from pitui.ui.approval_preview import ApprovalPreview
+    from pitui.ui.host import UiHost
     from pitui.ui.screens.approval import ApprovalScreen
 
 ABORTED_REASON = "aborted"
@@ -28,8 +28,8 @@ ABORTED_REASON = "aborted"
 class ApprovalBroker:
     """Answers :class:`~pitui.core.permissions.ApprovalRequest`s with the approval modal."""
 
-    def __init__(self, app: PituiApp, cwd: Path) -> None:
-        self.app = app
+    def __init__(self, host: UiHost, cwd: Path) -> None:
+        self.host = host
         self.cwd = cwd
 
     async def ask(self, request: ApprovalRequest) -> ApprovalResponse:
@@ -42,16 +42,15 @@ class ApprovalBroker:
         preview = await preview_change(request.tool_name, request.args, self.cwd)
         answer: asyncio.Future[ApprovalResponse] = asyncio.get_running_loop().create_future()
         screen = ApprovalScreen(request, preview)
-        if self.app.bridge is not None:
-            self.app.bridge.flush()  # the call's own events first
-        self.app.call_later(self._open, request, preview, screen, answer)
+        # The call's own events first, so the prompt shows under the call.
+        self.host.after_events(self._open, request, preview, screen, answer)
         try:
             response = await answer
         except asyncio.CancelledError:
-            self.app.call_later(self._cancel, request, screen)
+            self.host.call_later(self._cancel, request, screen)
             raise
         allowed = response.choice != "deny"
-        await self.app.apply(
+        await self.host.apply(
             [ApprovalResolved(request.tool_call_id, allowed, response.reason or "")]
         )
         return response
@@ -65,7 +64,7 @@ class ApprovalBroker:
     ) -> None:
         if answer.done():  # cancelled before it could show
             return
-        await self.app.apply(
+        await self.host.apply(
             [ApprovalRequested(request.tool_call_id, request.tool_name, request.args)]
         )
 
@@ -73,9 +72,9 @@ class ApprovalBroker:
             if response is not None and not answer.done():
                 answer.set_result(response)
 
-        await self.app.push_screen(screen, callback=answered)
+        await self.host.push_screen(screen, callback=answered)
 
     async def _cancel(self, request: ApprovalRequest, screen: ApprovalScreen) -> None:
-        if screen.is_attached and screen in self.app.screen_stack:
+        if screen.is_attached and screen in self.host.screen_stack:
             screen.dismiss(None)
-        await self.app.apply([ApprovalResolved(request.tool_call_id, False, ABORTED_REASON)])
+        await self.host.apply([ApprovalResolved(request.tool_call_id, False, ABORTED_REASON)])

@@ -11,46 +11,44 @@ words them (``Compaction failed: Nothing to compact (session too small)`` …).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+from pitui.ui.host import require_session
 
 if TYPE_CHECKING:
     from pitui.core.agent_session import AgentSession
-    from pitui.ui.app import PituiApp
-    from pitui.ui.commands import Commands
-    from pitui.ui.view.reducer import AnyEvent
+    from pitui.ui.host import UiHost
 
 CANCELLED = "Compaction cancelled"
 
 
-async def compact_command(commands: Commands, arg: str) -> None:
+async def compact(host: UiHost, arg: str) -> None:
     """Summarise the branch into a ``compaction`` entry (``arg``: extra focus)."""
     from pitui.core.compaction.summarize import CompactionCancelled, CompactionError
     from pitui.ui.view.events import CompactionDone, ProgressEnded, ProgressStarted
     from pitui.ui.view.progress import COMPACTION
     from pitui.ui.view.session_handlers import COMPACTION_TITLES
 
-    session = commands.require_session()
-    app = commands.app
+    session = require_session(host)
     if session.compaction.is_compacting:
-        await commands.notice("A compaction is already running", "warning")
+        await host.notice("A compaction is already running", "warning")
         return
     instructions = arg.strip() or None
     detail = f"Focus: {instructions}" if instructions else _size_detail(session)
     title = COMPACTION_TITLES["manual"]
-    await app.apply([ProgressStarted(COMPACTION, title, time.monotonic(), detail)])
+    await host.apply([ProgressStarted(COMPACTION, title, time.monotonic(), detail)])
     try:
         result = await session.compact(instructions)
     except CompactionCancelled:
-        await app.apply([ProgressEnded(COMPACTION, CANCELLED, "error")])
+        await host.apply([ProgressEnded(COMPACTION, CANCELLED, "error")])
     except CompactionError as exc:
-        await app.apply([ProgressEnded(COMPACTION, f"Compaction failed: {exc}", "error")])
+        await host.apply([ProgressEnded(COMPACTION, f"Compaction failed: {exc}", "error")])
     else:
         # The session's "compaction" change rebuilds the view; the card goes after it.
-        apply_after_events(app, [CompactionDone(result.summary, result.tokens_before)])
-        commands.refresh_status()
+        host.apply_after_events([CompactionDone(result.summary, result.tokens_before)])
+        host.refresh_status()
     finally:
-        _deliver_queued(app, session)
+        _deliver_queued(host, session)
 
 
 def _size_detail(session: AgentSession) -> str:
@@ -60,15 +58,8 @@ def _size_detail(session: AgentSession) -> str:
     return f"summarising the conversation ({tokens:,} tokens in context)"
 
 
-def apply_after_events(app: PituiApp, events: Sequence[AnyEvent]) -> None:
-    """Apply ``events`` after the session events sent so far (e.g. after a rebuild)."""
-    if app.bridge is not None:
-        app.bridge.flush()  # posts the pending batch; this queues behind it
-    app.call_later(app.apply, list(events))
-
-
-def _deliver_queued(app: PituiApp, session: AgentSession) -> None:
+def _deliver_queued(host: UiHost, session: AgentSession) -> None:
     """Messages typed during the compaction go now (pi's flushCompactionQueue)."""
     if not session.agent.has_queued_messages():
         return
-    app.run_worker(app.commands.guarded(session.continue_()), group="session")
+    host.run_guarded(session.continue_(), group="session")

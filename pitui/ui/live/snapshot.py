@@ -26,7 +26,7 @@ from pathlib import Path
 
 from pitui import __version__, paths
 from pitui.private_files import write_private
-from pitui.ui.widgets.status_bar import SessionInfo
+from pitui.ui.view.session_info import SessionInfo
 
 _log = logging.getLogger(__name__)
 KEEP = 32

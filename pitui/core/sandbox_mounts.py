@@ -1,0 +1,155 @@
+"""The private mount namespace of a sandboxed command: read-only everywhere but its places.
+
+Imported by the launcher (:mod:`pitui.core.sandbox_exec`), so only ``os`` and ``ctypes``.
+Landlock grants are additive: once the project is writable, nothing beneath it can be
+made read-only, and Landlock cannot stop ``chmod``/``chown``/``utime``/``setxattr``
+outside before ABI 7 either. A mount namespace can: in a copy of the mount table that
+only this command sees (nothing propagates back),
+
+1. every mount is made read-only (``mount_setattr(AT_RECURSIVE)``, Linux 5.12);
+2. each writable place is bound onto itself read-write (``nodev``, ``nosuid``), with
+   the mounts beneath it that were read-write;
+3. the project's ``.git`` and ``.pitui`` (:mod:`pitui.core.sandbox_protected`) are bound
+   onto themselves read-only;
+4. ``/dev/pts`` is a new devpts instance (and ``/dev/ptmx`` its ``ptmx``): the command's
+   own terminals work, the user's terminal is not there to be opened;
+5. every filesystem unix socket outside the project that exists now (the tmux server,
+   ssh-agent, D-Bus, docker: :mod:`pitui.core.sandbox_sockets`) is covered by
+   ``/dev/null``, so connecting finds no socket.
+
+Root does this directly; anyone else first enters a new user namespace mapping only
+their own uid and gid. :class:`MountError` says why when the kernel refuses.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+
+from pitui.core.sandbox_protected import protected_paths
+from pitui.core.sandbox_sockets import beneath, outside_sockets
+
+_CLONE_NEWNS, _CLONE_NEWUSER = 0x00020000, 0x10000000
+_MS_NOSUID, _MS_NOEXEC, _MS_BIND, _MS_REC, _MS_PRIVATE = 0x2, 0x8, 0x1000, 0x4000, 1 << 18
+_MOUNT_SETATTR, _AT_FDCWD, _AT_RECURSIVE = 442, -100, 0x8000
+_RDONLY, _NOSUID, _NODEV = 0x1, 0x2, 0x4
+PTS_DIR, PTMX = "/dev/pts", "/dev/ptmx"
+
+
+class MountError(Exception):
+    """The namespace could not be made (the message says which step and why)."""
+
+
+class _MountAttr(ctypes.Structure):
+    _fields_ = [
+        ("attr_set", ctypes.c_uint64),
+        ("attr_clr", ctypes.c_uint64),
+        ("propagation", ctypes.c_uint64),
+        ("userns_fd", ctypes.c_uint64),
+    ]
+
+
+class _Mounts:
+    def __init__(self) -> None:
+        self.libc = ctypes.CDLL(None, use_errno=True)
+        self.libc.syscall.restype = ctypes.c_long
+
+    def _check(self, result: int, step: str) -> None:
+        if result != 0:
+            raise MountError(f"{step}: {os.strerror(ctypes.get_errno())}")
+
+    def unshare(self) -> None:
+        uid, gid = os.geteuid(), os.getegid()
+        if uid == 0 and self.libc.unshare(_CLONE_NEWNS) == 0:
+            return
+        self._check(self.libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNS), "unshare")
+        for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
+                           ("gid_map", f"{gid} {gid} 1")):  # fmt: skip
+            try:
+                with open(f"/proc/self/{name}", "w", encoding="utf-8") as handle:
+                    handle.write(text)
+            except OSError as exc:
+                raise MountError(
+                    f"cannot map the user namespace ({name}): {exc.strerror}"
+                ) from None
+
+    def setattr(
+        self, path: str, set_: int, clear: int, *, recursive: bool, private: bool = False
+    ) -> None:
+        attr = _MountAttr(set_, clear, _MS_PRIVATE if private else 0, 0)
+        flags = _AT_RECURSIVE if recursive else 0
+        result = self.libc.syscall(
+            _MOUNT_SETATTR, _AT_FDCWD, path.encode(), flags, ctypes.byref(attr),
+            ctypes.sizeof(attr),
+        )  # fmt: skip
+        self._check(result, f"mount_setattr {path}")
+
+    def private_ptys(self) -> bool:
+        """A devpts instance of this namespace's own on /dev/pts; False if refused."""
+        options = b"newinstance,ptmxmode=0666,mode=0620"
+        flags = _MS_NOSUID | _MS_NOEXEC
+        if self.libc.mount(b"devpts", PTS_DIR.encode(), b"devpts", flags, options) != 0:
+            return False
+        try:
+            self.bind(f"{PTS_DIR}/ptmx", PTMX, 0)
+        except MountError:
+            return False
+        return True
+
+    def bind(self, source: str, target: str, flags: int = _MS_REC) -> None:
+        result = self.libc.mount(source.encode(), target.encode(), None, _MS_BIND | flags, None)
+        self._check(result, f"bind {target}")
+
+
+def _unescape(field: str) -> str:
+    """A mountinfo path: space, tab, newline and backslash are octal escapes."""
+    if "\\" not in field:
+        return field
+    for code in ("040", "011", "012", "134"):
+        field = field.replace("\\" + code, chr(int(code, 8)))
+    return field
+
+
+def writable_mounts() -> list[str]:
+    """Mount points that are read-write now (``/proc/self/mountinfo``)."""
+    found = []
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as handle:
+            for line in handle:
+                fields = line.split()
+                if len(fields) > 5 and "rw" in fields[5].split(","):
+                    found.append(_unescape(fields[4]))
+    except OSError:
+        pass
+    return found
+
+
+def isolate(project: str, writable: list[str]) -> bool:
+    """Put this process in its own mount namespace: read-only but for ``writable``, with
+    the project's protected entries read-only and outside sockets covered. True if it
+    has terminals of its own (:data:`PTS_DIR`, :data:`PTMX` may then have ioctls)."""
+    mounts = _Mounts()
+    mounts.unshare()
+    was_writable = writable_mounts()
+    mounts.setattr("/", _RDONLY, 0, recursive=True, private=True)
+    for place in writable:
+        mounts.bind(place, place)
+        # The place itself, and the mounts beneath it that were writable, are again.
+        inner = [m for m in was_writable if m != place and beneath(m, place)]
+        for mount in (place, *inner):
+            try:
+                mounts.setattr(mount, _NODEV | _NOSUID, _RDONLY, recursive=False)
+            except MountError:
+                continue  # read-only before we came (and locked so): it stays so
+    for path in protected_paths(project):
+        mounts.bind(path, path)
+        mounts.setattr(path, _RDONLY, 0, recursive=True)
+    ptys = mounts.private_ptys()
+    for path in outside_sockets(project):
+        try:
+            mounts.bind("/dev/null", path, 0)
+        except MountError:
+            continue  # vanished since it was listed
+    # The working directory still points into the mounts as they were: look it up again.
+    os.chdir(os.getcwd())
+    return ptys

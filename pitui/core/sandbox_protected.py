@@ -1,0 +1,107 @@
+"""Which entries of the project stay read-only inside the sandbox: what pitui and git run.
+
+Imported by the launcher (through :mod:`pitui.core.sandbox_mounts`) and by
+:mod:`pitui.core.sandbox` (bubblewrap), so only ``os``. A writable ``.git`` lets the
+user's next ``git status`` run the model's code: a hook, ``core.fsmonitor`` in the config,
+a ``commondir`` pointing at a config of its own, a gitlink in the index. So, as Codex's
+workspace-write does, the whole git dir is read-only, and with it:
+
+* a worktree's ``.git`` file, the git dir it names and that one's common dir;
+* each checked-out submodule's ``.git`` (named by ``core.worktree`` in the
+  superproject's ``modules/*/config``): replaced by a directory with a config of its own,
+  it would run on the superproject's ``git status``;
+* the hooks folder ``core.hooksPath`` names, when it lies in the project (husky's
+  ``.husky/``): those hooks are as much the user's next commit as ``.git/hooks``;
+* ``.pitui``: the project settings pitui reads.
+"""
+
+from __future__ import annotations
+
+import os
+
+PROTECTED = (".git", ".pitui")
+"""Entries of the project that stay read-only inside the sandbox."""
+_MODULE_DEPTH = 4  # submodule names may hold slashes: modules/lib/foo
+
+
+def _first_line(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.readline().strip()
+    except OSError:
+        return ""
+
+
+def _git_dirs(project: str) -> list[str]:
+    """The project's git dir and, for a worktree, the common dir as well."""
+    git = os.path.join(project, ".git")
+    if not os.path.isfile(git):
+        return [git]
+    line = _first_line(git)
+    if not line.startswith("gitdir:"):
+        return []
+    gitdir = os.path.join(project, line[len("gitdir:") :].strip())
+    common = _first_line(os.path.join(gitdir, "commondir"))
+    return [gitdir, os.path.join(gitdir, common)] if common else [gitdir]
+
+
+def _config_value(gitdir: str, name: str) -> str | None:
+    """The value of ``name`` (a key of ``[core]``, case-insensitive) in ``gitdir/config``.
+
+    A plain reading (no includes, no quoting): it only ever adds paths to protect.
+    """
+    try:
+        with open(os.path.join(gitdir, "config"), encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    section = ""
+    for line in lines:
+        text = line.strip()
+        if text.startswith("["):
+            section = text.strip("[]").strip().lower()
+            continue
+        key, _, value = text.partition("=")
+        if section == "core" and key.strip().lower() == name and value.strip():
+            return value.strip().strip('"')
+    return None
+
+
+def _worktree_of(module: str) -> str | None:
+    """``core.worktree`` of the git dir ``module``, as a path, if its config names one."""
+    worktree = _config_value(module, "worktree")
+    return os.path.join(module, worktree) if worktree else None
+
+
+def _submodule_git_files(gitdir: str) -> list[str]:
+    found = []
+    pending = [(os.path.join(gitdir, "modules"), _MODULE_DEPTH)]
+    while pending:
+        folder, depth = pending.pop()
+        try:
+            entries = [e for e in os.scandir(folder) if e.is_dir(follow_symlinks=False)]
+        except OSError:
+            continue
+        for entry in entries:
+            worktree = _worktree_of(entry.path)
+            if worktree is not None:
+                found.append(os.path.join(worktree, ".git"))
+                pending.append((os.path.join(entry.path, "modules"), _MODULE_DEPTH))
+            elif depth > 1:
+                pending.append((entry.path, depth - 1))
+    return found
+
+
+def protected_paths(project: str) -> list[str]:
+    """The real paths to keep read-only, of those that exist now."""
+    found = [os.path.join(project, name) for name in PROTECTED]
+    for gitdir in _git_dirs(project):
+        found += [gitdir, *_submodule_git_files(gitdir)]
+        hooks = _config_value(gitdir, "hookspath")
+        if hooks:  # husky's .husky/: hooks that live in the worktree
+            found.append(os.path.join(project, os.path.expanduser(hooks)))
+    real: dict[str, None] = {}
+    for path in found:
+        if os.path.lexists(path):
+            real.setdefault(os.path.realpath(path))
+    return [path for path in real if os.path.exists(path)]

@@ -1,0 +1,39 @@
+"""The branch tree's commands: ``/tree``, ``/fork``, ``/clone``, Alt+← / Alt+→."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pitui.ui.host import require_session
+
+if TYPE_CHECKING:
+    from pitui.ui.host import UiHost
+
+
+async def tree(host: UiHost, _arg: str) -> None:
+    """``/tree`` and Ctrl+B: show and focus the Branches pane; again, from the tree: back
+    to the composer (the tree hides where it is not always shown)."""
+    host.main.action_toggle_branches()
+
+
+async def fork(host: UiHost, _arg: str) -> None:
+    """``/fork``: pick a user message to continue from in a new session file."""
+    require_session(host)
+    host.branches.open_fork_picker()
+
+
+async def clone(host: UiHost, _arg: str) -> None:
+    """``/clone``: continue in a new session file holding the current path as it is."""
+    session = require_session(host)
+    await session.clone()
+    host.notice_after_events(f"Cloned to a new session: {session.session_file}")
+
+
+async def previous_branch(host: UiHost, _arg: str) -> None:
+    """Alt+←: the previous sibling branch of a user message."""
+    host.branches.switch_sibling(-1)
+
+
+async def next_branch(host: UiHost, _arg: str) -> None:
+    """Alt+→: the next sibling branch of a user message."""
+    host.branches.switch_sibling(1)

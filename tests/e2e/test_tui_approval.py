@@ -1,0 +1,159 @@
+"""The approval dialog in a real terminal: a call cannot hide in it (issue 21 item 10).
+
+pitui runs in tmux against a loopback Anthropic server whose model asks for one call;
+the screen is read back with capture-pane. A command with 150 newlines shows them in its
+title (``⏎×150``) with the reason and the key row on screen; a 1 MB command opens its
+dialog at once and says how long it is; control characters are spelled out, never sent
+to the terminal; a write whose path hides 120 newlines still shows why it asks.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.tmux import Terminal, needs_tmux
+from tests.replay_server import ReplayServer, Reply
+
+pytestmark = [needs_tmux, pytest.mark.e2e]
+
+SOCKET = "h-gate-e2e"
+
+
+def _event(data: dict[str, Any]) -> str:
+    return f"event: {data['type']}\ndata: {json.dumps(data)}\n\n"
+
+
+def _reply(blocks: list[tuple[str, Any]], piece: int = 65536) -> bytes:
+    """An Anthropic stream with text blocks (``("text", s)``) and tool calls
+    (``(name, args)``), the arguments sent in large pieces."""
+    usage = {"input_tokens": 10, "output_tokens": 1}
+    message = {"id": "m", "type": "message", "role": "assistant", "model": "tiny",
+               "content": [], "usage": usage}  # fmt: skip
+    parts = [_event({"type": "message_start", "message": message})]
+    stop = "end_turn"
+    for index, (kind, value) in enumerate(blocks):
+        if kind == "text":
+            block: dict[str, Any] = {"type": "text", "text": ""}
+            deltas = [{"type": "text_delta", "text": value}]
+        else:
+            stop = "tool_use"
+            block = {"type": "tool_use", "id": f"toolu_{index}", "name": kind, "input": {}}
+            raw = json.dumps(value)
+            deltas = [{"type": "input_json_delta", "partial_json": raw[i : i + piece]}
+                      for i in range(0, len(raw), piece)]  # fmt: skip
+        parts.append(
+            _event({"type": "content_block_start", "index": index, "content_block": block})
+        )
+        parts += [
+            _event({"type": "content_block_delta", "index": index, "delta": d}) for d in deltas
+        ]
+        parts.append(_event({"type": "content_block_stop", "index": index}))
+    parts.append(_event({"type": "message_delta", "delta": {"stop_reason": stop},
+                         "usage": {"output_tokens": 5}}))  # fmt: skip
+    parts.append(_event({"type": "message_stop"}))
+    return "".join(parts).encode()
+
+
+@pytest.fixture
+def setup(tmp_path: Path, replay_server: ReplayServer) -> Iterator[tuple[Path, Path]]:
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    provider = {"baseUrl": replay_server.url, "apiKey": "k", "api": "anthropic-messages",
+                "models": [{"id": "tiny"}]}  # fmt: skip
+    (home / "models.json").write_text(json.dumps({"providers": {"loop": provider}}))
+    settings = {"defaultProvider": "loop", "defaultModel": "tiny"}
+    (home / "settings.json").write_text(json.dumps(settings))
+    yield home, project
+
+
+def _ask(
+    setup: tuple[Path, Path],
+    server: ReplayServer,
+    tool: str,
+    args: dict[str, Any],
+    height: int = 36,
+) -> tuple[Terminal, str, float]:
+    """Start pitui, send a prompt, wait for the dialog to be armed; the screen and seconds."""
+    home, project = setup
+    server.add(Reply(_reply([(tool, args)])), Reply(_reply([("text", "understood")])))
+    term = Terminal(project, home, height=height, args=("--no-session",), socket=SOCKET)
+    term.wait_for(lambda s: "loop/tiny" in s or "tiny" in s, "the session")
+    term.type("go")
+    term.keys("Enter")
+    started = time.monotonic()
+    screen = term.wait_for(lambda s: "y allow once" in s, "the armed dialog", timeout=60)
+    return term, screen, time.monotonic() - started
+
+
+@pytest.mark.parametrize("height", [36, 24])
+def test_newlines_are_shown_and_the_keys_stay_on_screen(
+    setup: tuple[Path, Path], replay_server: ReplayServer, tmp_path: Path, height: int
+) -> None:
+    marker = tmp_path / "pwned"
+    command = "echo safe" + "\n" * 150 + f"touch {marker}"
+    term, screen, _ = _ask(setup, replay_server, "bash", {"command": command}, height)
+    try:
+        # The view is filled once the dialog is drawn: its size note comes with it.
+        screen = term.wait_for(lambda s: "characters on 151 lines" in s, "the size note")
+        assert "Allow $ echo safe⏎×150touch" in screen, screen
+        assert "runs a shell command" in screen
+        assert "Deny [n]" in screen and "y allow once" in screen
+        term.keys("End")  # the end of the command is reachable
+        term.wait_for(lambda s: f"touch {marker}"[:60] in s, "the end of the command")
+        term.keys("Escape")
+        term.wait_for(lambda s: "understood" in s, "the reply after the denial")
+    finally:
+        term.close()
+    assert not marker.exists()
+
+
+def test_a_1_mb_command_opens_at_once_and_says_its_size(
+    setup: tuple[Path, Path], replay_server: ReplayServer
+) -> None:
+    command = "touch " + "a" * 1_000_000
+    term, screen, seconds = _ask(setup, replay_server, "bash", {"command": command})
+    try:
+        print(f"1 MB command: dialog armed {seconds:.2f} s after Enter (arming waits 0.4 s)")
+        screen = term.wait_for(lambda s: "1,000,006 characters" in s, "the size note")
+        assert "$ touch aaaa" in screen
+        assert "runs a shell command" in screen and "Deny [n]" in screen
+        term.keys("Escape")
+        term.wait_for(lambda s: "understood" in s, "the reply after the denial")
+    finally:
+        term.close()
+
+
+def test_control_characters_are_spelled_out(
+    setup: tuple[Path, Path], replay_server: ReplayServer
+) -> None:
+    command = "echo \x1b]0;pwned\x07 \x1b[31mred\x1b[0m \r\u202eevil\ttab"
+    term, screen, _ = _ask(setup, replay_server, "bash", {"command": command})
+    try:
+        screen = term.wait_for(lambda s: "\\x1b]0;pwned\\x07" in s, "the spelled-out command")
+        assert "\\x1b[31mred\\x1b[0m" in screen and "\\r\\u202eevil\\ttab" in screen
+        term.keys("Escape")
+        term.wait_for(lambda s: "understood" in s, "the reply after the denial")
+    finally:
+        term.close()
+
+
+def test_a_path_full_of_newlines_still_shows_why_it_asks(
+    setup: tuple[Path, Path], replay_server: ReplayServer, tmp_path: Path
+) -> None:
+    path = "notes.txt" + "\n" * 120 + str(tmp_path / "outside.txt")
+    term, screen, _ = _ask(setup, replay_server, "write", {"path": path, "content": "x"})
+    try:
+        assert "⏎×120" in screen, screen
+        assert "writes outside the project" in screen or "write changes files" in screen
+        assert "Deny [n]" in screen and "y allow once" in screen
+        term.keys("Escape")
+        term.wait_for(lambda s: "understood" in s, "the reply after the denial")
+    finally:
+        term.close()
