@@ -31,11 +31,18 @@ class Terminal:
         *,
         args: tuple[str, ...] = (),
         socket: str | None = None,
+        env: dict[str, str] | None = None,
     ) -> None:
-        """``args`` are pitui's flags; ``socket`` a tmux server of the test's own (``-L``)."""
+        """``args`` are pitui's flags; ``socket`` a tmux server of the test's own (``-L``);
+        ``env`` more environment (e.g. a slower demo pace)."""
         self.name = f"pitui-e2e-{uuid.uuid4().hex[:8]}"
         self._tmux = ["tmux", "-L", socket] if socket else ["tmux"]
-        env = {"PITUI_HOME": str(home), "PITUI_DEMO_PACE_MS": "0", "TERM": "xterm-256color"}
+        env = {
+            "PITUI_HOME": str(home),
+            "PITUI_DEMO_PACE_MS": "0",
+            "TERM": "xterm-256color",
+            **(env or {}),
+        }
         exports = " ".join(f"{k}={v}" for k, v in env.items())
         flags = " ".join(shlex.quote(a) for a in args)
         command = f"cd {cwd} && env {exports} {sys.executable} -m pitui {flags}".rstrip()
