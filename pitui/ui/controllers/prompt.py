@@ -53,7 +53,7 @@ class PromptController:
             self.early_prompts.append(stripped)
             await host.apply([QueueMessage(stripped, "followUp")])
         elif live is None and host.loading:  # still loading: keep the text
-            self.composer.load_text(text)
+            self.composer.put_text(text)
             await host.apply([AddNotice(LOADING_NOTICE)])
         elif live is None:
             await host.apply([AddNotice(NO_SESSION_NOTICE, "warning")])
@@ -90,7 +90,7 @@ class PromptController:
         if texts:
             composer = self.composer
             current = composer.text
-            composer.load_text("\n\n".join([*texts, current] if current else texts))
+            composer.put_text("\n\n".join([*texts, current] if current else texts))
         await self.host.apply([ClearQueue()])
 
     async def interrupt(self) -> None:

@@ -1,0 +1,81 @@
+"""In a real terminal: what going to an earlier message leaves behind (issue 22 items 9
+and 10): its text in the composer with the cursor at the end, and a Branches pane
+showing the whole tree, not a search typed before."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.tmux import Terminal, needs_tmux
+
+pytestmark = [needs_tmux, pytest.mark.e2e]
+
+SOCKET = "h-faults-e2e"
+
+
+def _composer(screen: str) -> str:
+    """The composer's first line (the box under the panes)."""
+    lines = screen.splitlines()
+    tops = [i for i, line in enumerate(lines) if line.startswith("╭─") and "─╮" in line]
+    top = max(tops)
+    return lines[top + 1].strip("│ ")
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    project = tmp_path / "project"
+    project.mkdir()
+    term = Terminal(project, tmp_path / "home", socket=SOCKET)
+    try:
+        term.wait_for(lambda s: "demo (offline)" in s, "the session")
+        yield term
+    finally:
+        term.close()
+
+
+def _go_to_first_message(terminal: Terminal) -> None:
+    terminal.keys("C-b")
+    terminal.wait_for(lambda s: "• user: hello" in s, "the Branches pane")
+    terminal.keys("Up")
+    time.sleep(0.3)
+    terminal.keys("Enter")
+    time.sleep(0.5)
+    terminal.keys("Enter")  # leave the branch as it is (no summary)
+    terminal.wait_for(lambda s: _composer(s) == "hello", "the text put back")
+
+
+def test_text_put_back_by_a_navigation_is_edited_at_its_end(terminal: Terminal) -> None:
+    terminal.type("hello")
+    terminal.keys("Enter")
+    terminal.wait_for(lambda s: "You said: hello" in s, "the reply")
+    _go_to_first_message(terminal)
+    terminal.type(" and more")
+    screen = terminal.wait_for(lambda s: "more" in _composer(s), "the typing")
+    assert _composer(screen) == "hello and more"
+
+
+def test_a_navigation_clears_the_branches_search(terminal: Terminal) -> None:
+    terminal.type("hello")
+    terminal.keys("Enter")
+    terminal.wait_for(lambda s: "You said: hello" in s, "the reply")
+    terminal.keys("C-b")
+    terminal.wait_for(lambda s: "• user: hello" in s, "the Branches pane")
+    terminal.type("hello")
+    terminal.wait_for(lambda s: "search: hello" in s, "the search")
+    terminal.keys("Up")
+    time.sleep(0.3)
+    terminal.keys("Enter")
+    time.sleep(0.5)
+    terminal.keys("Enter")  # no summary
+    terminal.wait_for(lambda s: _composer(s) == "hello", "the text put back")
+    terminal.keys("C-u")
+    terminal.type("again")
+    terminal.keys("Enter")
+    terminal.wait_for(lambda s: "You said: again" in s, "the new reply")
+    terminal.keys("C-b")
+    screen = terminal.wait_for(lambda s: "user: again" in s, "the new branch in the pane")
+    assert "search: hello" not in screen
