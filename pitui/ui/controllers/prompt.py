@@ -57,6 +57,12 @@ class PromptController:
             await host.apply([AddNotice(LOADING_NOTICE)])
         elif live is None:
             await host.apply([AddNotice(NO_SESSION_NOTICE, "warning")])
+        elif live.read_only:  # refused: the text stays to be sent elsewhere (/new, /fork)
+            self.composer.put_text(text)
+            from pitui.core.session.store import read_only_notice
+
+            notice = f"{read_only_notice(live.session.store)} Your text stays in the composer."
+            await host.apply([AddNotice(notice, "warning")])
         elif stripped.startswith("!") and stripped.lstrip("!").strip():
             excluded = stripped.startswith("!!")
             command = stripped[2:] if excluded else stripped[1:]

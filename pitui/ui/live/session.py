@@ -104,6 +104,11 @@ class LiveSession:
         return self._port.messages
 
     @property
+    def read_only(self) -> bool:
+        """Nothing can be added to the session (its file is open read-only)."""
+        return self._facade is not None and self._facade.store.read_only
+
+    @property
     def busy(self) -> bool:
         """A run is in progress (its reply would be lost if the app just went away)."""
         return self._port.is_streaming
@@ -136,6 +141,7 @@ class LiveSession:
             context_window=model.context_window if model is not None else 0,
             auto_compaction=session.settings.compaction.enabled,
             demo=model is not None and model.api == "demo",
+            read_only=session.store.read_only,
         )
 
     def file_usage(self, usage: UsageTotals) -> UsageTotals:

@@ -22,3 +22,5 @@ class SessionInfo:
     context_window: int = 0
     auto_compaction: bool = True
     demo: bool = False
+    read_only: bool = False
+    """The session file is open read-only (another pitui has it, or ``--read-only``)."""

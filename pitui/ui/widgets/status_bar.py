@@ -15,12 +15,14 @@ CONTEXT_ERROR = 90.0
 
 
 def location_text(info: SessionInfo) -> str:
-    """``~/proj (main) • name``."""
+    """``~/proj (main) • name`` (``• read-only`` when nothing can be added)."""
     text = shorten_path(info.cwd)
     if info.git_branch:
         text += f" ({info.git_branch})"
     if info.session_name:
         text += f" • {info.session_name}"
+    if info.read_only:  # lasting: every prompt would be refused
+        text += " • read-only"
     return text
 
 
