@@ -88,3 +88,19 @@ async def test_a_session_open_in_another_pitui_opens_read_only(tmp_path: Path) -
     finally:
         await holder.close()
     assert path.read_bytes() == before
+
+
+async def test_a_session_whose_model_is_unknown_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22 item 18: an imported pi session on a model pitui does not know."""
+    from tests.core.test_model_notice import NOTICE, _pi_session
+
+    monkeypatch.setenv("OLLAMA_HOST", "127.0.0.1:9")
+    project = make_project(tmp_path / "project")
+    app = launch(project, "--session", str(_pi_session(tmp_path)))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await started(pilot)
+        await pilot.pause(0.05)
+        notices = [n.text for n in items_of(app, NoticeItem)]
+        assert NOTICE in notices, notices
