@@ -79,3 +79,11 @@ def test_a_navigation_clears_the_branches_search(terminal: Terminal) -> None:
     terminal.keys("C-b")
     screen = terminal.wait_for(lambda s: "user: again" in s, "the new branch in the pane")
     assert "search: hello" not in screen
+
+
+def test_tmux_without_extended_keys_is_warned_about_once(terminal: Terminal) -> None:
+    """Issue 22 item 12: this tmux has extended-keys off (its default)."""
+    screen = terminal.wait_for(lambda s: "tmux extended-keys is off" in s, "the warning")
+    flat = " ".join(" ".join(line.strip("│ ") for line in screen.splitlines()).split())
+    assert "set -g extended-keys on" in flat
+    assert flat.count("tmux extended-keys is off") == 1

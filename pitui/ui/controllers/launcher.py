@@ -107,6 +107,11 @@ class Launcher:
         notices = [AddNotice(w, "warning") for w in options.warnings]
         if live.info().demo and not self.args.model:
             notices.append(AddNotice(DEMO_HINT, "warning"))
+        from pitui.ui.controllers.tmux_keys import tmux_keyboard_warning
+
+        keyboard = await tmux_keyboard_warning()
+        if keyboard is not None:
+            notices.append(AddNotice(keyboard, "warning"))
         if notices:
             await host.apply(notices)
         prompts = [m for m in self.args.messages if m.strip()] + host.prompts.take_early_prompts()
