@@ -41,7 +41,7 @@ def _go_to_first_message(terminal: Terminal) -> None:
     terminal.keys("C-b")
     terminal.wait_for(lambda s: "• user: hello" in s, "the Branches pane")
     terminal.keys("Up")
-    time.sleep(0.3)
+    terminal.wait_for(lambda s: "› • user: hello" in s, "the user message selected")
     terminal.keys("Enter")
     time.sleep(0.5)
     terminal.keys("Enter")  # leave the branch as it is (no summary)
@@ -67,7 +67,7 @@ def test_a_navigation_clears_the_branches_search(terminal: Terminal) -> None:
     terminal.type("hello")
     terminal.wait_for(lambda s: "search: hello" in s, "the search")
     terminal.keys("Up")
-    time.sleep(0.3)
+    terminal.wait_for(lambda s: "› • user: hello" in s, "the user message selected")
     terminal.keys("Enter")
     time.sleep(0.5)
     terminal.keys("Enter")  # no summary
@@ -87,3 +87,61 @@ def test_tmux_without_extended_keys_is_warned_about_once(terminal: Terminal) -> 
     flat = " ".join(" ".join(line.strip("│ ") for line in screen.splitlines()).split())
     assert "set -g extended-keys on" in flat
     assert flat.count("tmux extended-keys is off") == 1
+
+
+def _box_width(screen: str, title: str) -> int:
+    top = screen.splitlines()[0]
+    start = top.index(f"╭─ {title}")
+    return top.index("╮", start) - start + 1
+
+
+def test_at_100_columns_the_tree_takes_the_tool_panes_place(tmp_path: Path) -> None:
+    """Issue 22 item 8: Ctrl+B at 100×30 squeezed the conversation to ~26 columns."""
+    project = tmp_path / "project"
+    project.mkdir()
+    term = Terminal(project, tmp_path / "home", width=100, height=30, socket=SOCKET)
+    try:
+        term.wait_for(lambda s: "demo (offline)" in s, "the session")
+        term.type("hello")
+        term.keys("Enter")
+        term.wait_for(lambda s: "said: hello" in s, "the reply")
+        term.keys("C-b")
+        screen = term.wait_for(lambda s: "╭─ Branches" in s, "the Branches pane")
+        assert _box_width(screen, "Conversation") >= 60
+        assert "╭─ Tools" not in screen.splitlines()[0]
+        assert _box_width(screen, "Branches") >= 35
+        term.keys("Escape")
+        screen = term.wait_for(lambda s: "╭─ Branches" not in s, "the tree gone again")
+        assert "╭─ Tools" in screen.splitlines()[0]
+    finally:
+        term.close()
+
+
+def test_at_80x24_the_footer_hints_fit_beside_the_context_figure(tmp_path: Path) -> None:
+    """Issue 22 item 13: the tree's key hints ran into the context figure at 80×24."""
+    project = tmp_path / "project"
+    project.mkdir()
+    term = Terminal(project, tmp_path / "home", width=80, height=24, socket=SOCKET)
+    try:
+        term.wait_for(lambda s: "demo (offline)" in s, "the session")
+        term.type("hello")
+        term.keys("Enter")
+        term.wait_for(lambda s: "said: hello" in s, "the reply")
+        term.keys("C-b")
+        screen = term.wait_for(lambda s: "esc back" in s.splitlines()[-1], "the tree's hints")
+        bottom = screen.splitlines()[-1]
+        assert "(auto)  " in bottom, bottom  # the figure, then at least two spaces
+        assert bottom.rstrip().endswith("esc back"), bottom
+    finally:
+        term.close()
+
+
+def test_at_60_columns_the_status_keeps_the_model(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    term = Terminal(project, tmp_path / "home", width=60, height=24, socket=SOCKET)
+    try:
+        screen = term.wait_for(lambda s: "thinking off" in s, "the status bar")
+        assert "demo • thinking off" in screen.splitlines()[-2]
+    finally:
+        term.close()

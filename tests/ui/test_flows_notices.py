@@ -83,7 +83,7 @@ async def test_a_session_open_in_another_pitui_opens_read_only(tmp_path: Path) -
             await pilot.pause(0.2)
             # Refused before it is sent: a warning, and the text stays (issue 22 item 16).
             warnings = [n.text for n in items_of(app, NoticeItem) if n.level == "warning"]
-            assert any("Your text stays in the composer" in w for w in warnings), warnings
+            assert any("your text stays in the composer" in w for w in warnings), warnings
             assert app.main.query_one(Composer).text == "hello"
     finally:
         await holder.close()

@@ -61,7 +61,10 @@ class PromptController:
             self.composer.put_text(text)
             from pitui.core.session.store import read_only_notice
 
-            notice = f"{read_only_notice(live.session.store)} Your text stays in the composer."
+            notice = (
+                "The session is open read-only: the prompt was not sent, and your text stays "
+                f"in the composer. {read_only_notice(live.session.store)}"
+            )
             await host.apply([AddNotice(notice, "warning")])
         elif stripped.startswith("!") and stripped.lstrip("!").strip():
             excluded = stripped.startswith("!!")
