@@ -45,13 +45,17 @@ def _usage() -> bytes:
     return f"data: {json.dumps(body)}\n\n".encode()
 
 
-def tool_call_reply() -> bytes:
-    """Assistant turn 1: a ``read`` call for notes.txt."""
+READ_CALL: tuple[str, dict[str, Any]] = ("read", {"path": "notes.txt"})
+
+
+def tool_call_reply(tool: tuple[str, dict[str, Any]] = READ_CALL) -> bytes:
+    """Assistant turn 1: a ``read`` call for notes.txt (or the call ``tool`` names)."""
+    name, arguments = tool
     call = {
         "index": 0,
         "id": "call_bench_1",
         "type": "function",
-        "function": {"name": "read", "arguments": json.dumps({"path": "notes.txt"})},
+        "function": {"name": name, "arguments": json.dumps(arguments)},
     }
     parts = [
         _chunk({"role": "assistant", "content": ""}),
@@ -79,7 +83,8 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("content-length") or 0)
         request = json.loads(self.rfile.read(length) or b"{}")
         roles = [m.get("role") for m in request.get("messages", [])]
-        body = answer_reply() if "tool" in roles else tool_call_reply()
+        tool = getattr(self.server, "tool", READ_CALL)
+        body = answer_reply() if "tool" in roles else tool_call_reply(tool)
         self.send_response(200)
         self.send_header("content-type", "text/event-stream")
         self.send_header("content-length", str(len(body)))
@@ -93,8 +98,9 @@ class _Handler(BaseHTTPRequestHandler):
 class LoopbackModel:
     """The server in a background thread; ``base_url`` is what models.json names."""
 
-    def __init__(self) -> None:
+    def __init__(self, tool: tuple[str, dict[str, Any]] = READ_CALL) -> None:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self._server.tool = tool  # type: ignore[attr-defined]  # read by the handler
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property

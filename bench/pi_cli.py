@@ -31,6 +31,22 @@ def pi_command(directory: Path) -> list[str]:
     raise ValueError(f"no pi found in {directory} (looked for {PI073_BIN} and {PI16_BUNDLE})")
 
 
+PI16_LIBRARY = "node_modules/@earendil-works/pi-coding-agent/dist/index.js"
+PI073_LIBRARY = "node_modules/@mariozechner/pi-coding-agent/dist/index.js"
+
+
+def pi_library(directory: Path) -> tuple[str, Path]:
+    """(the node to run, pi's library entry) in ``directory``, for scripts that call pi's
+    own functions (``bench/pi_session_load.mjs``); ValueError when none is there."""
+    library, node = directory / PI16_LIBRARY, directory / PI16_NODE
+    if library.is_file() and node.is_file():
+        return str(node), library
+    library = directory / PI073_LIBRARY
+    if library.is_file():
+        return "node", library
+    raise ValueError(f"no pi library found in {directory} (looked for {PI16_LIBRARY})")
+
+
 def offline_env(agent_dir: Path, home: Path) -> dict[str, str]:
     """Environment entries for an isolated, offline pi."""
     return {"PI_OFFLINE": "1", "PI_CODING_AGENT_DIR": str(agent_dir), "HOME": str(home)}

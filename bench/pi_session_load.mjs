@@ -1,11 +1,11 @@
-// pi's own session code on a file, for bench/session_load.py (needs PI_DIR: a directory
-// where `npm install @mariozechner/pi-coding-agent` ran).
+// pi's own session code on a file, for bench/session_load.py (needs PI_ENTRY: pi's library
+// entry, dist/index.js, as bench/pi_cli.py's pi_library finds it; or PI_DIR for pi 0.73).
 //   node pi_session_load.mjs inprocess FILE RUNS  -> JSON medians {open, build, convert, total}
 //   node pi_session_load.mjs print FILE           -> the context as JSON on stdout
 import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 
-const entry = join(process.env.PI_DIR, "node_modules/@mariozechner/pi-coding-agent/dist/index.js");
+const entry = process.env.PI_ENTRY || join(process.env.PI_DIR, "node_modules/@mariozechner/pi-coding-agent/dist/index.js");
 const { SessionManager, convertToLlm } = await import(pathToFileURL(entry).href);
 const [mode, file, runsText] = process.argv.slice(2);
 

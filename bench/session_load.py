@@ -6,7 +6,7 @@ Prints, per generated file (deterministic seed):
 - in-process: open + ``build_context`` + ``convert_to_llm`` (median of N runs, wall and
   CPU), and peak RSS of a fresh process doing it once;
 - whole process: ``pitui session context FILE --json > /dev/null`` (median wall);
-- with ``--pi DIR`` (a directory where ``npm install @mariozechner/pi-coding-agent`` ran):
+- with ``--pi DIR`` (a directory where pi 0.73 or 1.6 was npm-installed, see ``pi_cli.py``):
   pi's own SessionManager + buildSessionContext + convertToLlm on the same file, and pi
   as a whole process printing the context as JSON.
 Targets (issue 5): faster than pi's 1.07 s in-process and 2.25 s whole-process.
@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from gen_session import generate
+from pi_cli import pi_library
 
 CACHE = Path(tempfile.gettempdir()) / "pitui-bench"
 PI_SCRIPT = Path(__file__).with_name("pi_session_load.mjs")
@@ -110,16 +111,17 @@ def whole_process(
 
 def pi_figures(pi_dir: Path, path: Path, runs: int) -> dict[str, float]:
     """pi's own code on the same file (node)."""
-    env = {**os.environ, "PI_DIR": str(pi_dir)}
+    node, library = pi_library(pi_dir)
+    env = {**os.environ, "PI_ENTRY": str(library)}
     out = subprocess.run(
-        ["node", str(PI_SCRIPT), "inprocess", str(path), str(runs)],
+        [node, str(PI_SCRIPT), "inprocess", str(path), str(runs)],
         check=True,
         capture_output=True,
         text=True,
         env=env,
     ).stdout
     figures: dict[str, float] = json.loads(out)
-    command = ["node", str(PI_SCRIPT), "print", str(path)]
+    command = [node, str(PI_SCRIPT), "print", str(path)]
     figures["whole_process"], figures["whole_cpu"] = whole_process(command, runs, env)
     return figures
 

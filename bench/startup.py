@@ -10,7 +10,7 @@ Start-up cost is what a user pays on every invocation. Two figures:
   ``node_modules/.bin/pi`` or pi 1.6's bundled node and ``cli.js``), ``pi -p`` runs the
   same turn against the same server in the same run, alternating pitui, pi, pitui, pi …
   so both see the same machine load; the figure is the median of the per-pair ratios
-  (target ≤ 0.4).
+  (target ≤ 0.5, issue 26).
 
 Measured with bytecode, as a real install has it: the pitui package is byte-compiled
 first and the measured processes run without PYTHONDONTWRITEBYTECODE. The pitui measured
@@ -41,7 +41,7 @@ from pi_cli import offline_env, pi_command, pi_version
 
 REPO = Path(__file__).resolve().parents[1]
 VERSION_TARGET_MS = 50.0
-RATIO_TARGET = 0.4
+RATIO_TARGET = 0.5
 EXPECTED = "build is green"
 """A phrase of the scripted answer: the run really went through both turns."""
 API_KEY_VARS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_OAUTH_TOKEN")
@@ -127,8 +127,8 @@ def bench_version(runs: int, args: list[str]) -> bool:
     return ok
 
 
-def bench_print(runs: int, pi_dir: Path | None) -> bool:
-    """One ``-p`` turn of pitui (and pi), alternating; True when on target."""
+def print_turns(runs: int, pi_dir: Path | None) -> tuple[Series, Series | None]:
+    """``runs`` one-turn ``-p`` runs of pitui and (with ``pi_dir``) pi, alternating."""
     argv, extra = pitui_command()
     try:
         pi = pi_command(pi_dir) if pi_dir is not None else None
@@ -152,18 +152,29 @@ def bench_print(runs: int, pi_dir: Path | None) -> bool:
                 sample, out = time_once(command, env, dirs["project"])
                 _check(name, out)
                 series[name].samples.append(sample)
-    for one in series.values():
-        print(one.line())
-    if pi is None:
+    return series["pitui -p"], series.get(f"{pi_name} -p")
+
+
+def pair_ratio(mine: Series, theirs: Series) -> float:
+    """The median of the per-pair wall-time ratios."""
+    pairs = zip(mine.samples, theirs.samples, strict=True)
+    return statistics.median(a.wall_ms / b.wall_ms for a, b in pairs)
+
+
+def bench_print(runs: int, pi_dir: Path | None) -> bool:
+    """One ``-p`` turn of pitui (and pi), alternating; True when on target."""
+    mine, theirs = print_turns(runs, pi_dir)
+    for one in (mine, theirs):
+        if one is not None:
+            print(one.line())
+    if theirs is None:
         print("  (no --pi DIR: no comparison with pi)")
         return True
-    mine, theirs = series["pitui -p"], series[f"{pi_name} -p"]
-    pairs = zip(mine.samples, theirs.samples, strict=True)
-    ratios = [a.wall_ms / b.wall_ms for a, b in pairs]
-    ratio = statistics.median(ratios)
+    pi_name = theirs.name.removesuffix(" -p")
+    ratio = pair_ratio(mine, theirs)
     cpu_ratio = mine.cpu() / theirs.cpu()
     ok = ratio <= RATIO_TARGET
-    print(f"pitui/{pi_name} wall, median of {len(ratios)} pairs: {ratio:.2f}", end="")
+    print(f"pitui/{pi_name} wall, median of {len(mine.samples)} pairs: {ratio:.2f}", end="")
     print(f"  (CPU {cpu_ratio:.2f})")
     print(f"  target <= {RATIO_TARGET}: {'met' if ok else 'MISSED'}")
     return ok

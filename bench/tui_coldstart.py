@@ -25,7 +25,11 @@ On a busy machine judge a change by a deterministic measure as well, e.g. the
 instructions to the first frame: ``PYTHONHASHSEED=0 valgrind --tool=callgrind`` of a
 script that runs the app headless (``App.run(headless=True, size=(140, 36))``) and exits
 in ``PituiApp._after_first_frame``.
-Run: ``python bench/tui_coldstart.py [--runs 5] [--pi DIR] [--width 140]`` (needs tmux).
+``--mcp`` also measures pitui with three MCP servers configured (two ``mcp-server-time``,
+one that takes 3 s to start), pair by pair against the same start without them: servers
+connect in the background, so the first stable frame must stay within 5 % of none.
+
+Run: ``python bench/tui_coldstart.py [--runs 5] [--pi DIR] [--width 140] [--mcp]`` (needs tmux).
 """
 
 from __future__ import annotations
@@ -36,7 +40,6 @@ import os
 import shlex
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,12 +50,16 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from loopback_model import MODEL, PROVIDER, LoopbackModel, write_agent_dirs
 from pi_cli import offline_env, pi_command, pi_version
-from tmux_probe import children, tmux
+from tmux_probe import children, kill_session, tmux
 
 HEIGHT = 36
 TARGET_RATIO = 0.3
 TARGET_MS = 300.0
 TARGET_MB = 60.0
+TARGET_MCP_RATIO = 1.05
+SLOW_SERVER = (
+    "import time, runpy; time.sleep(3); runpy.run_module('mcp_server_time', run_name='__main__')"
+)
 STABLE_MS = 700.0
 IDLE_SECONDS = 2.0
 POLL_SECONDS = 0.003
@@ -118,14 +125,16 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def run_once(session: str, program: Program, cwd: Path, width: int, bytecode: bool) -> Run:
+def run_once(
+    session: str, program: Program, cwd: Path, width: int, bytecode: bool, height: int = HEIGHT
+) -> Run:
     """Start ``program`` in a fresh tmux session; time its first stable frame."""
     env = [f"-e{key}={value}" for key, value in {"TERM": "xterm-256color", **program.env}.items()]
     command = shlex.join(program.argv)
     if program.python and bytecode:  # the tmux server may have inherited the variable
         command = f"env -u PYTHONDONTWRITEBYTECODE {command}"
     t0 = time.perf_counter()
-    tmux("new-session", "-d", "-s", session, "-x", str(width), "-y", str(HEIGHT), "-c", str(cwd),
+    tmux("new-session", "-d", "-s", session, "-x", str(width), "-y", str(height), "-c", str(cwd),
           *env, command)  # fmt: skip
     try:
         screen, changed_at = "", t0
@@ -147,7 +156,7 @@ def run_once(session: str, program: Program, cwd: Path, width: int, bytecode: bo
             rss = rss_mb(_python_pid(pane_pid))
         return Run((changed_at - t0) * 1000, rss, screen)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], check=False, capture_output=True)
+        kill_session(session)
 
 
 def pitui_argv() -> list[str]:
@@ -178,6 +187,33 @@ def programs(dirs: dict[str, Path], pi_dir: Path | None) -> tuple[Program, Progr
     return pitui, Program(pi_version(pi_dir), [*pi_command(pi_dir), *model], pi_env), bare
 
 
+def with_mcp(program: Program, dirs: dict[str, Path]) -> Program:
+    """``program`` with a home of its own that configures three MCP servers."""
+    import json
+
+    home = dirs["pitui-home"].with_name("pitui-home-mcp")
+    shutil.copytree(dirs["pitui-home"], home, dirs_exist_ok=True)
+    time_server = {"command": sys.executable, "args": ["-m", "mcp_server_time"]}
+    servers = {
+        "time": time_server,
+        "time2": time_server,
+        "slow": {"command": sys.executable, "args": ["-c", SLOW_SERVER]},
+    }
+    (home / "mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    env = {**program.env, "PITUI_HOME": str(home)}
+    return Program("pitui + 3 MCP servers", program.argv, env, python=True)
+
+
+def _mcp_report(ours: list[Run], mcp: list[Run]) -> bool:
+    ratios = [a.stable_ms / b.stable_ms for a, b in zip(mcp, ours, strict=True)]
+    ratio = statistics.median(ratios[1:] or ratios)
+    rss = statistics.median(r.rss_mb for r in mcp)
+    print(f"  pitui with 3 MCP servers (one slow): {_median(mcp):.0f} ms "
+          f"(runs: {', '.join(f'{r.stable_ms:.0f}' for r in mcp)}); / without, pair by pair: "
+          f"median {ratio:.3f} (target <= {TARGET_MCP_RATIO}); idle RSS {rss:.1f} MB")  # fmt: skip
+    return ratio <= TARGET_MCP_RATIO
+
+
 def _median(runs: list[Run]) -> float:
     """Median first stable frame, the first (cache-warming) run left out when there are more."""
     return statistics.median(r.stable_ms for r in runs[1:] or runs)
@@ -190,6 +226,7 @@ def main() -> int:
     parser.add_argument("--pi", type=Path, help="directory with pi installed (node_modules)")
     parser.add_argument("--show", action="store_true", help="print the last screens")
     parser.add_argument("--source", action="store_true", help="no bytecode (compile each run)")
+    parser.add_argument("--mcp", action="store_true", help="also with 3 MCP servers configured")
     options = parser.parse_args()
     bytecode = not options.source
     if bytecode:
@@ -210,15 +247,22 @@ def main() -> int:
         ours: list[Run] = []
         cold: list[Run] = []
         theirs: list[Run] = []
+        mcp: list[Run] = []
+        pitui_mcp = with_mcp(pitui, dirs) if options.mcp else None
         snapshot = dirs["pitui-home"] / "cache" / "startup.json"
         for i in range(options.runs):
             snapshot.unlink(missing_ok=True)  # a first start: nothing remembered
             cold.append(measure(f"cold-{i}", pitui))
             ours.append(measure(f"{i}", pitui))
+            if pitui_mcp is not None:
+                mcp.append(measure(f"mcp-{i}", pitui_mcp))
             if pi is not None:
                 theirs.append(measure(f"pi-{i}", pi))
         floor = [measure(f"bare-{i}", bare) for i in range(options.runs)]
-    return report(options, ours, cold, theirs, floor, pi)
+    code = report(options, ours, cold, theirs, floor, pi)
+    if mcp and not _mcp_report(ours, mcp):
+        code = 1
+    return code
 
 
 def report(

@@ -35,7 +35,6 @@ import compileall
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -49,7 +48,7 @@ ROOT = BENCH.parent
 in editable mode into the same virtualenv)."""
 sys.path[:0] = [str(BENCH), str(ROOT)]
 
-from tmux_probe import children, tmux  # noqa: E402 - found through the path set just above
+from tmux_probe import children, kill_session, tmux  # noqa: E402 - found through the path set just above
 
 TARGET_MS = 600.0
 API_KEY_VARS = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_OAUTH_TOKEN")
@@ -223,7 +222,7 @@ def spawn_once(
         rss = tree_rss_mb(pane_pid)
         return Run(seen.get("first"), seen["last"], seen.get("tree"), rss, screen)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], check=False, capture_output=True)
+        kill_session(name)
 
 
 def conversation_column(screen: str) -> str:

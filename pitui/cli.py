@@ -19,6 +19,8 @@ VERSION_TEXT = f"pitui {__version__}"
 # Subcommands that take over the rest of the command line: name → module with main(argv).
 SUBCOMMANDS = {
     "session": "pitui.modes.session_cli",
+    "mcp": "pitui.modes.mcp_cli",
+    "trust": "pitui.modes.trust_cli",
 }
 
 
@@ -27,7 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pitui",
         description="A full-screen terminal client for LLM coding agents.",
-        epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate,import} --help",
+        epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate,import,"
+        "files,restore,checkpoints} --help; pitui mcp {add,remove,list,trust} --help; "
+        "pitui trust [DIR] [--revoke | --status]",
     )
     parser.add_argument("--version", action="version", version=VERSION_TEXT)
     parser.add_argument("messages", nargs="*", help="initial prompt (with -p: the prompt)")
@@ -47,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--session-dir", metavar="DIR", help="directory for session files")
     parser.add_argument("--no-session", action="store_true", help="do not save the session")
     parser.add_argument(
+        "--no-checkpoints",
+        action="store_true",
+        help="take no checkpoints of the project's files (setting checkpoints.enabled)",
+    )
+    parser.add_argument(
         "--read-only",
         action="store_true",
         help="open the session (--session / -c) without ever writing to it",
@@ -58,11 +67,25 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["off", "minimal", "low", "medium", "high", "xhigh"],
         help="thinking level",
     )
-    parser.add_argument("--tools", metavar="LIST", help="comma-separated tool names to enable")
+    parser.add_argument(
+        "--tools",
+        metavar="LIST",
+        help="comma-separated tool names to enable (mcp__ patterns filter MCP tools)",
+    )
+    parser.add_argument(
+        "--exclude-tools", metavar="LIST", help="comma-separated tool names or patterns to remove"
+    )
+    parser.add_argument("--no-mcp", action="store_true", help="no MCP servers for this run")
     parser.add_argument(
         "--approve",
         choices=["ask", "workspace", "edits", "all", "none"],
         help="permission policy (default: workspace in print mode, else approval.mode)",
+    )
+    parser.add_argument(
+        "--trust-project",
+        action="store_true",
+        help="load this project's skills and prompt templates for this run (they are "
+        "instructions from the repository; skipped until the project is trusted)",
     )
     parser.add_argument("--system-prompt", metavar="TEXT", help="replace the system prompt")
     parser.add_argument(

@@ -61,9 +61,33 @@ def themes_dir() -> Path:
     return home() / "themes"
 
 
+def pi_agent_dir() -> Path:
+    """pi's own agent folder (``$PI_CODING_AGENT_DIR`` or ``~/.pi/agent``): its user
+    themes, skills and prompt templates load unchanged."""
+    override = os.environ.get("PI_CODING_AGENT_DIR")
+    if override:
+        return Path(override).expanduser()
+    return Path.home() / ".pi" / "agent"
+
+
 def pi_themes_dir() -> Path:
     """pi's own user themes, loaded unchanged."""
-    return Path.home() / ".pi" / "agent" / "themes"
+    return pi_agent_dir() / "themes"
+
+
+def skills_dir() -> Path:
+    """User skills (folders with a ``SKILL.md``)."""
+    return home() / "skills"
+
+
+def prompts_dir() -> Path:
+    """User prompt templates (``<name>.md`` → ``/name``)."""
+    return home() / "prompts"
+
+
+def agents_skills_dir() -> Path:
+    """The user's Agent Skills folder (``~/.agents/skills``), shared with other agents."""
+    return Path.home() / ".agents" / "skills"
 
 
 def project_dir(cwd: Path) -> Path:
@@ -86,6 +110,21 @@ def project_state_dir(cwd: Path) -> Path:
     digest = hashlib.sha256(str(resolved).encode("utf-8", "surrogateescape")).hexdigest()[:12]
     name = "".join(c if c.isalnum() or c in "-_." else "_" for c in resolved.name)[:40]
     return home() / "projects" / f"{name or 'root'}-{digest}"
+
+
+def mcp_file() -> Path:
+    """The user's MCP servers (the ``mcpServers`` format other MCP clients share)."""
+    return home() / "mcp.json"
+
+
+def mcp_log_file() -> Path:
+    """Log notifications and stderr of MCP servers (rotated to ``mcp.log.1`` at 5 MB)."""
+    return home() / "mcp.log"
+
+
+def project_mcp_file(cwd: Path) -> Path:
+    """A project's MCP servers: started only once the user allowed each one."""
+    return project_dir(cwd) / "mcp.json"
 
 
 def trust_file() -> Path:

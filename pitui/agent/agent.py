@@ -322,6 +322,7 @@ class Agent:
             before_tool_call=self.before_tool_call,
             after_tool_call=self.after_tool_call,
             filter_tool_result=self.filter_tool_result,
+            get_tools=lambda: self.state.tools,
         )
 
     async def _process(self, event: AgentEvent) -> None:

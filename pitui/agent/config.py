@@ -114,3 +114,6 @@ class AgentLoopConfig:
     filter_tool_result: ToolResultFilter | None = None
     """Applied to each ``tool_execution_update`` partial and each executed tool's result,
     before events, hooks, the transcript and the model see them."""
+    get_tools: Callable[[], list[AgentTool]] | None = None
+    """The tools as they are now, read before every model call of the run: a tool may
+    change them mid-run (``tool_search`` declares what it found for the next call)."""

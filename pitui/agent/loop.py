@@ -109,6 +109,8 @@ async def _run_turns(
                 current.messages.append(message)
                 new_messages.append(message)
             pending = []
+            if config.get_tools is not None:  # a tool may have changed them (tool_search)
+                current.tools = list(config.get_tools())
             reply = await stream_assistant_response(current, config, emit, signal)
             new_messages.append(reply)
             if reply.stop_reason in ("error", "aborted"):

@@ -13,14 +13,13 @@ import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 from pitui.agent.agent import Agent, AgentError
-from pitui.agent.events import MessageEndEvent, MessageStartEvent, ToolExecutionEndEvent
+from pitui.agent.events import MessageEndEvent, ToolExecutionEndEvent
 from pitui.agent.messages import AgentMessage
-from pitui.ai.abort import AbortSignal
 from pitui.ai.models import ModelRegistry
 from pitui.ai.types import (
     THINKING_LEVELS,
@@ -32,12 +31,16 @@ from pitui.ai.types import (
     ToolResultMessage,
     UserMessage,
 )
-from pitui.core.messages import BashExecutionMessage, text_of
+from pitui.core.checkpoints.recorder import CheckpointRecorder
+from pitui.core.messages import text_of
 from pitui.core.model_notice import unconfigured_model_notice
 from pitui.core.permissions import PermissionGate, mark_denied
 from pitui.core.redaction import SecretRedactor
+from pitui.core.resources.expand import expand_user_input
+from pitui.core.resources.loader import LoadedResources
 from pitui.core.session.fork import exchange_end, fork_store
 from pitui.core.session.store import SessionStore, read_only_notice
+from pitui.core.session_bash import SessionBash
 from pitui.core.session_compaction import SessionCompaction
 from pitui.core.session_events import (
     SessionChangedEvent,
@@ -45,8 +48,6 @@ from pitui.core.session_events import (
     SessionEvent,
     SessionNoticeEvent,
     ToolDeniedEvent,
-    UserBashStartEvent,
-    UserBashUpdateEvent,
 )
 from pitui.core.session_navigation import NavigationCancelled, SessionNavigation
 from pitui.core.session_retry import SessionRetry
@@ -55,6 +56,7 @@ from pitui.core.usage import FileUsage, UsageTotals
 
 if TYPE_CHECKING:
     from pitui.core.compaction.summarize import CompactionResult
+    from pitui.core.mcp.runtime import McpRuntime
     from pitui.core.session.context import ModelRef
 
 _log = logging.getLogger(__name__)
@@ -74,13 +76,6 @@ StreamingBehavior: TypeAlias = str | None
 
 
 @dataclass
-class _Runtime:
-    """Transient state of the façade (never persisted)."""
-
-    pending_bash: list[BashExecutionMessage] = field(default_factory=list)
-    bash_signal: AbortSignal | None = None
-
-
 class AgentSession:
     """Agent + session store + settings + models + permission gate, behind one API.
 
@@ -97,6 +92,7 @@ class AgentSession:
         gate: PermissionGate,
         cwd: Path,
         redactor: SecretRedactor | None = None,
+        resources: LoadedResources | None = None,
     ) -> None:
         self.agent = agent
         self.store = store
@@ -106,8 +102,9 @@ class AgentSession:
         self.cwd = cwd
         self.redactor = redactor or SecretRedactor(registry.auth.known_secrets)
         """Hides API keys in tool output and in the output of ``!`` commands."""
+        self.resources = resources or LoadedResources()
+        """Skills and prompt templates: :meth:`prompt` expands their commands."""
         self._listeners: list[SessionListener] = []
-        self._runtime = _Runtime()
         self._denied: set[str] = set()
         """Calls the gate refused whose tool result is still to be recorded."""
         self._file_usage = FileUsage()
@@ -120,6 +117,12 @@ class AgentSession:
         self.file_model: ModelRef | None = None
         """The model the file has in effect at the leaf (set by ``rebuild_from_session``)."""
         """Automatic retries of transient provider errors."""
+        self.bash = SessionBash(self)
+        """The user's ``!`` commands."""
+        self.checkpoints = CheckpointRecorder(self)
+        """Snapshots of the project's files, recorded in the session (``checkpoints.*``)."""
+        self.mcp: McpRuntime | None = None
+        """The session's MCP servers (None: none configured, or ``--no-mcp``)."""
 
     # ------------------------------------------------------------------ state
 
@@ -192,6 +195,8 @@ class AgentSession:
                 await pending
 
     async def _on_agent_event(self, event: SessionEvent) -> None:
+        # Awaited before the tool runs: the checkpoint holds the files it may change.
+        await self.checkpoints.on_event(event)
         if isinstance(event, MessageEndEvent):
             message = event.message
             if isinstance(message, ToolResultMessage) and message.tool_call_id in self._denied:
@@ -220,13 +225,18 @@ class AgentSession:
         images: list[ImageContent] | None = None,
         *,
         streaming_behavior: StreamingBehavior = None,
+        expand: bool = True,
     ) -> None:
         """Send the user's message and run until the agent (and any retries) finish.
 
         While a run is in progress, ``streaming_behavior`` ``"steer"`` or ``"followUp"``
         queues the message instead; without it a busy prompt raises :class:`AgentError`.
+        ``/skill:name`` and ``/template`` commands are expanded first (:meth:`expand_input`)
+        unless ``expand`` is False (the caller expanded them, e.g. before attaching files).
         """
         self.store.check_writable()  # a read-only session: refuse before anything is queued
+        if expand:
+            text = await self.expand_input(text)
         if self.is_streaming:
             if streaming_behavior == "steer":
                 self.steer(text, images)
@@ -234,19 +244,26 @@ class AgentSession:
             if streaming_behavior == "followUp":
                 self.follow_up(text, images)
                 return
-        await self._flush_pending_bash()
+        await self.bash.flush_pending()
         await self.compaction.before_prompt()
-        content: list[TextContent | ImageContent] = [TextContent(text=text), *(images or [])]
-        await self.agent.prompt(UserMessage(content=content))
+        if self.mcp is not None:  # tools and the mcp_servers section, as of this prompt
+            for notice, level in await self.mcp.before_prompt(self.agent.state.messages):
+                await self.emit(SessionNoticeEvent(message=notice, level=level))
+        await self.agent.prompt(_user_message(text, images))
         await self._after_run()
+
+    async def expand_input(self, text: str) -> str:
+        """What a typed ``/skill:name args`` or ``/template args`` sends (pi's order);
+        other text unchanged. :meth:`steer` and :meth:`follow_up` take expanded text."""
+        return await expand_user_input(text, self.resources)
 
     def steer(self, text: str, images: list[ImageContent] | None = None) -> None:
         """Interrupt the run: delivered at the next steering poll."""
-        self.agent.steer(UserMessage(content=[TextContent(text=text), *(images or [])]))
+        self.agent.steer(_user_message(text, images))
 
     def follow_up(self, text: str, images: list[ImageContent] | None = None) -> None:
         """Delivered when the agent would otherwise stop."""
-        self.agent.follow_up(UserMessage(content=[TextContent(text=text), *(images or [])]))
+        self.agent.follow_up(_user_message(text, images))
 
     def queued_texts(self) -> tuple[list[str], list[str]]:
         """``(steering, follow-up)`` texts waiting in the queues."""
@@ -268,8 +285,7 @@ class AgentSession:
     def abort(self) -> None:
         """Abort the run, a retry wait and a running ``!`` command."""
         self.retry.abort()
-        if self._runtime.bash_signal is not None:
-            self._runtime.bash_signal.abort("aborted by user")
+        self.bash.abort()
         self.agent.abort()
 
     async def wait_for_idle(self) -> None:
@@ -277,8 +293,10 @@ class AgentSession:
         await self.agent.wait_for_idle()
 
     async def _after_run(self) -> None:
-        """Post-run work: automatic retries, then automatic compaction."""
+        """Post-run work: automatic retries, the run's last checkpoint, then automatic
+        compaction."""
         await self.retry.after_run()
+        await self.checkpoints.after_run()
         await self.compaction.after_run()
 
     async def compact(self, instructions: str | None = None) -> CompactionResult:
@@ -292,61 +310,13 @@ class AgentSession:
     # ------------------------------------------------------------------ ! commands
 
     async def run_bash(self, command: str, *, exclude_from_context: bool = False) -> None:
-        """Run the user's ``!cmd`` (``!!cmd``: kept out of the model's context).
-
-        While the agent works, the result is held and added just before the next prompt,
-        so it never lands between a tool call and its result.
+        """Run the user's ``!cmd`` (``!!cmd``: kept out of the model's context); see
+        :class:`~pitui.core.session_bash.SessionBash`.
 
         Raises:
             AgentError: when another ``!`` command is still running.
         """
-        # The shell machinery (the bash tool's module): with the first ``!`` command only.
-        from pitui.core.user_bash import run_user_bash
-
-        if self._runtime.bash_signal is not None:
-            raise AgentError("A bash command is already running. Press Esc to cancel it first.")
-        self.store.check_writable()
-        signal = self._runtime.bash_signal = AbortSignal()
-        await self.emit(
-            UserBashStartEvent(command=command, exclude_from_context=exclude_from_context)
-        )
-        updates: set[asyncio.Task[None]] = set()
-
-        def on_output(text: str) -> None:
-            update = UserBashUpdateEvent(output=self.redactor.text(text))
-            task = asyncio.ensure_future(self.emit(update))
-            updates.add(task)
-            task.add_done_callback(updates.discard)
-
-        try:
-            message = await run_user_bash(
-                command,
-                self.cwd,
-                exclude_from_context=exclude_from_context,
-                shell_path=self.settings.shell_path,
-                cancel=signal,
-                on_output=on_output,
-            )
-        finally:
-            self._runtime.bash_signal = None
-        message.output = self.redactor.text(message.output)
-        if updates:
-            await asyncio.gather(*updates)
-        if self.is_streaming:
-            self._runtime.pending_bash.append(message)
-            return
-        await self._add_bash_message(message)
-
-    async def _add_bash_message(self, message: BashExecutionMessage) -> None:
-        self.agent.append_message(message)
-        await self.store.append_message(message)
-        await self.emit(MessageStartEvent(message=message))
-        await self.emit(MessageEndEvent(message=message))
-
-    async def _flush_pending_bash(self) -> None:
-        pending, self._runtime.pending_bash = self._runtime.pending_bash, []
-        for message in pending:
-            await self._add_bash_message(message)
+        await self.bash.run(command, exclude_from_context=exclude_from_context)
 
     # ------------------------------------------------------------------ model & thinking
 
@@ -566,6 +536,9 @@ class AgentSession:
         """Abort work in progress and release the session file."""
         self.abort()
         await self.agent.wait_for_idle()
+        await self.checkpoints.close()
+        if self.mcp is not None:
+            await self.mcp.close()
         await self.store.close()
 
     async def _remember(self, **changes: str) -> None:
@@ -578,3 +551,9 @@ class AgentSession:
 
     async def _changed(self, kind: SessionChangeKind) -> None:
         await self.emit(SessionChangedEvent(kind=kind))
+
+
+def _user_message(text: str, images: list[ImageContent] | None) -> UserMessage:
+    """A typed message: its text, then its attached images."""
+    content: list[TextContent | ImageContent] = [TextContent(text=text), *(images or [])]
+    return UserMessage(content=content)

@@ -22,6 +22,7 @@ from pitui.core.compaction.jsjson import js_stringify, utf16_len
 from pitui.core.compaction.tokens import estimate_tokens
 from pitui.core.context_unsent import NotSent, not_sent_entries, not_sent_messages
 from pitui.core.messages import CustomMessage
+from pitui.core.resources.skill_prompt import format_skills_for_prompt
 from pitui.core.session.context import UNSET, LeafArg, ModelRef, SessionContext
 from pitui.core.session.store import SessionStore
 from pitui.errors import SessionError
@@ -113,6 +114,15 @@ class ContextReport:
     custom: list[CustomSwitches]
     message_json: dict[int, dict[str, Any]] = field(default_factory=dict)
     """The JSON loaded messages were read from (by ``id``), to print them as read."""
+    skills_block: str = ""
+    """The part of the system prompt that lists the skills ("" when it lists none)."""
+    skill_names: list[str] = field(default_factory=list)
+    """The skills that block advertises, in order."""
+
+    @property
+    def skills_tokens(self) -> int:
+        """The skills block's size (part of :attr:`system_tokens`)."""
+        return tokens_of_text(self.skills_block)
 
     @property
     def system_tokens(self) -> int:
@@ -142,6 +152,11 @@ class ContextReport:
             # pi's convertToLlm output; what the request adds besides is under "messages".
             "llmMessages": [self._dump_sent(m) for m in self.messages if not m.synthetic],
             "systemPrompt": {"text": self.system_prompt, "tokens": self.system_tokens},
+            "skills": {
+                "text": self.skills_block,
+                "tokens": self.skills_tokens,
+                "names": self.skill_names,
+            },
             "tools": [self._tool_json(t) for t in self.tools],
             "messages": [self._message_json(m) for m in self.messages],
             "notSent": [n.to_json() for n in self.not_sent],
@@ -232,6 +247,8 @@ async def build_context_report(
         messages.insert(index, SentMessage(result, None, None, None, tokens, SYNTHETIC_NOTE, True))
     sent_sources = {source for source in trace.sources if source is not None}
     model = session.model
+    system_prompt = request.system_prompt or ""
+    skills_block, skill_names = _skills_block(session, system_prompt)
     return ContextReport(
         leaf_id=context.leaf_id,
         entry_count=store.entry_count(),
@@ -239,7 +256,7 @@ async def build_context_report(
         thinking_level=context.thinking_level,
         request_model=f"{model.provider}/{model.id}" if model else None,
         context_window=model.context_window if model else None,
-        system_prompt=request.system_prompt or "",
+        system_prompt=system_prompt,
         tools=[_tool_report(tool.to_json_dict()) for tool in request.tools or []],
         transcript=list(transcript),
         transcript_entry_ids=entry_ids,
@@ -254,7 +271,19 @@ async def build_context_report(
             if isinstance(m, CustomMessage)
         ],
         message_json=context.message_json,
+        skills_block=skills_block,
+        skill_names=skill_names,
     )
+
+
+def _skills_block(session: AgentSession, system_prompt: str) -> tuple[str, list[str]]:
+    """The skills block as the prompt carries it (none when a custom prompt dropped it)."""
+    visible = [s for s in session.resources.skills if not s.disable_model_invocation]
+    for reader in ("read", "bash"):
+        block = format_skills_for_prompt(visible, reader).strip()
+        if block and block in system_prompt:
+            return block, [s.name for s in visible]
+    return "", []
 
 
 def align_entry_ids(transcript: list[AgentMessage], context: SessionContext) -> list[str | None]:

@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from pitui.agent.messages import AgentMessage
+from pitui.core.checkpoints.points import CHECKPOINT_TYPE
 from pitui.core.compaction.tokens import estimate_raw_entry, estimate_tokens
 from pitui.core.messages import BashExecutionMessage, CustomMessage, SystemMessage, text_of
 from pitui.core.sanitize import inert
+from pitui.core.session.bulk import bulk_allocation
 from pitui.core.session.context import SessionContext
 from pitui.core.session.table import EntryTable
 from pitui.core.session.tree_rows import row_text, tool_calls_of
@@ -36,6 +38,7 @@ _ENTRY_REASONS = {
     "message": "not in the agent's transcript (a failed reply taken out for a retry)",
 }
 _UNKNOWN_ENTRY = "entry type the context does not use"
+CHECKPOINT_REASON = "file checkpoint (pitui): the project's files at this point, never sent"
 ToolCallRef: TypeAlias = tuple[str, Mapping[str, Any]]
 
 
@@ -64,7 +67,12 @@ class NotSent:
 
 def flat(text: str, width: int = 80) -> str:
     """``text`` on one line, inert (no terminal control), cut to ``width`` with an ellipsis."""
-    line = " ".join(inert(text).split())
+    return flat_inert(inert(text), width)
+
+
+def flat_inert(text: str, width: int = 80) -> str:
+    """:func:`flat` of text that is inert already (a tree row)."""
+    line = " ".join(text.split())
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
@@ -114,10 +122,15 @@ def _remember_calls(
             calls[call_id] = (name, args)
 
 
-def _entry_reason(kind: str, context: SessionContext, summarised: bool) -> str:
-    if summarised and kind in ("message", "custom_message", "branch_summary"):
-        compaction = context.entry_ids[0] if context.entry_ids else "?"
-        return SUMMARISED.format(compaction=compaction)
+def _summarised_reason(context: SessionContext) -> str:
+    return SUMMARISED.format(compaction=context.entry_ids[0] if context.entry_ids else "?")
+
+
+def _entry_reason(kind: str, summarised: str | None, raw: Mapping[str, Any]) -> str:
+    if kind == "custom" and raw.get("customType") == CHECKPOINT_TYPE:
+        return CHECKPOINT_REASON
+    if summarised is not None and kind in ("message", "custom_message", "branch_summary"):
+        return summarised  # one string for the tens of thousands of entries it covers
     if kind == "compaction":
         return EARLIER_COMPACTION
     return _ENTRY_REASONS.get(kind, _UNKNOWN_ENTRY)
@@ -131,24 +144,28 @@ def not_sent_entries(
     if leaf is None:
         return []
     summarised = set(context.summarised_ids)
+    summarised_reason = _summarised_reason(context)
     calls: dict[str, ToolCallRef] = {}
     found: list[NotSent] = []
-    for position in table.path_positions(leaf):
-        entry_id = table.ids[position]
-        if entry_id in in_transcript:
-            continue
-        raw = table.raw(position)
-        if table.roles[position] == "assistant":
-            _remember_calls(raw, calls)
-        kind = table.types[position]
-        role = table.roles[position]
-        found.append(
-            NotSent(
-                entry_id=entry_id,
-                kind=role if kind == "message" and role else kind,
-                reason=_entry_reason(kind, context, entry_id in summarised),
-                tokens=estimate_raw_entry(raw),
-                preview=flat(row_text(raw, calls).plain),
+    with bulk_allocation():  # ~100k rows, no cycles: nothing for the collector to find
+        for position in table.path_positions(leaf):
+            entry_id = table.ids[position]
+            if entry_id in in_transcript:
+                continue
+            raw = table.raw(position)
+            if table.roles[position] == "assistant":
+                _remember_calls(raw, calls)
+            kind = table.types[position]
+            role = table.roles[position]
+            found.append(
+                NotSent(
+                    entry_id=entry_id,
+                    kind=role if kind == "message" and role else kind,
+                    reason=_entry_reason(
+                        kind, summarised_reason if entry_id in summarised else None, raw
+                    ),
+                    tokens=estimate_raw_entry(raw),
+                    preview=flat_inert(row_text(raw, calls).plain),
+                )
             )
-        )
     return found

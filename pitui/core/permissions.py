@@ -114,6 +114,9 @@ class RuleChange:
 
 
 Asker = Callable[[ApprovalRequest], Awaitable[ApprovalResponse]]
+ToolRule = Callable[["PermissionPolicy", str, dict[str, Any]], "tuple[Verdict, str] | None"]
+"""A verdict for tools the policy does not know (MCP tools: :mod:`pitui.core.mcp.gate`);
+None leaves the call to the policy's own rules."""
 Remember = Callable[[RuleChange], Awaitable[None]]
 """Persists a rule change: to the project's store in the pitui home, or the user's settings."""
 
@@ -153,6 +156,8 @@ class PermissionPolicy:
     user: ApprovalRules = field(default_factory=ApprovalRules)
     """Rules of the user's own settings: they apply to every project. The three lists
     above are this project's ("always" answers, kept in the pitui home)."""
+    tool_rule: ToolRule | None = None
+    """Asked first (after ``--approve all``) about every call."""
 
     @classmethod
     def from_settings(
@@ -194,6 +199,8 @@ class PermissionPolicy:
         """``(verdict, reason)`` for one call. Blocking (resolves paths)."""
         if tool_name in READ_ONLY or self.mode == "all":
             return "allow", ""
+        if self.tool_rule is not None and (ruled := self.tool_rule(self, tool_name, args)):
+            return ruled
         if self.mode == "none":
             return "deny", "mutating tools are disabled (--approve none)"
         if self.outside_workspace(tool_name, args):

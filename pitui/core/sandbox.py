@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pitui.core.sandbox_caps import DROPPED_CAPABILITIES
 from pitui.core.sandbox_protected import protected_paths
+from pitui.core.sandbox_rules import DROPPED_CAPABILITIES
 from pitui.core.sandbox_sockets import outside_sockets
 from pitui.core.settings import SandboxSettings
 
@@ -76,9 +76,16 @@ class Sandbox:
     """Landlock: the launcher makes a private mount namespace (bubblewrap always does)."""
     notice: str | None = None
     """What this machine's sandbox cannot contain, said once at startup (None: all of it)."""
+    sockets_in: tuple[str, ...] = ()
+    """Folders besides the project whose unix sockets stay reachable (``writablePaths``:
+    ``/run/postgresql`` gives a test suite its database back)."""
 
     def wrap(self, argv: list[str]) -> list[str]:
-        """``argv`` run inside the sandbox (reads ``/proc/net/unix``: call off the loop)."""
+        """``argv`` run inside the sandbox.
+
+        What to keep read-only and which sockets to cover is found now, for this command
+        (a walk of a few folders: call this off the event loop).
+        """
         if self.kind == "landlock":
             options: list[str] = []
             for path in self.writable:
@@ -89,6 +96,10 @@ class Sandbox:
                 options.append("--no-network")
             if self.namespaces:
                 options.append("--namespace")
+                for path in protected_paths(self.writable[0]):
+                    options += ["--read-only", path]
+                for path in outside_sockets(self._reachable()):
+                    options += ["--cover", path]
             options += ["--parent", str(os.getpid())]
             return [sys.executable, "-S", "-I", str(LAUNCHER), *options, "--", *argv]
         return ["bwrap", *self._bwrap_options(), "--", *argv]
@@ -99,8 +110,9 @@ class Sandbox:
             options += ["--bind", path, path]
         project = self.writable[0]
         for path in protected_paths(project):
-            options += ["--ro-bind", path, path]
-        for path in outside_sockets(project):
+            if not os.path.islink(path):  # bwrap would follow it: the target is listed too
+                options += ["--ro-bind", path, path]
+        for path in outside_sockets(self._reachable()):
             if not path.startswith(("/dev/", "/proc/")):  # bwrap made those afresh
                 options += ["--ro-bind", "/dev/null", path]
         if os.geteuid() == 0:
@@ -127,6 +139,9 @@ class Sandbox:
             f"({', '.join(self.writable)}){network}. Anything else needs the user: they can "
             "run pitui with --approve all."
         )
+
+    def _reachable(self) -> tuple[str, ...]:
+        return (self.writable[0], *self.sockets_in)
 
     def _protects(self) -> bool:
         return self.kind == "bwrap" or self.namespaces
@@ -164,18 +179,21 @@ async def bwrap_works() -> bool:
     return await proc.wait() == 0
 
 
+def _real_dirs(paths: list[str]) -> tuple[str, ...]:
+    found: dict[str, None] = {}
+    for path in paths:
+        real = os.path.realpath(os.path.expanduser(path))
+        if os.path.isdir(real):
+            found.setdefault(real)
+    return tuple(found)
+
+
 def writable_places(cwd: Path, settings: SandboxSettings) -> tuple[str, ...]:
     """The project, the temp directories and ``writablePaths``, as real paths, once each."""
     candidates = [str(cwd), tempfile.gettempdir(), "/dev/shm"]
     if settings.writable_slash_tmp:
         candidates += ["/tmp", "/var/tmp"]
-    candidates += [os.path.expanduser(p) for p in settings.writable_paths]
-    found: dict[str, None] = {}
-    for path in candidates:
-        real = os.path.realpath(path)
-        if os.path.isdir(real):
-            found.setdefault(real)
-    return tuple(found)
+    return _real_dirs([*candidates, *settings.writable_paths])
 
 
 def _has_cap_sys_admin() -> bool:
@@ -236,15 +254,16 @@ async def find_sandbox(cwd: Path, settings: SandboxSettings) -> Sandbox | str:
     # Turning the network off with Landlock needs ABI 4; bubblewrap can always do it.
     landlock_ok = want_landlock and (settings.network or abi >= _LANDLOCK_NETWORK_ABI)
     places = await asyncio.to_thread(writable_places, cwd, settings)
+    extra = await asyncio.to_thread(_real_dirs, settings.writable_paths)
     namespace = await namespace_problem(places) if landlock_ok else None
     # Without a namespace, bubblewrap (which may have its own way to one) contains more.
     if landlock_ok and (namespace is None or settings.backend == "landlock"):
         gaps = _gaps(abi, namespace)
-        return Sandbox("landlock", places, settings.network, namespace is None, gaps)
+        return Sandbox("landlock", places, settings.network, namespace is None, gaps, extra)
     if settings.backend in ("auto", "bwrap") and await bwrap_works():
-        return Sandbox("bwrap", places, settings.network)
+        return Sandbox("bwrap", places, settings.network, sockets_in=extra)
     if landlock_ok:
-        return Sandbox("landlock", places, settings.network, False, _gaps(abi, namespace))
+        return Sandbox("landlock", places, settings.network, False, _gaps(abi, namespace), extra)
     if abi >= 1 and want_landlock:
         missing = f"Landlock ABI {abi} cannot turn the network off (needs 4) and bwrap is absent"
     elif settings.backend == "bwrap":

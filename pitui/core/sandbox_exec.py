@@ -1,19 +1,20 @@
 """The sandbox launcher: confine a command, run it, and end everything it started.
 
 Run as a script, not imported (``python -S -I sandbox_exec.py [options] -- PROGRAM ARGS``):
-it must start fast (no site; only ``os``, ``sys``, ``ctypes`` and the three stdlib-only
-modules beside it). Options: ``--write DIR`` (the first is the project),
-``--write-file FILE`` (e.g. ``/dev/null``), ``--no-network``, ``--namespace``,
-``--parent PID`` (pitui: if it has already gone, nothing runs).
+it must start fast (no site; only ``os``, ``sys``, ``ctypes`` and the stdlib-only modules
+beside it). Options: ``--write DIR``, ``--write-file FILE`` (e.g. ``/dev/null``),
+``--no-network``, ``--namespace`` with ``--read-only PATH`` and ``--cover SOCKET`` (what
+pitui found to protect: :meth:`pitui.core.sandbox.Sandbox.wrap`), ``--parent PID`` (pitui:
+if it has already gone, nothing runs).
 
 1. ``--namespace``: a private mount namespace, read-only but for the writable places,
-   with the project's ``.git``/``.pitui`` read-only and outside unix sockets covered
+   with the ``--read-only`` paths bound read-only and the ``--cover`` sockets covered
    (:mod:`pitui.core.sandbox_mounts`).
 2. The launcher becomes a child subreaper and asks for SIGTERM if pitui dies, then forks.
-3. The child drops root's dangerous capabilities, sets ``no_new_privs``, installs the
-   seccomp filter (:mod:`pitui.core.sandbox_seccomp`) and the Landlock ruleset
-   (:mod:`pitui.core.sandbox_landlock`), and ``exec``s the command. None of it can be
-   lifted by the command or anything it starts.
+3. Root's dangerous capabilities leave the bounding set, ``no_new_privs`` is set and the
+   seccomp filter installed (:mod:`pitui.core.sandbox_rules`), all inherited by the
+   child; the child enters the Landlock ruleset and ``exec``s the command. None of it can
+   be lifted by the command or anything it starts.
 4. The launcher itself stays outside Landlock (the command cannot signal or trace it) and
    waits. When the command exits, or the launcher gets SIGTERM/SIGHUP/SIGINT (pitui's
    abort, or pitui's death), every process left is SIGKILLed: a ``setsid`` or ``nohup``
@@ -24,8 +25,6 @@ If the sandbox cannot be made, the command is not run: exit code 126 and a line 
 stderr starting ``pitui sandbox:``.
 """
 
-from __future__ import annotations
-
 import ctypes
 import os
 import sys
@@ -35,11 +34,13 @@ if __name__ == "__main__":  # run as a script: the pitui package is three levels
 
 import _signal  # type: ignore[import-not-found]  # the C module: ``signal`` imports enum
 
-from pitui.core import sandbox_caps, sandbox_landlock, sandbox_mounts, sandbox_seccomp
+from pitui.core import sandbox_mounts, sandbox_rules
 
 EXIT_FAILED = 126
 _PR_SET_PDEATHSIG, _PR_SET_CHILD_SUBREAPER, _PR_SET_NO_NEW_PRIVS = 1, 36, 38
 _ENDING = (_signal.SIGTERM, _signal.SIGHUP, _signal.SIGINT)
+_LISTS = {"--write": "dirs", "--write-file": "files", "--read-only": "read_only",
+          "--cover": "cover"}  # fmt: skip
 
 
 class Options:
@@ -48,6 +49,8 @@ class Options:
     def __init__(self) -> None:
         self.dirs: list[str] = []
         self.files: list[str] = []
+        self.read_only: list[str] = []
+        self.cover: list[str] = []
         self.network = True
         self.namespace = False
         self.parent: int | None = None
@@ -72,8 +75,8 @@ def _parse(argv: list[str]) -> Options:
         elif option == "--parent" and index + 1 < len(argv) and argv[index + 1].isdigit():
             options.parent = int(argv[index + 1])
             index += 2
-        elif option in ("--write", "--write-file") and index + 1 < len(argv):
-            (options.dirs if option == "--write" else options.files).append(argv[index + 1])
+        elif option in _LISTS and index + 1 < len(argv):
+            getattr(options, _LISTS[option]).append(argv[index + 1])
             index += 2
         else:
             _fail(f"unknown option {option!r}")
@@ -83,23 +86,41 @@ def _parse(argv: list[str]) -> Options:
     return options
 
 
-def _confine(libc: ctypes.CDLL, options: Options, terminals: tuple[str, ...]) -> None:
-    """In the child: what cannot be undone, then nothing but the command is left to run."""
+def _rules(libc: ctypes.CDLL, options: Options, terminals: tuple[str, ...]) -> int:
+    """What cannot be undone, in the launcher itself (inherited by the child: the less
+    Python runs between ``fork`` and ``exec``, the fewer pages are copied), but Landlock,
+    whose ruleset (returned) only the child enters: the launcher stays outside it, where
+    the command cannot signal or trace it. None of it hinders the launcher's own work."""
+    try:
+        ruleset = sandbox_rules.build_ruleset(
+            libc, options.dirs, options.files, options.network, terminals
+        )
+    except sandbox_rules.RuleError as exc:
+        _fail(str(exc))
     if os.geteuid() == 0:
-        sandbox_caps.drop(libc)
+        sandbox_rules.drop_capabilities(libc)  # the bounding set: this process keeps its own
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         _fail(f"cannot set no_new_privs: {os.strerror(ctypes.get_errno())}")
     try:
-        sandbox_seccomp.install(options.network)
-    except sandbox_seccomp.SeccompError as exc:
+        sandbox_rules.install_seccomp(libc, options.network)
+    except sandbox_rules.RuleError as exc:
         if not options.network:
             _fail(f"{exc}: cannot turn UDP and raw sockets off")
+    return ruleset
+
+
+def _become_the_command(libc: ctypes.CDLL, options: Options, ruleset: int) -> None:
+    """In the child: enter Landlock and ``exec`` the command (never returns)."""
     try:
-        sandbox_landlock.restrict(options.dirs, options.files, options.network, terminals)
-    except sandbox_landlock.LandlockError as exc:
+        sandbox_rules.enter_ruleset(libc, ruleset)
+    except sandbox_rules.RuleError as exc:
         _fail(str(exc))
     for number in (_signal.SIGPIPE, _signal.SIGXFSZ, *_ENDING):
         _signal.signal(number, _signal.SIG_DFL)  # Python ignores SIGPIPE; bash must not
+    try:
+        os.execvp(options.command[0], options.command)
+    except OSError as exc:
+        _fail(f"cannot run {options.command[0]}: {exc.strerror}")
 
 
 def _children() -> list[int]:
@@ -151,11 +172,11 @@ def _exit_like(status: int) -> None:
 def main(argv: list[str]) -> None:
     """Confine, run and wait for the command; never returns."""
     options = _parse(argv)
-    libc = ctypes.CDLL(None, use_errno=True)
+    libc = sandbox_rules.libc()
     terminals: tuple[str, ...] = ()
     if options.namespace:
         try:
-            if sandbox_mounts.isolate(options.dirs[0], options.dirs):
+            if sandbox_mounts.isolate(options.dirs, options.read_only, options.cover):
                 terminals = (sandbox_mounts.PTS_DIR, sandbox_mounts.PTMX)
         except (sandbox_mounts.MountError, IndexError) as exc:
             _fail(f"no private mount namespace: {exc}")
@@ -167,13 +188,11 @@ def main(argv: list[str]) -> None:
         _fail("pitui has gone")  # before the death signal was asked for
     for number in _ENDING:
         _signal.signal(number, _on_ending_signal)
+    ruleset = _rules(libc, options, terminals)
     child = os.fork()
     if child == 0:
-        _confine(libc, options, terminals)
-        try:
-            os.execvp(options.command[0], options.command)
-        except OSError as exc:
-            _fail(f"cannot run {options.command[0]}: {exc.strerror}")
+        _become_the_command(libc, options, ruleset)
+    os.close(ruleset)
     while True:
         pid, status = os.waitpid(-1, 0)
         if pid == child:

@@ -1,6 +1,7 @@
 """The private mount namespace of a sandboxed command: read-only everywhere but its places.
 
-Imported by the launcher (:mod:`pitui.core.sandbox_exec`), so only ``os`` and ``ctypes``.
+Imported by the launcher (:mod:`pitui.core.sandbox_exec`), so only ``os``, ``ctypes`` and
+``struct`` (no ``from __future__``, no ctypes structures: each costs the launcher time).
 Landlock grants are additive: once the project is writable, nothing beneath it can be
 made read-only, and Landlock cannot stop ``chmod``/``chown``/``utime``/``setxattr``
 outside before ABI 7 either. A mount namespace can: in a copy of the mount table that
@@ -9,44 +10,34 @@ only this command sees (nothing propagates back),
 1. every mount is made read-only (``mount_setattr(AT_RECURSIVE)``, Linux 5.12);
 2. each writable place is bound onto itself read-write (``nodev``, ``nosuid``), with
    the mounts beneath it that were read-write;
-3. the project's ``.git`` and ``.pitui`` (:mod:`pitui.core.sandbox_protected`) are bound
-   onto themselves read-only;
+3. the paths pitui names read-only (the project's ``.git`` and ``.pitui``:
+   :mod:`pitui.core.sandbox_protected`) are bound onto themselves read-only;
 4. ``/dev/pts`` is a new devpts instance (and ``/dev/ptmx`` its ``ptmx``): the command's
    own terminals work, the user's terminal is not there to be opened;
-5. every filesystem unix socket outside the project that exists now (the tmux server,
-   ssh-agent, D-Bus, docker: :mod:`pitui.core.sandbox_sockets`) is covered by
+5. the sockets pitui names (every filesystem unix socket outside the project: the tmux
+   server, ssh-agent, D-Bus, docker: :mod:`pitui.core.sandbox_sockets`) are covered by
    ``/dev/null``, so connecting finds no socket.
 
 Root does this directly; anyone else first enters a new user namespace mapping only
 their own uid and gid. :class:`MountError` says why when the kernel refuses.
 """
 
-from __future__ import annotations
-
 import ctypes
 import os
-
-from pitui.core.sandbox_protected import protected_paths
-from pitui.core.sandbox_sockets import beneath, outside_sockets
+import struct
 
 _CLONE_NEWNS, _CLONE_NEWUSER = 0x00020000, 0x10000000
 _MS_NOSUID, _MS_NOEXEC, _MS_BIND, _MS_REC, _MS_PRIVATE = 0x2, 0x8, 0x1000, 0x4000, 1 << 18
 _MOUNT_SETATTR, _AT_FDCWD, _AT_RECURSIVE = 442, -100, 0x8000
 _RDONLY, _NOSUID, _NODEV = 0x1, 0x2, 0x4
+_OPEN_TREE, _MOVE_MOUNT = 428, 429  # Linux 5.2, the same on every architecture
+_TREE_FLAGS = 0x1 | 0x100  # OPEN_TREE_CLONE | AT_SYMLINK_NOFOLLOW
+_FROM_FD = 0x4  # MOVE_MOUNT_F_EMPTY_PATH (and not T_SYMLINKS: onto the link itself)
 PTS_DIR, PTMX = "/dev/pts", "/dev/ptmx"
 
 
 class MountError(Exception):
     """The namespace could not be made (the message says which step and why)."""
-
-
-class _MountAttr(ctypes.Structure):
-    _fields_ = [
-        ("attr_set", ctypes.c_uint64),
-        ("attr_clr", ctypes.c_uint64),
-        ("propagation", ctypes.c_uint64),
-        ("userns_fd", ctypes.c_uint64),
-    ]
 
 
 class _Mounts:
@@ -76,12 +67,10 @@ class _Mounts:
     def setattr(
         self, path: str, set_: int, clear: int, *, recursive: bool, private: bool = False
     ) -> None:
-        attr = _MountAttr(set_, clear, _MS_PRIVATE if private else 0, 0)
+        # struct mount_attr {u64 attr_set, attr_clr, propagation, userns_fd}
+        attr = struct.pack("=QQQQ", set_, clear, _MS_PRIVATE if private else 0, 0)
         flags = _AT_RECURSIVE if recursive else 0
-        result = self.libc.syscall(
-            _MOUNT_SETATTR, _AT_FDCWD, path.encode(), flags, ctypes.byref(attr),
-            ctypes.sizeof(attr),
-        )  # fmt: skip
+        result = self.libc.syscall(_MOUNT_SETATTR, _AT_FDCWD, path.encode(), flags, attr, len(attr))
         self._check(result, f"mount_setattr {path}")
 
     def private_ptys(self) -> bool:
@@ -95,6 +84,19 @@ class _Mounts:
         except MountError:
             return False
         return True
+
+    def pin(self, link: str) -> None:
+        """Mount the symbolic link ``link`` onto itself (``open_tree`` and ``move_mount``
+        without following it): it still points where it did, and cannot be removed,
+        renamed or replaced."""
+        tree = int(self.libc.syscall(_OPEN_TREE, _AT_FDCWD, link.encode(), _TREE_FLAGS))
+        if tree < 0:
+            self._check(-1, f"open_tree {link}")
+        try:
+            moved = self.libc.syscall(_MOVE_MOUNT, tree, b"", _AT_FDCWD, link.encode(), _FROM_FD)
+            self._check(moved, f"move_mount {link}")
+        finally:
+            os.close(tree)
 
     def bind(self, source: str, target: str, flags: int = _MS_REC) -> None:
         result = self.libc.mount(source.encode(), target.encode(), None, _MS_BIND | flags, None)
@@ -124,10 +126,15 @@ def writable_mounts() -> list[str]:
     return found
 
 
-def isolate(project: str, writable: list[str]) -> bool:
+def _beneath(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def isolate(writable: list[str], read_only: list[str], cover: list[str]) -> bool:
     """Put this process in its own mount namespace: read-only but for ``writable``, with
-    the project's protected entries read-only and outside sockets covered. True if it
-    has terminals of its own (:data:`PTS_DIR`, :data:`PTMX` may then have ioctls)."""
+    ``read_only`` bound read-only again and the sockets in ``cover`` covered by
+    ``/dev/null``. True if it has terminals of its own (:data:`PTS_DIR`, :data:`PTMX`
+    may then have ioctls)."""
     mounts = _Mounts()
     mounts.unshare()
     was_writable = writable_mounts()
@@ -135,17 +142,20 @@ def isolate(project: str, writable: list[str]) -> bool:
     for place in writable:
         mounts.bind(place, place)
         # The place itself, and the mounts beneath it that were writable, are again.
-        inner = [m for m in was_writable if m != place and beneath(m, place)]
+        inner = [m for m in was_writable if m != place and _beneath(m, place)]
         for mount in (place, *inner):
             try:
                 mounts.setattr(mount, _NODEV | _NOSUID, _RDONLY, recursive=False)
             except MountError:
                 continue  # read-only before we came (and locked so): it stays so
-    for path in protected_paths(project):
+    for path in read_only:
+        if os.path.islink(path):
+            mounts.pin(path)
+            continue
         mounts.bind(path, path)
         mounts.setattr(path, _RDONLY, 0, recursive=True)
     ptys = mounts.private_ptys()
-    for path in outside_sockets(project):
+    for path in cover:
         try:
             mounts.bind("/dev/null", path, 0)
         except MountError:

@@ -15,8 +15,6 @@ workspace-write does, the whole git dir is read-only, and with it:
 * ``.pitui``: the project settings pitui reads.
 """
 
-from __future__ import annotations
-
 import os
 
 PROTECTED = (".git", ".pitui")
@@ -93,7 +91,8 @@ def _submodule_git_files(gitdir: str) -> list[str]:
 
 
 def protected_paths(project: str) -> list[str]:
-    """The real paths to keep read-only, of those that exist now."""
+    """The paths to keep read-only, of those that exist now: real paths, and before its
+    target each symbolic link among them (pinned, the link itself cannot be replaced)."""
     found = [os.path.join(project, name) for name in PROTECTED]
     for gitdir in _git_dirs(project):
         found += [gitdir, *_submodule_git_files(gitdir)]
@@ -102,6 +101,9 @@ def protected_paths(project: str) -> list[str]:
             found.append(os.path.join(project, os.path.expanduser(hooks)))
     real: dict[str, None] = {}
     for path in found:
+        if os.path.islink(path):
+            parent = os.path.realpath(os.path.dirname(path))
+            real.setdefault(os.path.join(parent, os.path.basename(path)))
         if os.path.lexists(path):
             real.setdefault(os.path.realpath(path))
-    return [path for path in real if os.path.exists(path)]
+    return [path for path in real if os.path.lexists(path)]

@@ -16,8 +16,6 @@ A socket made after the command started, or one served from another network name
 in a folder not walked, is not found.
 """
 
-from __future__ import annotations
-
 import os
 
 _S_IFMT, _S_IFSOCK = 0o170000, 0o140000
@@ -93,11 +91,12 @@ def _walked_sockets() -> list[str]:
     return found
 
 
-def outside_sockets(project: str) -> list[str]:
-    """Filesystem unix sockets that exist now outside ``project``, each once."""
+def outside_sockets(reachable: tuple[str, ...]) -> list[str]:
+    """Filesystem unix sockets that exist now outside the ``reachable`` folders (the
+    project, and the ``writablePaths`` the user gave), each once."""
     found: dict[str, None] = {}
     for path in (*_bound_sockets(), *_walked_sockets()):
-        if not beneath(path, project):
+        if not any(beneath(path, folder) for folder in reachable):
             found.setdefault(path)
     sockets = []
     for path in found:

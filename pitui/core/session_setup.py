@@ -33,19 +33,26 @@ from pitui.ai.types import (
 )
 from pitui.core.agent_session import AgentSession
 from pitui.core.approval_store import load_approvals, save_rule_list
+from pitui.core.mcp.naming import TOOL_SEARCH, is_mcp_tool_name, name_matcher
 from pitui.core.messages import convert_to_llm
 from pitui.core.model_notice import unconfigured_model_notice
 from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy, RuleChange
 from pitui.core.redaction import SecretRedactor, redact_spill_files_with
+from pitui.core.resources.loader import LoadedResources, load_resources
 from pitui.core.sandbox import Sandbox, find_sandbox
 from pitui.core.session.context import ModelRef, SessionContext
 from pitui.core.session.listing import resolve_session
 from pitui.core.session.store import SessionStore, read_only_notice
 from pitui.core.settings import ApprovalMode, Settings, load_settings, update_global_settings
-from pitui.core.system_prompt import load_system_prompt
+from pitui.core.system_prompt import load_context_files, load_system_prompt
+from pitui.core.tools import DEFAULT_TOOL_NAMES as DEFAULT_TOOLS
 from pitui.core.tools import create_tools
+from pitui.core.trust import PROJECT_RESOURCES, load_trust
 
 IMAGES_BLOCKED = "Image reading is disabled."
+TRUST_HINT = (
+    "Run with --trust-project to load them for this run, or `pitui trust` to trust the project."
+)
 LONG_SESSION_ENTRIES = 1000
 """Entries from which a session's context is built in a thread."""
 
@@ -62,6 +69,11 @@ class SessionOptions:
     provider: str | None = None
     thinking: ThinkingLevel | None = None
     tools: Sequence[str] | None = None
+    """``--tools``: built-in names, and ``mcp__`` patterns that filter MCP tools."""
+    exclude_tools: Sequence[str] = ()
+    """``--exclude-tools``: names or ``*`` patterns removed (built-in and MCP)."""
+    no_mcp: bool = False
+    """``--no-mcp``: no MCP servers for this run."""
     approve: ApprovalMode | None = None
     """``--approve`` (or a mode's default, e.g. ``workspace`` for print mode)."""
     session_file: Path | None = None
@@ -73,6 +85,8 @@ class SessionOptions:
     no_session: bool = False
     read_only: bool = False
     """Open the session file without ever writing to it (``--read-only``)."""
+    no_checkpoints: bool = False
+    """Take no checkpoints of the project's files (``--no-checkpoints``)."""
     fallback_read_only: bool = False
     """A file that is locked or cannot be written opens read-only instead of failing."""
     store: SessionStore | None = None
@@ -88,6 +102,13 @@ class SessionOptions:
     registry: ModelRegistry | None = None
     warnings: list[str] = field(default_factory=list)
     """Filled with problems worth telling the user (bad settings, unknown model…)."""
+    trust_project: bool | None = None
+    """Load the project's skills and templates this once (``--trust-project``: True) or
+    not (False); None: the decision kept in the trust store."""
+    trust_hint: str = TRUST_HINT
+    """How the user can allow skipped project resources (said in the notice)."""
+    reserved_commands: Sequence[str] = ()
+    """Built-in command names: a prompt template may not take one."""
 
 
 def options_from_args(
@@ -101,21 +122,26 @@ def options_from_args(
     tools = None
     if args.tools is not None:
         tools = [name.strip() for name in args.tools.split(",") if name.strip()]
+    excluded = getattr(args, "exclude_tools", None) or ""
     return SessionOptions(
         cwd=cwd,
         model=args.model,
         provider=args.provider,
         thinking=args.thinking,
         tools=tools,
+        exclude_tools=[name.strip() for name in excluded.split(",") if name.strip()],
+        no_mcp=bool(getattr(args, "no_mcp", False)),
         approve=args.approve or default_approve,
         session_arg=args.session or None,
         session_dir=Path(args.session_dir) if args.session_dir else None,
         continue_recent=bool(args.continue_ or args.resume),
         no_session=args.no_session,
+        no_checkpoints=bool(getattr(args, "no_checkpoints", False)),
         read_only=bool(getattr(args, "read_only", False)),
         system_prompt=args.system_prompt,
         append_system_prompt=args.append_system_prompt,
         api_key=args.api_key,
+        trust_project=True if getattr(args, "trust_project", False) else None,
     )
 
 
@@ -127,6 +153,9 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         loaded = await load_settings(cwd)
         settings = loaded.settings
         options.warnings += loaded.errors
+    if options.no_checkpoints and settings.checkpoints.enabled:
+        settings = settings.model_copy(deep=True)
+        settings.checkpoints.enabled = False
     registry = options.registry or await ModelRegistry.load()
     options.warnings += registry.warnings()
     store = await _open_store(options)
@@ -142,7 +171,7 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     model, thinking = await _choose_model(options, settings, registry, context)
     if options.api_key:  # --api-key applies to the provider of the chosen model
         registry.auth.set_runtime_api_key(model.provider, options.api_key)
-    tool_names = list(options.tools) if options.tools is not None else settings.tools
+    tool_names = _builtin_names(options, settings)
     mode = options.approve or settings.approval.mode
     sandbox = await find_sandbox(cwd, settings.sandbox) if mode == "workspace" else None
     missing = sandbox if isinstance(sandbox, str) else None
@@ -157,11 +186,16 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         check_path=gate.confirm_write,
         sandbox=sandbox if isinstance(sandbox, Sandbox) else None,
     )
+    resources = await _load_resources(options, settings)
+    context_files = await load_context_files(cwd)
+    resources.context_files = [item.path for item in context_files]
     system_prompt = await load_system_prompt(
         cwd,
         [t.name for t in tools],
         system_prompt=options.system_prompt,
         append_system_prompt=options.append_system_prompt,
+        skills=resources.skills,
+        context_files=context_files,
     )
     redactor = SecretRedactor(registry.auth.known_secrets)
     redact_spill_files_with(registry.auth.known_secrets)
@@ -190,7 +224,10 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         gate=gate,
         cwd=cwd,
         redactor=redactor,
+        resources=resources,
     )
+    if not options.no_mcp:
+        await _attach_mcp(session, options)
     if context.messages:
         agent.replace_messages(context.messages)
         if not store.read_only:
@@ -198,6 +235,53 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     elif not store.read_only:
         await session.record_model_and_thinking()
     return session
+
+
+def _builtin_names(options: SessionOptions, settings: Settings) -> list[str]:
+    """The built-in tools asked for: ``mcp__`` entries are MCP's, exclusions removed."""
+    wanted = list(options.tools if options.tools is not None else settings.tools or DEFAULT_TOOLS)
+    excluded = name_matcher(options.exclude_tools)
+    return [n for n in wanted if not is_mcp_tool_name(n) and n != TOOL_SEARCH and not excluded(n)]
+
+
+async def _attach_mcp(session: AgentSession, options: SessionOptions) -> None:
+    """Start the MCP servers (in the background) and give their tools to the session.
+
+    Imported here: a session without servers never loads the MCP runtime.
+    """
+    from pitui.core.mcp.config import has_mcp_files
+
+    if not await asyncio.to_thread(has_mcp_files, options.cwd):
+        return
+    from pitui.core.mcp.gate import mcp_rule
+    from pitui.core.mcp.setup import open_mcp
+
+    runtime = await open_mcp(
+        options.cwd, tools=options.tools, exclude=options.exclude_tools, warnings=options.warnings
+    )
+    if runtime is not None:
+        runtime.attach(session.agent.state)
+        session.mcp = runtime
+        session.gate.policy.tool_rule = mcp_rule(runtime)
+
+
+async def _load_resources(options: SessionOptions, settings: Settings) -> LoadedResources:
+    """Skills and templates; the project's only when trusted (a notice says what not)."""
+    decision = options.trust_project
+    if decision is None:
+        decision = (await load_trust()).closest_decision(options.cwd, PROJECT_RESOURCES)
+    resources = await load_resources(
+        options.cwd,
+        trusted=decision is True,
+        pi_folders=settings.load_pi_resources,
+        reserved_names=options.reserved_commands,
+    )
+    resources.project_trust = decision
+    options.warnings += resources.warnings()
+    notice = resources.skipped_notice(options.cwd, options.trust_hint)
+    if notice is not None:
+        options.warnings.append(notice)
+    return resources
 
 
 async def _open_store(options: SessionOptions) -> SessionStore:

@@ -97,13 +97,28 @@ class SandboxSettings(PiModel):
     """The OS sandbox of bash under the ``workspace`` policy (pi has none)."""
 
     network: bool = True
-    """False: sandboxed commands get no network (Landlock ABI 4+: no TCP; bwrap: none)."""
+    """False: sandboxed commands get no network: Landlock ABI 4+ refuses TCP connect and
+    bind, and a seccomp filter refuses every socket family but unix (UDP, raw, packet,
+    netlink; x86-64 and aarch64); bwrap: no network namespace at all."""
     writable_paths: list[str] = Field(default_factory=list)
     """Directories writable besides the project and the temp dirs (e.g. ``~/.cache``)."""
     writable_slash_tmp: bool = True
     """``/tmp`` and ``/var/tmp`` are writable as well as ``$TMPDIR`` (false: ``$TMPDIR`` only)."""
     backend: Literal["auto", "landlock", "bwrap"] = "auto"
     """Which sandbox to use: ``auto`` tries Landlock, then bubblewrap."""
+
+
+class CheckpointSettings(PiModel):
+    """Snapshots of the project's files at every turn, in a private shadow git store."""
+
+    enabled: bool = True
+    """Take checkpoints (off: no snapshot is taken, nothing is restored)."""
+    restore: Literal["ask", "always", "never"] = "ask"
+    """When moving through the tree reaches other files: ask, restore, or leave them."""
+    max_file_bytes: int = Field(default=10 * 1024 * 1024, ge=1)
+    """Files larger than this are never snapshotted (nor overwritten by a restore)."""
+    max_files: int = Field(default=100_000, ge=1)
+    """A project with more files than this has no checkpoints (one notice says so)."""
 
 
 class Settings(PiModel):
@@ -120,13 +135,14 @@ class Settings(PiModel):
     follow_up_mode: QueueMode = "one-at-a-time"
     """How many queued follow-up messages one poll delivers."""
     theme: str | None = None
-    """Theme name (built-in dark / light, or a user theme)."""
+    """Theme name (built-in dark / light, or a user theme), or a ``light/dark`` pair."""
     compaction: CompactionSettings = Field(default_factory=CompactionSettings)
     branch_summary: BranchSummarySettings = Field(default_factory=BranchSummarySettings)
     retry: RetrySettings = Field(default_factory=RetrySettings)
     images: ImageSettings = Field(default_factory=ImageSettings)
     approval: ApprovalSettings = Field(default_factory=ApprovalSettings)
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
+    checkpoints: CheckpointSettings = Field(default_factory=CheckpointSettings)
     hide_thinking_block: bool = False
     """Collapse thinking blocks by default."""
     shell_path: str | None = None
@@ -141,6 +157,13 @@ class Settings(PiModel):
     """What Esc twice on an empty composer does."""
     tree_filter_mode: Literal["default", "no-tools", "user-only", "labeled-only", "all"] = "default"
     """Initial filter of the tree view."""
+    load_pi_resources: bool = True
+    """Also load skills and prompt templates from pi's folders (``~/.pi/agent/skills``,
+    ``~/.pi/agent/prompts``, ``.pi/skills``, ``.pi/prompts``)."""
+    enable_skill_commands: bool = True
+    """Offer ``/skill:name`` in command completion (typed ones work either way), as pi."""
+    quiet_startup: bool | Literal["header"] = False
+    """pi's: true hides the start-up listing of what is loaded."""
     stream_idle_timeout: float = Field(default=120.0, ge=0)
     """Seconds a reply may go without a content event (keep-alives do not count) before
     the turn ends with a retryable "timed out" error; 0: wait as long as the server."""
@@ -343,6 +366,12 @@ def _keep_own_sandbox(
 async def update_global_settings(changes: dict[str, Any]) -> str | None:
     """Merge ``changes`` into the global settings, as pi saves the last model picked."""
     return await _update_settings_file(paths.settings_file(), changes)
+
+
+async def save_theme_choice(name: str) -> str | None:
+    """Remember ``/theme NAME`` (or the picker's choice) as pi does: the global ``theme``
+    setting, read again at the next start. Returns the problem, or None."""
+    return await update_global_settings({"theme": name})
 
 
 async def _update_settings_file(path: Path, changes: dict[str, Any]) -> str | None:

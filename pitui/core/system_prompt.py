@@ -1,7 +1,8 @@
 """The system prompt, assembled as pi does (PI_SPEC §10).
 
 Identity, tool list, guidelines; then the append prompt, the project's context files
-(AGENTS.md / CLAUDE.md from the filesystem root down to the cwd), the date and the cwd.
+(AGENTS.md / CLAUDE.md from the filesystem root down to the cwd), the skills the model
+may load (when it has read or bash to load them), the date and the cwd.
 A custom prompt replaces only the first part; everything after it is still appended.
 """
 
@@ -17,6 +18,8 @@ from pathlib import Path
 import aiofiles
 
 from pitui import paths
+from pitui.core.resources.skill_prompt import format_skills_for_prompt, skill_reader
+from pitui.core.resources.skills import Skill
 
 BUILTIN_TOOL_SNIPPETS = {
     "read": "Read file contents",
@@ -93,6 +96,7 @@ def build_system_prompt(
     context_files: Sequence[ContextFile] = (),
     tool_snippets: dict[str, str] | None = None,
     guidelines: Sequence[str] = (),
+    skills: Sequence[Skill] = (),
     today: dt.date | None = None,
 ) -> str:
     """Assemble the system prompt from already-loaded parts (pure, for tests and reuse)."""
@@ -104,6 +108,9 @@ def build_system_prompt(
         prompt += "\n\n# Project Context\n\nProject-specific instructions and guidelines:\n\n"
         for item in context_files:
             prompt += f"## {item.path}\n\n{item.content}\n\n"
+    reader = skill_reader(active)
+    if reader is not None:
+        prompt += format_skills_for_prompt(skills, reader)
     date = (today or dt.datetime.now(dt.UTC).date()).isoformat()
     prompt += f"\nCurrent date: {date}"
     prompt += f"\nCurrent working directory: {str(cwd).replace(chr(92), '/')}"
@@ -169,8 +176,11 @@ async def load_system_prompt(
     *,
     system_prompt: str | None = None,
     append_system_prompt: str | None = None,
+    skills: Sequence[Skill] = (),
+    context_files: Sequence[ContextFile] | None = None,
 ) -> str:
-    """Everything from disk and flags, assembled into the prompt the model gets."""
+    """Everything from disk and flags, assembled into the prompt the model gets
+    (``context_files``: already loaded with :func:`load_context_files`)."""
     project = paths.project_dir(cwd)
     custom = await resolve_prompt_option(
         system_prompt, [project / "SYSTEM.md", paths.home() / "SYSTEM.md"]
@@ -178,7 +188,12 @@ async def load_system_prompt(
     append = await resolve_prompt_option(
         append_system_prompt, [project / "APPEND_SYSTEM.md", paths.home() / "APPEND_SYSTEM.md"]
     )
-    context = await load_context_files(cwd)
+    context = await load_context_files(cwd) if context_files is None else context_files
     return build_system_prompt(
-        cwd=cwd, tools=tools, custom_prompt=custom, append_prompt=append, context_files=context
+        cwd=cwd,
+        tools=tools,
+        custom_prompt=custom,
+        append_prompt=append,
+        context_files=context,
+        skills=skills,
     )

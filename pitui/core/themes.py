@@ -1,9 +1,12 @@
 """pi theme files (PI_SPEC §9.9): loading, validation, discovery. No Textual here.
 
-A pi theme is JSON: ``name``, optional ``vars`` (reusable colours), ``colors`` (all 51
-tokens) and optional ``export``. A colour is ``"#rrggbb"``, a 256-colour index, the name of
-a var (resolved recursively) or ``""`` for the terminal default. The TUI maps a theme onto
-Textual (:mod:`pitui.ui.theme`); the HTML export colours its page with it.
+A pi theme is JSON: ``name``, optional ``appearance`` (``dark``/``light``), optional
+``vars`` (reusable colours), ``colors`` (all 51 tokens; pi 1.6's optional ones too) and
+optional ``export``. A colour is ``"#rgb"``/``"#rrggbb"``, ``oklch(…)``, ``okhsl(…)``
+(:mod:`pitui.core.theme_colors`), a 256-colour index, the name of a var (resolved
+recursively) or ``""`` for the terminal default. The ``theme`` setting names one theme
+or a ``light/dark`` pair (the terminal's appearance picks), as pi 1.6's does. The TUI
+maps a theme onto Textual (:mod:`pitui.ui.theme`); the HTML export colours its page.
 
 A broken file is reported as a :class:`ThemeProblem` (file + token) and skipped; loading
 never raises for bad data.
@@ -12,12 +15,13 @@ never raises for bad data.
 from __future__ import annotations
 
 import json
-import re
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pitui import paths
+from pitui.core.theme_colors import FUNCTION_PREFIX, parse_color
 
 THEME_TOKENS: tuple[str, ...] = (
     "accent",
@@ -74,9 +78,19 @@ THEME_TOKENS: tuple[str, ...] = (
 )
 """The 51 colour tokens every pi theme must define."""
 
+OPTIONAL_TOKENS: dict[str, str] = {
+    "scrollbarTrack": "muted",
+    "scrollbarThumb": "text",
+    "searchMatchBg": "selectedBg",
+    "searchMatchText": "text",
+    "thinkingMax": "thinkingXhigh",
+}
+"""pi 1.6's optional tokens and the token each falls back to."""
+SYSTEM_THEME = "system"
+"""pi 1.6's terminal-derived theme: here the built-in dark or light one, by appearance."""
+
 VARIABLE_PREFIX = "pi-"
 """Prefix of the TUI's names for themes and token variables."""
-_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 DEFAULT_COLORS = {  # what "" (terminal default) becomes where Textual needs a real colour
     True: {"background": "#18181e", "surface": "#1e1e24", "foreground": "#d4d4d4"},
     False: {"background": "#f8f8f8", "surface": "#ffffff", "foreground": "#1e1e1e"},
@@ -112,10 +126,15 @@ class PiTheme:
     colors: Mapping[str, str]
     export: Mapping[str, str] = field(default_factory=dict)
     source: str = ""
+    appearance: str | None = None
+    """``dark`` or ``light`` when the file says so."""
 
     @property
     def dark(self) -> bool:
-        """Whether the theme is meant for a dark background (judged from its backgrounds)."""
+        """Whether the theme is meant for a dark background (its ``appearance``, else judged
+        from its backgrounds)."""
+        if self.appearance in ("dark", "light"):
+            return self.appearance == "dark"
         probe = self.export.get("pageBg") or self.colors.get("userMessageBg") or ""
         return not probe or luminance(probe) < 0.5
 
@@ -188,10 +207,11 @@ def _resolve(
         raise ThemeFileError(f"invalid colour {value!r}", token)
     if value == "":
         return ""
-    if value.startswith("#"):
-        if not _HEX.match(value):
-            raise ThemeFileError(f"invalid hex colour {value!r} (expected #rrggbb)", token)
-        return value.lower()
+    if value.startswith("#") or FUNCTION_PREFIX.match(value):
+        try:
+            return parse_color(value)
+        except ValueError as exc:
+            raise ThemeFileError(str(exc), token) from exc
     if value in seen:
         raise ThemeFileError(f"circular variable reference {' -> '.join((*seen, value))}", token)
     if value not in variables:
@@ -210,6 +230,11 @@ def parse_theme(data: object, source: str = "") -> PiTheme:
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise ThemeFileError("missing or empty 'name'", "name")
+    if "/" in name or name == SYSTEM_THEME:
+        raise ThemeFileError(f"the name {name!r} is reserved (no '/', not 'system')", "name")
+    appearance = data.get("appearance")
+    if appearance is not None and appearance not in ("dark", "light"):
+        raise ThemeFileError('\'appearance\' must be "dark" or "light"', "appearance")
     variables = data.get("vars", {})
     colors = data.get("colors")
     if not isinstance(variables, dict):
@@ -220,12 +245,17 @@ def parse_theme(data: object, source: str = "") -> PiTheme:
     if missing:
         raise ThemeFileError(f"missing colour token(s): {', '.join(missing)}", missing[0])
     resolved = {t: _resolve(colors[t], variables, t, ()) for t in THEME_TOKENS}
+    for token, fallback in OPTIONAL_TOKENS.items():
+        given = colors.get(token)
+        resolved[token] = (
+            resolved[fallback] if given is None else _resolve(given, variables, token, ())
+        )
     export_raw = data.get("export", {})
     export: dict[str, str] = {}
     if isinstance(export_raw, dict):
         for key, value in export_raw.items():
             export[key] = _resolve(value, variables, f"export.{key}", ())
-    return PiTheme(name=name, colors=resolved, export=export, source=source)
+    return PiTheme(name=name, colors=resolved, export=export, source=source, appearance=appearance)
 
 
 def load_theme_text(text: str, source: str) -> PiTheme:
@@ -301,8 +331,33 @@ def luminance(hex_color: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+def terminal_is_dark(environ: Mapping[str, str] | None = None) -> bool:
+    """The terminal's appearance from ``COLORFGBG`` (``fg;bg``), else dark, as pi falls back."""
+    value = (os.environ if environ is None else environ).get("COLORFGBG", "")
+    background = value.rsplit(";", 1)[-1]
+    if not background.isdigit():
+        return True
+    return int(background) in (0, 1, 2, 3, 4, 5, 6, 8)
+
+
+def theme_name_for(setting: str | None, *, dark_terminal: bool | None = None) -> str:
+    """The theme a ``theme`` setting means now: ``light/dark`` picks by the terminal's
+    appearance, ``system`` (pi 1.6's default) is the built-in one for it."""
+    dark = terminal_is_dark() if dark_terminal is None else dark_terminal
+    value = (setting or "").strip()
+    if "/" in value:
+        light_name, _, dark_name = value.partition("/")
+        return (dark_name if dark else light_name).strip() or ("dark" if dark else "light")
+    if not value or value == SYSTEM_THEME:
+        return "dark" if dark else "light"
+    return value
+
+
 def resolve_theme(name: str | None, catalog: ThemeCatalog | None = None) -> PiTheme | None:
-    """The theme called ``name`` (default ``dark``) from ``catalog`` (default: every theme
-    found on disk), falling back to ``dark``; None only when no theme loads at all."""
+    """The theme a ``theme`` setting or ``/theme`` argument ``name`` means (default
+    ``dark``; pairs and ``system`` as :func:`theme_name_for` says) from ``catalog``
+    (default: every theme found on disk), falling back to ``dark``; None only when no
+    theme loads at all."""
     found = catalog if catalog is not None else discover_themes()
-    return found.themes.get(name or "dark") or found.themes.get("dark")
+    wanted = theme_name_for(name) if name else "dark"
+    return found.themes.get(wanted) or found.themes.get("dark")

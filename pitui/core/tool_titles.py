@@ -1,9 +1,10 @@
 """How a tool call is named in one line, as pi words it (PI_SPEC §9.6).
 
 ``read path:a-b``, ``write path``, ``edit path:line``, ``$ command (timeout Ns)``,
-``grep /pattern/ in path``, ``find pattern in path``, ``ls path``; any other tool is its
-name and its arguments as JSON. The title comes as parts tagged with their role, so the
-TUI's tool cards and the HTML export colour the same words the same way.
+``grep /pattern/ in path``, ``find pattern in path``, ``ls path``; an MCP tool is
+``server/tool`` and its arguments; any other tool is its name and its arguments as
+JSON. The title comes as parts tagged with their role, so the TUI's tool cards and the
+HTML export colour the same words the same way.
 """
 
 from __future__ import annotations
@@ -113,7 +114,20 @@ def tool_title(
     changed line.
     """
     make = _TITLES.get(name)
+    if make is None and name.startswith("mcp__"):
+        return _generic(mcp_label(name, details), args)
     return make(args, details, succeeded) if make else _generic(name, args)
+
+
+def mcp_label(name: str, details: Any = None) -> str:
+    """``server/tool`` for an MCP tool call: from the result's details when there is one
+    (exact names), else from ``mcp__<server>__<tool>`` (sanitised names)."""
+    if isinstance(details, dict):
+        server, tool = details.get("server"), details.get("tool")
+        if isinstance(server, str) and isinstance(tool, str):
+            return f"{server}/{tool}"
+    server, _, tool = name.removeprefix("mcp__").partition("__")
+    return f"{server}/{tool}" if tool else name
 
 
 def tool_title_text(

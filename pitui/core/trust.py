@@ -81,6 +81,16 @@ class TrustStore:
         """True allowed, False refused, None never asked."""
         return self._decisions.get(project_key(cwd), {}).get(subject)
 
+    def closest_decision(self, cwd: Path, subject: str) -> bool | None:
+        """The decision for ``cwd`` or, failing that, its nearest parent that has one
+        (trusting a repository covers its subfolders, as pi's trust does)."""
+        resolved = Path(project_key(cwd))
+        for folder in (resolved, *resolved.parents):
+            decision = self.decision(folder, subject)
+            if decision is not None:
+                return decision
+        return None
+
     def decide_now(self, cwd: Path, subject: str, allowed: bool) -> None:
         """Record a decision (blocking; re-reads the file so other writers' keys stay)."""
         current = _read(self.path)

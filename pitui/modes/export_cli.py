@@ -13,6 +13,7 @@ import asyncio
 import sys
 from pathlib import Path
 
+from pitui.core.blocking import run_blocking
 from pitui.core.export import export_session, resolve_export_path
 from pitui.core.session.listing import resolve_session
 from pitui.core.session.store import SessionStore
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     target = messages[0] if messages else None
     try:
-        out, warnings = asyncio.run(export_file(args.export, target, args.theme, Path.cwd()))
+        out, warnings = run_blocking(export_file(args.export, target, args.theme, Path.cwd()))
     except PituiError as exc:
         print(f"pitui --export: {exc.title}: {exc.message}", file=sys.stderr)
         return 1

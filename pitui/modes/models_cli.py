@@ -9,11 +9,11 @@ search over ``provider id``), plus a ``usable`` column: ``key`` when a key is co
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 
 from pitui.ai.models import ModelRegistry
 from pitui.ai.types import Model
+from pitui.core.blocking import run_blocking
 from pitui.core.fuzzy import fuzzy_filter, fuzzy_score
 from pitui.errors import PituiError
 
@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the catalogue filtered by ``args.list_models``; returns the exit code."""
     search = getattr(args, "list_models", None) or ""
     try:
-        registry = asyncio.run(_load())
+        registry = run_blocking(_load())
     except PituiError as exc:
         print(f"pitui: {exc.title}: {exc}", file=sys.stderr)
         return 1

@@ -19,7 +19,7 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -30,11 +30,18 @@ from pitui.agent.events import (
     MessageUpdateEvent,
 )
 from pitui.ai.stream import prepare_connection
-from pitui.ai.types import AssistantMessage, TextContent
+from pitui.ai.types import AssistantMessage, ImageContent, TextContent
+from pitui.core.agent_session import AgentSession
+from pitui.core.attachments.files import attach_files
 from pitui.core.interrupt import SignalWatch, exit_code
 from pitui.core.sanitize import inert, json_inert
 from pitui.core.session.bulk import resume_collection
-from pitui.core.session_events import AutoCompactionEndEvent, AutoRetryStartEvent, SessionEvent
+from pitui.core.session_events import (
+    AutoCompactionEndEvent,
+    AutoRetryStartEvent,
+    SessionEvent,
+    SessionNoticeEvent,
+)
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.core.session_setup import options_from_args as session_options
 from pitui.errors import PituiError
@@ -58,19 +65,29 @@ def run(args: argparse.Namespace) -> int:
         gc.freeze()
 
 
+def split_file_arguments(messages: list[str]) -> tuple[list[str], list[str]]:
+    """``(files, prompts)``: arguments starting with ``@`` are files, as pi reads them."""
+    files = [m[1:] for m in messages if m.startswith("@") and len(m) > 1]
+    return files, [m for m in messages if not (m.startswith("@") and len(m) > 1)]
+
+
 def _run(args: argparse.Namespace) -> int:
-    prompts = list(args.messages)
+    files, prompts = split_file_arguments(list(args.messages))
     if not sys.stdin.isatty():
         piped = sys.stdin.read()
         if piped.strip():
             prompts.insert(0, piped)
+    if not prompts and files:
+        prompts = [""]  # the files alone are the prompt, as pi sends them
     if not prompts:
         print("pitui: no prompt given (pass it as an argument or on stdin)", file=sys.stderr)
         return 2
     options = options_from_args(args)
     json_mode = args.mode == "json"
     try:
-        return asyncio.run(run_prompts(options, prompts, json_mode=json_mode, on_ready=_resume_gc))
+        return asyncio.run(
+            run_prompts(options, prompts, json_mode=json_mode, on_ready=_resume_gc, files=files)
+        )
     except PituiError as exc:
         print(f"pitui: {inert(str(exc))}", file=sys.stderr)
         return 1
@@ -100,10 +117,12 @@ async def run_prompts(
     out: TextIO | None = None,
     err: TextIO | None = None,
     on_ready: Callable[[], None] | None = None,
+    files: Sequence[str] = (),
 ) -> int:
     """Run ``prompts`` in order in one session; returns the exit code.
 
     ``on_ready`` is called once the session is set up, before the first request.
+    ``files`` (the ``@file`` arguments) are attached to the first prompt, in one turn.
     """
     stdout = out or sys.stdout
     stderr = err or sys.stderr
@@ -114,9 +133,16 @@ async def run_prompts(
         on_ready()
     for warning in options.warnings:
         print(f"pitui: {inert(warning)}", file=stderr)
+    if session.mcp is not None:  # nobody to ask here: say how to allow them
+        from pitui.core.mcp.trust import not_started_line
+
+        for entry in session.mcp.untrusted:
+            print(f"pitui: {inert(not_started_line(entry))}", file=stderr)
     if json_mode:
         _write_json(stdout, session.store.header.to_json_dict())
         session.subscribe(lambda event: _write_event(stdout, event))
+    else:  # warnings that arise during the run (an MCP server that failed to start)
+        session.subscribe(lambda event: _warn(stderr, event))
     outcome = _Outcome()
     session.subscribe(outcome.see)
     main = asyncio.current_task()
@@ -128,9 +154,11 @@ async def run_prompts(
     # A signal ends the reply as Esc does (aborted, saved); a second one stops waiting.
     signals = SignalWatch(lambda _signum: session.abort(), stop_waiting).install()
     try:
-        for prompt in prompts:
+        first_images = await _attach_to_first(session, prompts, files, stderr)
+        for index, prompt in enumerate(prompts):
             outcome.reset()
-            await session.prompt(prompt)
+            first = index == 0 and first_images is not None
+            await session.prompt(prompt, first_images if first else None, expand=not first)
             if signals.received is not None:
                 break
     finally:
@@ -141,6 +169,25 @@ async def run_prompts(
         return 1
     code = _report(outcome, stdout, stderr, print_text=not json_mode)
     return exit_code(signals.received) if signals.received is not None else code
+
+
+async def _attach_to_first(
+    session: AgentSession, prompts: list[str], files: Sequence[str], stderr: TextIO
+) -> list[ImageContent] | None:
+    """Put the files in front of the first prompt (its command expanded first, so
+    ``pitui -p @a.py "/review"`` still runs the template); returns its images."""
+    if not files:
+        return None
+    attached = await attach_files(
+        files,
+        session.cwd,
+        model=session.model,
+        auto_resize=session.settings.images.auto_resize,
+    )
+    for note in attached.notes:
+        print(f"pitui: {inert(note)}", file=stderr)
+    prompts[0] = attached.text + await session.expand_input(prompts[0])
+    return attached.images
 
 
 class _Outcome:
@@ -226,6 +273,11 @@ def _print_lines(texts: list[str], stdout: TextIO) -> None:
     for text in texts:
         print(inert(text), file=stdout)
     stdout.flush()
+
+
+def _warn(stderr: TextIO, event: SessionEvent) -> None:
+    if isinstance(event, SessionNoticeEvent) and event.level == "warning":
+        print(f"pitui: {inert(event.message)}", file=stderr)
 
 
 def _write_event(stream: TextIO, event: SessionEvent) -> None:

@@ -28,11 +28,14 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "compact": ("pitui.modes.session_compact_cli:cmd_compact", "compact a session"),
     "navigate": ("pitui.modes.session_compact_cli:cmd_navigate", "move a session's leaf"),
     "import": ("pitui.modes.session_import_cli:cmd_import", "copy a session file into the store"),
+    "files": ("pitui.modes.session_files_cli:cmd_files", "what differs from a point's files"),
+    "restore": ("pitui.modes.session_files_cli:cmd_restore", "restore a point's files"),
+    "checkpoints": ("pitui.modes.session_files_cli:cmd_checkpoints", "the checkpoint store"),
 }
 
 
 def _usage() -> str:
-    rows = "\n".join(f"  {name:<10} {text}" for name, (_, text) in SUBCOMMANDS.items())
+    rows = "\n".join(f"  {name:<11} {text}" for name, (_, text) in SUBCOMMANDS.items())
     return f"usage: pitui session <command> [options]\n\ncommands:\n{rows}\n"
 
 

@@ -7,10 +7,10 @@ The copy keeps the file's id and cwd; it goes to the sessions folder of that cwd
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from pathlib import Path
 
+from pitui.core.blocking import run_blocking
 from pitui.core.session.importing import import_session
 from pitui.core.session.listing import default_session_dir
 from pitui.core.session.load import parse_session_bytes
@@ -38,8 +38,8 @@ def cmd_import(argv: list[str]) -> int:
     source = Path(args.file).expanduser()
     if not source.is_file():
         raise SessionError(f"{source}: no such session file")
-    imported = asyncio.run(import_session(source, _session_dir(source, args.session_dir)))
-    note = asyncio.run(_model_note(imported.path))
+    imported = run_blocking(import_session(source, _session_dir(source, args.session_dir)))
+    note = run_blocking(_model_note(imported.path))
     verb = "imported to" if imported.copied else "already in the store:"
     sys.stdout.write(
         f"Session {verb} {imported.path}\n"

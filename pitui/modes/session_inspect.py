@@ -6,19 +6,21 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pydantic_core
 
+from pitui.core.blocking import run_blocking
 from pitui.core.context_report import ContextReport, NotSent, report_for_file
 from pitui.core.message_text import message_preview
 from pitui.core.sanitize import inert, json_inert_bytes
+from pitui.core.session.bulk import bulk_allocation
 from pitui.core.session.check import check_bytes, repaired_bytes
 from pitui.core.session.context import UNSET, LeafArg
 from pitui.core.session.listing import resolve_session
@@ -28,7 +30,7 @@ from pitui.errors import SessionError
 
 
 def _open(path: Path) -> SessionStore:
-    return asyncio.run(SessionStore.open(path, read_only=True))
+    return run_blocking(SessionStore.open(path, read_only=True))
 
 
 def _add_file_argument(parser: argparse.ArgumentParser) -> None:
@@ -61,11 +63,39 @@ def cmd_tree(argv: list[str]) -> int:
 # --------------------------------------------------------------------------- context
 
 
-def _to_json(data: dict[str, Any]) -> bytes:
+def _to_json(data: Any) -> bytes:
     try:
-        return pydantic_core.to_json(data) + b"\n"  # Rust: several times json.dumps' speed
+        return pydantic_core.to_json(data)  # Rust: several times json.dumps' speed
     except (ValueError, TypeError):  # e.g. an integer beyond 64 bits
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+_ROWS_PER_WRITE = 2_000
+
+
+def _json_pieces(data: dict[str, Any]) -> Iterator[bytes]:
+    """``data`` as compact JSON, in pieces: a long list is encoded some rows at a time, so
+    a 100k-row report never exists as one 20-50 MB string (nor its copy) in memory."""
+    yield b"{"
+    for number, (key, value) in enumerate(data.items()):
+        yield (b"," if number else b"") + _to_json(key) + b":"
+        if not isinstance(value, list) or len(value) <= _ROWS_PER_WRITE:
+            yield _to_json(value)
+            continue
+        yield b"["
+        for start in range(0, len(value), _ROWS_PER_WRITE):
+            piece = _to_json(value[start : start + _ROWS_PER_WRITE])[1:-1]
+            yield (b"," if start else b"") + piece
+        yield b"]"
+    yield b"}\n"
+
+
+def _write_json(data: dict[str, Any]) -> None:
+    sys.stdout.flush()
+    write = sys.stdout.buffer.write
+    for piece in _json_pieces(data):
+        write(json_inert_bytes(piece))
+    sys.stdout.flush()
 
 
 def _share(report: ContextReport, tokens: int) -> str:
@@ -109,6 +139,9 @@ def _context_text(report: ContextReport) -> str:
         lines.append(f"{number:>5}  {agent.role:<17} ~{message.tokens:>6} tok  {shown}")
     lines += inserted.get(len(report.transcript), [])
     lines.append(f"system prompt ~{report.system_tokens} tok{_share(report, report.system_tokens)}")
+    if report.skills_block:
+        names = ", ".join(report.skill_names)
+        lines.append(f"  skills block ~{report.skills_tokens} tok (in the system prompt): {names}")
     for tool in report.tools:
         lines.append(
             f"tool {tool.name:<12} ~{tool.tokens:>6} tok (schema ~{tool.schema_tokens})"
@@ -133,13 +166,14 @@ def cmd_context(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args(argv)
     leaf: LeafArg = UNSET if args.leaf is None else args.leaf
-    report = asyncio.run(report_for_file(_file(args), leaf, keep_json=args.json))
-    if args.json:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(json_inert_bytes(_to_json(report.to_json())))
-        sys.stdout.flush()
-    else:
-        sys.stdout.write(inert(_context_text(report)))
+    # A 100k-entry report is ~a million short-lived objects without cycles: the cyclic
+    # collector would walk them over and over (more than the work itself).
+    with bulk_allocation():
+        report = run_blocking(report_for_file(_file(args), leaf, keep_json=args.json))
+        if args.json:
+            _write_json(report.to_json())
+        else:
+            sys.stdout.write(inert(_context_text(report)))
     return 0
 
 
@@ -168,7 +202,7 @@ def cmd_check(argv: list[str]) -> int:
     parser.add_argument("--repair", metavar="OUT", help="write a repaired copy to OUT")
     args = parser.parse_args(argv)
     source = _file(args)
-    data = asyncio.run(read_session_bytes(source))
+    data = run_blocking(read_session_bytes(source))
     result = check_bytes(data, name=str(source))
     for warning in result.warnings:
         sys.stdout.write(inert(f"{source}: warning: {warning}") + "\n")

@@ -223,3 +223,24 @@ def test_message_text_shows_every_block() -> None:
     assert "── thinking ──\nhmm" in text and "── tool call read (t1) ──" in text
     assert '"path": "a.py"' in text
     assert message_preview(reply) == 'hmm Reading. → read({"path": "a.py"})'
+
+
+async def test_other_branches_are_not_listed_as_not_sent(tmp_path: Path) -> None:
+    """Not sent: entries of the current branch that do not reach the model; an entry of
+    another branch is elsewhere, not left out."""
+    session = await _session(tmp_path)
+    store = session.store
+    on_path = {e.id for e in store.get_branch()}
+    assert len(on_path) < store.entry_count()  # the fixture has a side branch
+    report = await build_context_report(session)
+    assert report.not_sent and {n.entry_id for n in report.not_sent} <= on_path
+
+
+async def test_printed_messages_are_the_json_they_were_read_from(tmp_path: Path) -> None:
+    """With keep_json every loaded message has its JSON at hand (no re-serialising), even
+    when an earlier build of the same file had validated it already."""
+    path = copy_with_cwd(VIEWS, tmp_path / "s.jsonl", tmp_path)
+    report = await report_for_file(path, keep_json=True)
+    read = [m for m in report.transcript if m.role in ("user", "assistant", "toolResult")]
+    assert read and all(id(m) in report.message_json for m in read)  # message entries
+    assert all(report.message_json[id(m)] == m.to_json_dict() for m in read)

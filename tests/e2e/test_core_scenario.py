@@ -104,9 +104,14 @@ async def test_read_then_edit_in_one_session(project: Path, replay_server: Repla
         "assistant",
         "user",
         "assistant",
+        "custom",  # the files' checkpoint before the edit …
         "toolResult",
         "assistant",
+        "custom",  # … and after the run (pi keeps both, never sends them)
     ]
+    checkpoints = [e for e in entries if e["type"] == "custom"]
+    assert {e["customType"] for e in checkpoints} == {"pitui.checkpoint"}
+    assert [e["data"]["changed"] for e in checkpoints] == [["src/config.ts"], ["src/config.ts"]]
     ids = [e.get("id") for e in entries[1:]]
     assert [e["parentId"] for e in entries[2:]] == ids[:-1]
     assert "sk-test-not-a-real-key" not in session_files[0].read_text()

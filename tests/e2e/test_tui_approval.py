@@ -84,11 +84,15 @@ def _ask(
     home, project = setup
     server.add(Reply(_reply([(tool, args)])), Reply(_reply([("text", "understood")])))
     term = Terminal(project, home, height=height, args=("--no-session",), socket=SOCKET)
-    term.wait_for(lambda s: "loop/tiny" in s or "tiny" in s, "the session")
-    term.type("go")
-    term.keys("Enter")
-    started = time.monotonic()
-    screen = term.wait_for(lambda s: "y allow once" in s, "the armed dialog", timeout=60)
+    try:
+        term.wait_for(lambda s: "tiny" in s, "the session")
+        term.type("go")
+        term.keys("Enter")
+        started = time.monotonic()
+        screen = term.wait_for(lambda s: "y allow once" in s, "the armed dialog", timeout=60)
+    except BaseException:
+        term.close()
+        raise
     return term, screen, time.monotonic() - started
 
 

@@ -34,7 +34,7 @@ class Terminal:
         env: dict[str, str] | None = None,
     ) -> None:
         """``args`` are pitui's flags; ``socket`` a tmux server of the test's own (``-L``);
-        ``env`` more environment (e.g. a slower demo pace)."""
+        ``env`` more environment for pitui."""
         self.name = f"pitui-e2e-{uuid.uuid4().hex[:8]}"
         self._tmux = ["tmux", "-L", socket] if socket else ["tmux"]
         env = {
@@ -43,6 +43,8 @@ class Terminal:
             "TERM": "xterm-256color",
             **(env or {}),
         }
+        if os.environ.get("PYTHONPATH") and "PYTHONPATH" not in env:
+            env["PYTHONPATH"] = shlex.quote(os.environ["PYTHONPATH"])  # this checkout's pitui
         exports = " ".join(f"{k}={v}" for k, v in env.items())
         flags = " ".join(shlex.quote(a) for a in args)
         command = f"cd {cwd} && env {exports} {sys.executable} -m pitui {flags}".rstrip()

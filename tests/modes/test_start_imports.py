@@ -57,6 +57,11 @@ NEVER_IN_PRINT_MODE = (
     "pitui.core.tools.ls",
     "pitui.core.tools.gitignore",
     "pitui.core.tools.edit_diff",
+    # No MCP server is configured: neither the SDK nor pitui's MCP runtime loads.
+    "mcp",
+    "mcp_types",
+    "pitui.core.mcp.runtime",
+    "pitui.core.mcp.client",
 )
 
 

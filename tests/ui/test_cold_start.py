@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 from pitui.ui.widgets.composer import Composer
-from pitui.ui.widgets.conversation import ITEM_STYLESHEETS
+from pitui.ui.widgets.item_styles import ITEM_STYLESHEETS
 from pitui.ui.widgets.suggestions import SuggestionList
 from tests.ui.harness import FeedSource, make_app, settle
 from tests.ui.script import demo_conversation

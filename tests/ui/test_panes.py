@@ -69,8 +69,10 @@ async def test_a_flood_of_items_mounts_only_the_tail() -> None:
         await settle(pilot)
         pane = app.query_one(ConversationView)
         assert pane.item_count == 1000
-        assert pane.mounted_count == ItemPane.MAX_MOUNTED
+        assert pane.mounted_count == ItemPane.TAIL_WINDOW
         users = [w for w in pane.children if isinstance(w, UserMessage)]
         assert str(users[-1].content) == "question 499"
         marker = pane.query_one(".earlier-marker")
-        assert marker.display and "960 earlier items" in str(marker.render())
+        assert marker.display and f"{1000 - ItemPane.TAIL_WINDOW} earlier items" in str(
+            marker.render()
+        )

@@ -11,11 +11,15 @@ from __future__ import annotations
 import json
 import math
 import re
+from json.encoder import encode_basestring
 from typing import Any
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _INDEX_KEY = re.compile(r"0|[1-9][0-9]*")
 _MAX_INDEX = 2**32 - 2
+_encode_string = encode_basestring
+"""``json.dumps(text, ensure_ascii=False)`` without building an encoder per call (the C
+function that call ends in)."""
 
 
 def utf16_len(text: str) -> int:
@@ -87,7 +91,7 @@ def _escape_lone_surrogates(encoded: str) -> str:
 
 def js_quote(text: str) -> str:
     """``JSON.stringify(text)`` for a string."""
-    encoded = json.dumps(text, ensure_ascii=False)
+    encoded = _encode_string(text)
     if not encoded.isascii() and _SURROGATE.search(encoded):
         return _escape_lone_surrogates(encoded)
     return encoded
@@ -96,6 +100,8 @@ def js_quote(text: str) -> str:
 def js_keys(obj: dict[str, Any]) -> list[str]:
     """JavaScript property order: array-index keys ascending first, then insertion order."""
     keys = list(obj)
+    if not any(k[:1].isdigit() for k in keys):  # the usual case, without a regex per key
+        return keys
     index_keys = [k for k in keys if _INDEX_KEY.fullmatch(k) and int(k) <= _MAX_INDEX]
     if not index_keys:
         return keys

@@ -153,7 +153,7 @@ def exchange_end(table: EntryTable, entry_id: str) -> str:
     _, children = child_positions(table)
     current = position
     while pending:
-        answer = next((c for c in children[current] if _answers(table, c) in pending), None)
+        answer = _next_answer(table, children, current, pending)
         if answer is None:
             names = ", ".join(sorted(set(pending.values())))
             raise SessionError(
@@ -165,6 +165,22 @@ def exchange_end(table: EntryTable, entry_id: str) -> str:
         pending.pop(_answers(table, answer) or "")
         current = answer
     return table.ids[current]
+
+
+def _next_answer(
+    table: EntryTable, children: list[list[int]], start: int, pending: dict[str, str]
+) -> int | None:
+    """The first entry below ``start`` that answers a pending call, looking through
+    entries that are no message (a checkpoint, a label, a model change between a call and
+    its result)."""
+    queue = list(children[start])
+    while queue:
+        position = queue.pop(0)
+        if _answers(table, position) in pending:
+            return position
+        if table.roles[position] is None:
+            queue.extend(children[position])
+    return None
 
 
 def _calls(raw: dict[str, Any]) -> dict[str, str]:

@@ -97,12 +97,11 @@ _Parsed = tuple[int, bytes, dict[str, Any]]  # (line number, line, object)
 
 
 def _iter_objects(
-    data: bytes, report: LoadReport, skipped: list[tuple[int, bytes]] | None = None
+    lines: list[bytes], report: LoadReport, skipped: list[tuple[int, bytes]] | None = None
 ) -> Iterator[_Parsed]:
     """Each line that is a JSON object; other lines are reported (a torn last one apart)
     and, with ``skipped``, collected as (line number, bytes)."""
-    lines = data.split(b"\n")
-    complete = data.endswith(b"\n")
+    complete = _ends_with_newline(lines)
     last = len(lines) - 1
     for number, line in enumerate(lines):
         if not line or line.isspace():
@@ -213,6 +212,9 @@ def _build_table(
     # The hot loop of opening a large file: list appends inlined on purpose.
     raws, ids, parents, types = table.raws, table.ids, table.parents, table.types
     roles, index = table.roles, table.index
+    # One str object per distinct type/role, and a parent is its entry's own id object:
+    # 100k entries would otherwise keep ~300k small strings (~17 MB) of repeated text.
+    names: dict[str, str] = {}
     for number, line, obj in parsed:
         kind = obj.get("type")
         if kind == "session":
@@ -233,12 +235,18 @@ def _build_table(
             report.duplicate_ids.append(entry_id)
         if numbers is not None:
             numbers.append(number)
+        if parent.__class__ is str:
+            known = index.get(parent)
+            if known is not None:
+                parent = ids[known]
+        else:
+            parent = None
         index[entry_id] = len(ids)
         raws.append(line if keep_lines else obj)
         ids.append(entry_id)
-        parents.append(parent if parent.__class__ is str else None)
-        types.append(kind)
-        roles.append(role if role.__class__ is str else None)
+        parents.append(parent)
+        types.append(names.setdefault(kind, kind))
+        roles.append(names.setdefault(role, role) if role.__class__ is str else None)
     table.finish_bulk_load()
     return table, labels
 
@@ -305,11 +313,46 @@ def _in_file_order(
     return [piece for _, piece in numbered]
 
 
+def _ends_with_newline(lines: list[bytes]) -> bool:
+    return len(lines) > 1 and not lines[-1]
+
+
+def needs_newline(lines: list[bytes]) -> bool:
+    """Whether the file these are the lines of has content after its last newline."""
+    return bool(lines[-1])
+
+
+def read_lines(path: str) -> list[bytes]:
+    """``open(path, "rb").read().split(b"\\n")``, read in chunks: the file is never held
+    whole beside its lines (a 66 MB session would otherwise need 132 MB to open).
+
+    Raises:
+        OSError: It cannot be read.
+    """
+    lines: list[bytes] = []
+    carry = b""
+    with open(path, "rb") as handle:
+        while chunk := handle.read(_CHUNK):
+            parts = (carry + chunk if carry else chunk).split(b"\n")
+            carry = parts.pop()
+            lines += parts
+    lines.append(carry)
+    return lines
+
+
+_CHUNK = 4 << 20
+
+
 def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -> LoadedFile:
-    """Parse a session file's bytes.
+    """Parse a session file's bytes (:func:`parse_session_lines` of its lines)."""
+    return parse_session_lines(data.split(b"\n"), lenient=lenient, name=name)
+
+
+def parse_session_lines(lines: list[bytes], *, lenient: bool = False, name: str = "") -> LoadedFile:
+    """Parse a session file given as its lines (the file's bytes split at each ``\\n``).
 
     Args:
-        data: The whole file.
+        lines: The whole file, split.
         lenient: Do not raise on a bad header (for ``check``): report it and go on.
         name: File name for error messages.
 
@@ -320,13 +363,13 @@ def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -
     skipped: list[tuple[int, bytes]] = []
     numbers: list[int] | None = [] if lenient else None
     with bulk_allocation():
-        stream = _iter_objects(data, report, skipped)
+        stream = _iter_objects(lines, report, skipped)
         first = next(stream, None)
         header = first[2] if first else None
         # A file whose only content is a torn first line never held a complete line: it
         # is a crashed creation, as good as empty (nothing to protect).
         only_torn = report.torn_tail and not report.bad_lines
-        has_content = first is not None or (not only_torn and data.strip())
+        has_content = first is not None or (not only_torn and any(line.strip() for line in lines))
         problem = _header_problem(header) if has_content else None
         rest: list[_Parsed] | None = None
         if (
@@ -358,7 +401,7 @@ def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -
             objects = _in_file_order(first, rest, skipped)
         else:
             table, labels = _build_table(stream, report, True, numbers)
-        if not data.endswith(b"\n") and data and not report.torn_tail:
+        if needs_newline(lines) and not report.torn_tail:
             report.missing_newline = True
         _cut_broken_links(table, report)
         return LoadedFile(header, objects, table, report, labels, numbers or [], bad_header)

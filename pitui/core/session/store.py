@@ -34,7 +34,13 @@ from pitui.core.session.ids import (
     new_session_id,
     session_file_name,
 )
-from pitui.core.session.load import LoadedFile, LoadReport, parse_session_bytes
+from pitui.core.session.load import (
+    LoadedFile,
+    LoadReport,
+    needs_newline,
+    parse_session_lines,
+    read_lines,
+)
 from pitui.core.session.table import EntryTable
 from pitui.core.session.tree import TreeNode, build_tree
 from pitui.core.session.writer import SessionWriter, dumps_line
@@ -148,9 +154,8 @@ class SessionStore(AppendMixin):
                     raise
                 reason = exc.message
         try:
-            data = await read_session_bytes(file)
-            loaded = await asyncio.to_thread(parse_session_bytes, data, name=str(file))
-            store = cls._from_loaded(loaded, file, directory, writer, data)
+            loaded, newline = await asyncio.to_thread(_read_and_parse, file)
+            store = cls._from_loaded(loaded, file, directory, writer, newline)
         except BaseException:
             if writer is not None:
                 await writer.close()
@@ -166,10 +171,10 @@ class SessionStore(AppendMixin):
         file: Path,
         directory: Path,
         writer: SessionWriter | None,
-        data: bytes,
+        newline: bool,
     ) -> SessionStore:
         if writer is not None:
-            writer.set_needs_newline(bool(data) and not data.endswith(b"\n"))
+            writer.set_needs_newline(newline)
         if loaded.header is None:  # an empty file: a new session at this path
             store = cls._new(str(Path.cwd()), directory, True, None, None)
             store.path, store._writer = file, writer
@@ -403,10 +408,23 @@ async def read_session_bytes(path: Path) -> bytes:
     try:
         async with aiofiles.open(path, "rb") as handle:
             return await handle.read()
-    except IsADirectoryError:
-        raise SessionError(f"{path} is a directory, not a session file") from None
     except OSError as exc:
-        raise SessionError(
-            f"cannot read the session file {path}: {exc.strerror or exc}",
-            title="Session unreadable",
-        ) from None
+        raise _unreadable(path, exc) from None
+
+
+def _unreadable(path: Path, exc: OSError) -> SessionError:
+    if isinstance(exc, IsADirectoryError):
+        return SessionError(f"{path} is a directory, not a session file")
+    return SessionError(
+        f"cannot read the session file {path}: {exc.strerror or exc}",
+        title="Session unreadable",
+    )
+
+
+def _read_and_parse(path: Path) -> tuple[LoadedFile, bool]:
+    """(the parsed file, whether it needs a newline before an append), in a thread."""
+    try:
+        lines = read_lines(str(path))
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+    return parse_session_lines(lines, name=str(path)), needs_newline(lines)

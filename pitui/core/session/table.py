@@ -121,6 +121,8 @@ class EntryTable:
         """
         cached = self._typed[position]
         if cached is not None:
+            if json_sink is not None:
+                self._sink_json(position, cached, json_sink)
             return cached
         raw = self.raw(position)
         try:
@@ -133,6 +135,18 @@ class EntryTable:
         if json_sink is not None and message is not None and isinstance(raw.get("message"), dict):
             json_sink[id(message)] = raw["message"]
         return typed
+
+    def _sink_json(
+        self, position: int, typed: SessionEntry, json_sink: dict[int, dict[str, Any]]
+    ) -> None:
+        # Validated by an earlier call: the line is parsed again (no validation), so a
+        # caller printing the message still prints the JSON it was read from.
+        message = getattr(typed, "message", None)
+        if message is None or not isinstance(self.raws[position], bytes):
+            return
+        found = self.raw(position).get("message")
+        if isinstance(found, dict):
+            json_sink[id(message)] = found
 
     def is_typed(self, position: int) -> bool:
         """Whether the entry at ``position`` has been validated already."""

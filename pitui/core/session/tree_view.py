@@ -79,6 +79,8 @@ class TreeView:
         self._seen = 0
         self._roots: list[int] = []
         self._children: list[list[int]] = []
+        self._structure_len = -1
+        """How many entries ``_roots`` / ``_children`` / ``_broken`` were computed for."""
         self._order: list[int] | None = None
         """Every entry in row order (cached until the tree or the leaf changes)."""
         self._base: list[int] | None = None
@@ -104,8 +106,10 @@ class TreeView:
         """Recompute every row (after a leaf move or a structural change)."""
         table = self.table
         self._seen = len(table)
-        self._roots, self._children = child_positions(table)
-        self._broken = {r for r in self._roots if table.raw(r).get("parentId") is not None}
+        if self._structure_len != len(table):  # else only the leaf moved: same tree
+            self._roots, self._children = child_positions(table)
+            self._broken = {r for r in self._roots if table.raw(r).get("parentId") is not None}
+            self._structure_len = len(table)
         leaf = table.index.get(self.leaf_id) if self.leaf_id is not None else None
         path = table.path_positions(leaf) if leaf is not None else []
         self._active = set(path)
@@ -471,6 +475,7 @@ class TreeView:
         self._seen += 1
         self._children.append([])
         self._children[parent].append(position)
+        self._structure_len = self._seen
         self._active.add(position)
         self._order = self._base = self._matched = None
         self._tree.grow(len(table))

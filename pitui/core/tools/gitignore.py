@@ -93,18 +93,36 @@ def compile_glob(pattern: str, *, ignore_case: bool = False) -> GlobRule | None:
 
 
 @dataclass
-class _Level:
+class IgnoreLevel:
+    """The rules of one directory's ignore files, applied below that directory."""
+
     base: str  # POSIX path of the .gitignore's directory, relative to the walk root ("" = root)
     rules: list[GlobRule] = field(default_factory=list)
 
 
+_Level = IgnoreLevel
+
+
+def read_ignore_rules(directory: str, names: tuple[str, ...] = (IGNORE_FILE,)) -> list[GlobRule]:
+    """The rules of the ignore files ``names`` in ``directory``, in that order (blocking)."""
+    rules: list[GlobRule] = []
+    for name in names:
+        try:
+            with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            continue
+        rules += [rule for line in lines if (rule := compile_glob(line)) is not None]
+    return rules
+
+
 def _read_rules(directory: str) -> list[GlobRule]:
-    try:
-        with open(os.path.join(directory, IGNORE_FILE), encoding="utf-8", errors="replace") as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return []
-    return [rule for line in lines if (rule := compile_glob(line)) is not None]
+    return read_ignore_rules(directory)
+
+
+def is_ignored(levels: list[IgnoreLevel], rel_path: str, is_dir: bool) -> bool:
+    """Whether the last rule matching ``rel_path`` (relative to the walk root) ignores it."""
+    return _ignored(levels, rel_path, is_dir)
 
 
 def _ignored(levels: list[_Level], rel_path: str, is_dir: bool) -> bool:

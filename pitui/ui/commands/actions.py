@@ -22,7 +22,18 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Literal
 
 from pitui.core.keybindings import Keybindings, KeyCatalogue, display_key
-from pitui.ui.commands import compact, editor, inspect, model, resume, session, transfer, tree, view
+from pitui.ui.commands import (
+    compact,
+    editor,
+    inspect,
+    mcp,
+    model,
+    resume,
+    session,
+    transfer,
+    tree,
+    view,
+)
 from pitui.ui.commands import theme as themes
 
 if TYPE_CHECKING:
@@ -171,6 +182,9 @@ ACTIONS: tuple[Action, ...] = (
     Action("hotkeys", "Show all keyboard shortcuts", inspect.hotkeys, slash="hotkeys"),
     Action("permissions", "List and remove remembered approvals", inspect.permissions,
            slash="permissions", scope="slash"),
+    Action("mcp", "Manage MCP servers: reconnect, enable or disable, and change exposure",
+           mcp.servers, slash="mcp", arg_hint="[reconnect <server>]",
+           complete_args=mcp.server_names, scope="slash"),
     Action("expandTools", "Toggle tool output expansion", view.toggle_tools, ("ctrl+o",),
            pi_ids=("app.tools.expand",)),
     Action("toggleThinking", "Toggle thinking block visibility", view.toggle_thinking,

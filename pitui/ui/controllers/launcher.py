@@ -114,6 +114,10 @@ class Launcher:
             notices.append(AddNotice(keyboard, "warning"))
         if notices:
             await host.apply(notices)
+        if session.mcp is not None and session.mcp.untrusted:
+            from pitui.ui.commands.mcp import ask_project_servers
+
+            host.run_guarded(ask_project_servers(host, session.mcp), "mcp")
         prompts = [m for m in self.args.messages if m.strip()] + host.prompts.take_early_prompts()
         if prompts:
             host.run_guarded(_prompt_in_turn(session, prompts), "session")

@@ -98,7 +98,7 @@ class ResumeScreen(ModalScreen[Path | None]):
         rename: Renamer | None = None,
     ) -> None:
         super().__init__()
-        from pitui.ui.widgets.conversation import add_stylesheet
+        from pitui.ui.widgets.item_styles import add_stylesheet
 
         add_stylesheet(self.app, Path(__file__).with_name(self.CSS_PATH))
         self.scopes = scopes

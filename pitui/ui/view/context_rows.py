@@ -100,6 +100,17 @@ def inspector_rows(report: ContextReport) -> list[InspectorRow]:
             share=_share(report, tokens),
         )
     )
+    if report.skills_block:
+        rows.append(
+            _row(
+                "skills",
+                "system",
+                f"skills: {', '.join(report.skill_names)} (names, descriptions, paths)",
+                role="system",
+                tokens=format_tokens(report.skills_tokens),
+                share=_share(report, report.skills_tokens),
+            )
+        )
     for tool in report.tools:
         description = str(tool.definition.get("description", ""))
         text = f"schema ~{format_tokens(tool.schema_tokens)} · {flat(description, 60)}"
@@ -183,6 +194,10 @@ def row_detail(report: ContextReport, key: str) -> tuple[str, str] | None:
     kind, _, rest = key.partition(":")
     if kind == "system":
         return f"System prompt (~{report.system_tokens:,} tokens)", report.system_prompt
+    if kind == "skills":
+        return f"Skills block of the system prompt (~{report.skills_tokens:,} tokens)", (
+            report.skills_block
+        )
     if kind == "tool":
         tool = next((t for t in report.tools if t.name == rest), None)
         if tool is None:

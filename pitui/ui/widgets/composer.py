@@ -1,8 +1,15 @@
-"""The composer: a multi-line editor that posts intents (submit, follow-up), with history."""
+"""The composer: a multi-line editor that posts intents (submit, follow-up), with history.
+
+Besides editing (see :mod:`pitui.ui.widgets.composer_tools`): ``@`` opens a fuzzy finder
+over the project's files, Tab completes a path anywhere (and never leaves a composer that
+holds text), Ctrl+G edits the text in ``$VISUAL``/``$EDITOR``, and images (Ctrl+V, or a
+pasted image path) wait as chips until the prompt is sent.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import events
@@ -13,11 +20,19 @@ from textual.widgets import Static, TextArea
 from pitui.core.sanitize import inert
 
 if TYPE_CHECKING:
+    from pitui.ai.types import ImageContent
+    from pitui.core.attachments.file_index import ProjectFileIndex
+    from pitui.core.attachments.images import PendingImage
+    from pitui.ui.widgets.attachment_chips import AttachmentBar, AttachmentChip
     from pitui.ui.widgets.suggestions import Suggestion, SuggestionList
 
 NEWLINE_KEYS = frozenset({"shift+enter", "ctrl+j"})
 FOLLOW_UP_KEYS = frozenset({"alt+enter"})
 SUBMIT_KEYS = frozenset({"enter"})
+EXTERNAL_EDITOR_KEYS = frozenset({"ctrl+g"})
+"""pi's ``externalEditor`` default."""
+PASTE_IMAGE_KEYS = frozenset({"ctrl+v"})
+"""pi's ``pasteImage`` default."""
 Completer = Callable[[str], Sequence["Suggestion"]]
 THINKING_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
 
@@ -31,11 +46,19 @@ class Composer(TextArea):
     class Submitted(Message):
         """The user sent ``text``; ``follow_up`` for Alt+Enter. The app decides what it means."""
 
-        def __init__(self, composer: Composer, text: str, follow_up: bool = False) -> None:
+        def __init__(
+            self,
+            composer: Composer,
+            text: str,
+            follow_up: bool = False,
+            images: tuple[ImageContent, ...] = (),
+        ) -> None:
             super().__init__()
             self.composer = composer
             self.text = text
             self.follow_up = follow_up
+            self.images = images
+            """Images attached in the composer (chips), to send with ``text``."""
 
         @property
         def control(self) -> Composer:
@@ -54,10 +77,21 @@ class Composer(TextArea):
         """Suggestions for text starting with ``/`` (shown in a SuggestionList)."""
         self.app_keys: Mapping[str, Callable[[], Awaitable[bool]]] = {}
         """Keys the user bound to app actions that the editor binds too: the app wins (pi)."""
+        self.external_editor_keys = EXTERNAL_EDITOR_KEYS
+        self.paste_image_keys = PASTE_IMAGE_KEYS
+        self.external_editor: str | None = None
+        """pi's ``externalEditor`` setting (else ``$VISUAL``, ``$EDITOR``)."""
+        self.project_root: Path | None = None
+        """Where ``@`` files and Tab paths are looked for (None: the current folder)."""
+        self.file_index: ProjectFileIndex | None = None
+        """The ``@`` finder's index, built in the background on the first ``@``."""
+        self.attachments_enabled = False
+        """Whether images can be attached (the app sends :attr:`Submitted.images`)."""
+        self.images: list[PendingImage] = []
 
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
-        if self._complete_key(key):
+        if self._complete_key(key) or await self._tool_key(key):
             event.stop()
             event.prevent_default()
             return
@@ -104,16 +138,78 @@ class Composer(TextArea):
                 return True
         return False
 
+    async def _tool_key(self, key: str) -> bool:
+        """Ctrl+G, Ctrl+V, Tab with text, Backspace on a chip: True when handled."""
+        from pitui.ui.widgets import composer_tools as tools
+
+        if key in self.external_editor_keys:
+            await tools.external_edit(self)
+        elif key in self.paste_image_keys and self.attachments_enabled:
+            await tools.paste_clipboard_image(self)
+        elif key == "tab" and self.text:
+            await tools.tab_complete(self)
+        elif key == "backspace" and self.images and self.cursor_location == (0, 0):
+            self.remove_image(len(self.images) - 1)
+        else:
+            return False
+        return True
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        """A pasted path to an image attaches the image instead of inserting the path
+        (any other paste goes on to TextArea's own handler, which Textual calls next)."""
+        from pitui.ui.widgets import composer_tools as tools
+
+        if self.attachments_enabled:
+            path = tools.image_path_in(event.text, self.project_root or Path.cwd())
+            if path is not None and await tools.attach_image_file(self, path):
+                event.stop()
+                event.prevent_default()
+
     def submit(self, follow_up: bool = False) -> None:
-        """Post the current text (if any) and clear the editor."""
+        """Post the current text (if any) and its images, and clear the editor."""
         text = self.text
-        if not text.strip():
+        if not text.strip() and not self.images:
             return
-        if not self.sent_history or self.sent_history[-1] != text:
+        if text.strip() and (not self.sent_history or self.sent_history[-1] != text):
             self.sent_history.append(text)
         self._history_pos = None
+        images = tuple(image.content for image in self.images)
         self.clear()
-        self.post_message(self.Submitted(self, text, follow_up))
+        self.images = []
+        self._show_chips()
+        self.post_message(self.Submitted(self, text, follow_up, images))
+
+    def add_image(self, image: PendingImage) -> None:
+        """Attach ``image`` to the next prompt (a chip shows it)."""
+        self.images.append(image)
+        self._show_chips()
+
+    def remove_image(self, index: int) -> None:
+        """Drop the attachment at ``index``."""
+        if 0 <= index < len(self.images):
+            del self.images[index]
+            self._show_chips()
+
+    def _show_chips(self) -> None:
+        from textual.widget import Widget
+
+        from pitui.ui.widgets.attachment_chips import AttachmentBar
+        from pitui.ui.widgets.composer_tools import chip_labels
+
+        if not isinstance(self.parent, Widget):
+            return
+        found = self.parent.query_children(AttachmentBar)
+        bar: AttachmentBar | None = found.first() if found else None
+        if bar is None:
+            if not self.images:
+                return
+            bar = AttachmentBar(id="attachments")
+            self.parent.mount(bar, before=self)
+            bar.can_focus = False
+        bar.show(chip_labels(self.images))
+
+    def on_attachment_chip_removed(self, message: AttachmentChip.Removed) -> None:
+        self.remove_image(message.index)
 
     def _recall(self, step: int) -> bool:
         if not self.sent_history:
@@ -143,11 +239,30 @@ class Composer(TextArea):
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         self.set_class(self.text.lstrip().startswith("!"), "-bash")
+        self.refresh_suggestions()
+
+    def refresh_suggestions(self) -> None:
+        """Show what fits the text: commands after ``/``, files after ``@``."""
+        from pitui.ui.widgets import composer_tools as tools
+
+        suggestions = self._suggestion_list()
+        if suggestions is None:
+            return
+        text = self.text
+        if text.startswith("/") and self.completer is not None:
+            suggestions.show(self.completer(text))
+            return
+        offset = tools.cursor_offset(self)
+        if tools.at_query(text, offset) is None:
+            suggestions.show(())
+            return
+        suggestions.show(tools.file_suggestions(tools.project_index(self), text, offset))
+
+    def show_suggestions(self, items: Sequence[Suggestion]) -> None:
+        """Offer ``items`` in the list above the composer."""
         suggestions = self._suggestion_list()
         if suggestions is not None:
-            text = self.text
-            wanted = text.startswith("/") and self.completer is not None
-            suggestions.show(self.completer(text) if self.completer and wanted else ())
+            suggestions.show(items)
 
     def _suggestion_list(self) -> SuggestionList | None:
         """The screen's autocomplete list; None until it is mounted (after the first frame)."""
@@ -167,6 +282,10 @@ class Composer(TextArea):
             suggestions.hide()
         elif key == "tab" or key in self.submit_keys:
             chosen = suggestions.selected
+            if chosen is not None and chosen.start is not None:
+                self._take_word(chosen)  # a path or an @ file: completes, never sends
+                suggestions.hide()
+                return True
             if chosen is not None:
                 self.load_text(chosen.value)
                 self.move_cursor(self.document.end)
@@ -176,6 +295,17 @@ class Composer(TextArea):
         else:
             return False
         return True
+
+    def _take_word(self, chosen: Suggestion) -> None:
+        from pitui.ui.widgets import composer_tools as tools
+
+        assert chosen.start is not None
+        end = chosen.end if chosen.end is not None else tools.cursor_offset(self)
+        value = chosen.value
+        at_end = end >= len(self.text) or self.text[end].isspace()
+        if value.startswith("@") and not value.endswith("/") and at_end:
+            value += " "  # a picked file: ready for the next word
+        tools.replace_range(self, chosen.start, end, value)
 
     def show_thinking_level(self, level: str | None) -> None:
         """Border in the level's colour (pi's ``thinking<Level>``); None: the plain border."""

@@ -21,11 +21,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
-from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
@@ -33,6 +31,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pitui.ui.view.chat_state import ChatState
+from pitui.ui.widgets.item_styles import load_item_styles
 from pitui.ui.widgets.search_marks import SearchMarks
 from pitui.ui.widgets.type_through import TypesIntoComposer
 
@@ -42,33 +41,6 @@ if TYPE_CHECKING:
     from pitui.ui.view.state import ChatItem
 
 WidgetFactory = Callable[[Any], Widget]
-ITEM_STYLESHEETS = ("conversation.tcss", "tool_card.tcss")
-"""App-level stylesheets of the item widgets, beside this module."""
-
-
-def load_item_styles(app: App[Any]) -> None:
-    """Add the item widgets' stylesheets to the app's, once, before the first item mounts.
-
-    They are not in ``PituiApp.CSS_PATH``: parsing them is a cost of the first frame,
-    which shows no items. Their rules style only item widgets (and the earlier-items
-    marker), so no widget already on screen changes when they arrive.
-    """
-    for name in ITEM_STYLESHEETS:
-        add_stylesheet(app, Path(__file__).with_name(name))
-
-
-def add_stylesheet(app: App[Any], path: Path) -> None:
-    """Add one stylesheet file to the app's, once, without re-parsing the others.
-
-    Also for a screen's ``CSS_PATH`` file before the screen is pushed: Textual would
-    otherwise re-parse and re-apply every stylesheet of the app when it first shows.
-    """
-    if not app.stylesheet.has_source(str(path)):
-        # As Stylesheet.read stores a CSS_PATH file (user rules, no scope), but through
-        # add_source, which also drops the cached selector map so the rules apply.
-        css = path.read_text(encoding="utf-8")
-        app.stylesheet.add_source(css, read_from=(str(path), ""))
-        app.css_path.append(path)  # so that ``textual --dev`` reloads it too
 
 
 class ItemPane(TypesIntoComposer, VerticalScroll):
@@ -88,6 +60,11 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
     FACTORIES: ClassVar[Mapping[type, WidgetFactory]] = {}
     MAX_MOUNTED: ClassVar[int] = 40
     """Item widgets kept mounted while following the bottom."""
+    TAIL_WINDOW: ClassVar[int] = 16
+    """Item widgets mounted when more than MAX_MOUNTED arrive at once (a rebuild, a
+    resumed session, a navigation): enough to fill a tall terminal; more are mounted if
+    they do not, and when the user scrolls up. Each one mounted costs its layout (an item's height
+    is its rendered content) at every re-layout of the screen."""
     PRUNE_SLACK: ClassVar[int] = 20
     """Prune only once this many extra widgets piled up (pruning in batches)."""
     RESTORE_BATCH: ClassVar[int] = 30
@@ -222,13 +199,19 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         old = list(self._widgets.values())
         self._widgets.clear()
         await self.remove_children(old)
-        kept = fresh[-self.MAX_MOUNTED :]
+        kept = fresh[-self.TAIL_WINDOW :]
         self.open_at_end()
         self._first = len(self._order) - len(kept)
         self._last = None
         await self._show_earlier_marker()
         await self._show_later_marker()
+        self.call_after_refresh(self.fill_viewport)
         return kept
+
+    def fill_viewport(self) -> None:
+        """The tail window is shorter than the pane (one-line items): mount a batch above."""
+        if self._first > 0 and self.virtual_size.height <= self.scrollable_content_region.height:
+            self.call_later(self.restore_earlier)
 
     def open_at_end(self) -> None:
         """Lay the items out at their end from the next frame on, for a view that fills
@@ -270,6 +253,7 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         await self._show_earlier_marker()
         # Keep what the user was looking at in place.
         self.call_after_refresh(self._keep_position, height_before)
+        self.call_after_refresh(self.fill_viewport)
 
     def _keep_position(self, height_before: int) -> None:
         self.scroll_to(y=self.virtual_size.height - height_before, animate=False)

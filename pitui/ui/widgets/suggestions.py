@@ -17,6 +17,10 @@ class Suggestion:
     value: str
     label: str
     description: str = ""
+    start: int | None = None
+    """Set for a word completion (a path, an ``@`` file): ``value`` replaces the text from
+    this offset to :attr:`end` instead of the whole text, and choosing it never sends."""
+    end: int | None = None
 
 
 class SuggestionList(OptionList, can_focus=False):

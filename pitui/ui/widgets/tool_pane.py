@@ -16,6 +16,7 @@ class ToolPane(ItemPane):
 
     MAX_MOUNTED: ClassVar[int] = 20
     """Cards are several lines tall: 20 fill more than any viewport."""
+    TAIL_WINDOW: ClassVar[int] = 8
 
     def new_items(self, item_ids: list[str]) -> None:
         """A new call's card is brought into view even when the pane does not follow

@@ -389,10 +389,11 @@ def test_an_unprivileged_user_gets_the_namespace_through_a_user_namespace() -> N
     try:
         folder.chmod(0o777)
         project = folder / "project"
+        subprocess.run([*prefix, "mkdir", "-p", str(project / ".git")], check=True)
         launcher = Sandbox("landlock", (str(project),), namespaces=True).wrap(["true"])
         options = launcher[4 : launcher.index("--parent")]
         script = "touch .git/x; touch ok"
-        shell = f'mkdir -p {project}/.git && cd {project} && exec "$@"'
+        shell = f'cd {project} && exec "$@"'
         launch = ["/usr/bin/python3", "-S", "-I", str(LAUNCHER), *options, "--"]
         command = [*prefix, "sh", "-c", shell, "sh", *launch, "sh", "-c", script]
         result = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -510,3 +511,36 @@ async def test_hooks_kept_in_the_worktree_are_read_only(
     _git("config", "core.hooksPath", ".husky", cwd=project)
     output = await _output(_tool(kind, project), "echo 'touch pwned' > .husky/pre-commit")
     assert not (project / ".husky" / "pre-commit").exists(), output
+
+
+@each_backend
+@needs_namespaces
+async def test_sockets_in_the_users_writable_paths_stay_reachable(
+    kind: SandboxKind, places: tuple[Path, Path]
+) -> None:
+    """``writablePaths: ["/run/postgresql"]``: the user's choice gives the database back."""
+    project, outside = places
+    (outside / "db").mkdir()
+    settings = SandboxSettings(writable_slash_tmp=False, writable_paths=[str(outside / "db")])
+    sandbox = Sandbox(
+        kind, writable_places(project, settings), namespaces=NAMESPACES,
+        sockets_in=(str(outside / "db"),),
+    )  # fmt: skip
+    with _unix_server(str(outside / "db" / "s.sock")), _unix_server(str(outside / "x.sock")):
+        tool = BashTool(project, sandbox=sandbox)
+        assert "CONNECTED" in await _output(tool, _connect_probe(str(outside / "db" / "s.sock")))
+        assert "CONNECTED" not in await _output(tool, _connect_probe(str(outside / "x.sock")))
+
+
+@needs_namespaces
+async def test_a_git_that_is_a_symbolic_link_cannot_be_replaced(
+    places: tuple[Path, Path],
+) -> None:
+    project, _ = places
+    (project / ".git").rename(project / "store.git")
+    (project / ".git").symlink_to("store.git")
+    command = "rm -f .git; mkdir .git; echo '[core]' > .git/config; touch store.git/hooks/x"
+    output = await _output(_tool("landlock", project), command)
+    assert (project / ".git").is_symlink(), output
+    assert os.readlink(project / ".git") == "store.git"
+    assert not (project / "store.git" / "hooks" / "x").exists()

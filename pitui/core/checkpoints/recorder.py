@@ -1,0 +1,241 @@
+"""Checkpoints taken while a session works: before a turn's first tool that may change
+files, and when a run ends.
+
+The recorder watches the agent's events through :class:`CheckpointHost` (the session
+façade). A checkpoint never fails a turn: when git is missing, the project is too big or a
+git command fails, the feature turns off for this session with one notice, and everything
+else goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from contextlib import suppress
+from typing import TYPE_CHECKING, Protocol
+
+from pitui.agent.events import MessageUpdateEvent, ToolExecutionStartEvent, TurnStartEvent
+from pitui.core.checkpoints.errors import CheckpointError, TooManyFiles
+from pitui.core.session_events import SessionNoticeEvent
+from pitui.core.tools import READ_ONLY_TOOLS
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from pitui.ai.types import AssistantMessage
+    from pitui.core.checkpoints.engine import CheckpointEngine
+    from pitui.core.checkpoints.points import Point
+    from pitui.core.checkpoints.session_files import (
+        Comparison,
+        Reason,
+        Recorded,
+        RestoreResult,
+        SessionFiles,
+    )
+    from pitui.core.session.store import SessionStore
+    from pitui.core.session_events import SessionEvent
+    from pitui.core.settings import Settings
+
+_log = logging.getLogger(__name__)
+
+
+class CheckpointHost(Protocol):
+    """What recording checkpoints needs from the session it works for."""
+
+    store: SessionStore
+    settings: Settings
+    cwd: Path
+
+    async def emit(self, event: SessionEvent) -> None: ...
+
+
+class CheckpointRecorder:
+    """Records one session's checkpoints; off when the settings or the machine say so."""
+
+    def __init__(self, host: CheckpointHost, *, enabled: bool = True) -> None:
+        self._host = host
+        self._enabled = enabled and host.settings.checkpoints.enabled
+        self._off_reason: str | None = None
+        self._checked = False
+        self._turn_done = False
+        self._run_changed = False
+        """A tool that may change files started since the last run-end checkpoint."""
+        self._engine: CheckpointEngine | None = None
+        self._files: SessionFiles | None = None
+        self._prune: asyncio.Future[None] | None = None
+        self._warm: asyncio.Future[None] | None = None
+        self.last: Recorded | None = None
+        """The checkpoint recorded last (tests and the UI's marker read it)."""
+
+    @property
+    def enabled(self) -> bool:
+        """True while checkpoints are being taken."""
+        return self._enabled and self._off_reason is None
+
+    @property
+    def off_reason(self) -> str | None:
+        """Why checkpoints went off (git missing, too many files, a git failure)."""
+        return self._off_reason
+
+    async def files(self) -> SessionFiles | None:
+        """The session's checkpoints (None when the feature is off)."""
+        if not self._enabled or self._off_reason is not None:
+            return None
+        # The engine is imported with the first checkpoint: a session whose tools never
+        # change files (print mode's usual turn) never loads it.
+        from pitui.core.checkpoints.engine import CheckpointEngine
+        from pitui.core.checkpoints.session_files import SessionFiles
+        from pitui.core.checkpoints.store import Limits
+
+        if not self._checked:
+            self._checked = True
+            problem = await CheckpointEngine.problem()
+            if problem is not None:
+                await self._turn_off(f"Checkpoints are off: {problem}.")
+                return None
+        host = self._host
+        if self._engine is None:
+            options = host.settings.checkpoints
+            limits = Limits(max_file_bytes=options.max_file_bytes, max_files=options.max_files)
+            self._engine = CheckpointEngine(host.cwd, limits)
+        if self._files is None or self._files.store is not host.store:
+            self._files = SessionFiles(self._engine, host.store)
+        return self._files
+
+    async def on_event(self, event: object) -> None:
+        """Checkpoint before the first tool of a turn that may change files."""
+        if isinstance(event, TurnStartEvent):
+            self._turn_done = False
+            if self._warm is not None and self._warm.done():
+                self._warm = None
+        elif isinstance(event, MessageUpdateEvent):
+            if event.assistant_message_event.type == "toolcall_start" and not self._turn_done:
+                await self._warm_up(event.message)
+        elif (
+            isinstance(event, ToolExecutionStartEvent)
+            and not self._turn_done
+            and event.tool_name not in READ_ONLY_TOOLS
+        ):
+            self._turn_done = self._run_changed = True
+            await self.checkpoint("beforeTools")
+            self._warm = None
+
+    async def _warm_up(self, message: AssistantMessage) -> None:
+        """While the model is still writing a call that may change files, snapshot in the
+        background: the checkpoint before the call then finds git's caches warm (on a
+        large project's first checkpoint, the hashing overlaps the streaming)."""
+        calls = message.tool_calls()
+        if self._warm is not None or not calls or calls[-1].name in READ_ONLY_TOOLS:
+            return
+        if self._host.store.read_only:
+            return
+        files = await self.files()
+        if files is None:
+            return
+        engine = files.engine
+
+        async def warm() -> None:
+            try:
+                await engine.snapshot()
+            except (CheckpointError, OSError) as exc:  # the checkpoint itself will say so
+                _log.info("checkpoint warm-up failed: %s", exc)
+
+        self._warm = asyncio.ensure_future(warm())
+
+    async def after_run(self) -> Recorded | None:
+        """The run's last checkpoint, when one of its tools may have changed files (a
+        conversation that never touches files gets no checkpoint entries)."""
+        if not self._run_changed:
+            return None
+        self._run_changed = False
+        return await self.checkpoint("runEnd")
+
+    async def checkpoint(self, reason: Reason) -> Recorded | None:
+        """Record a checkpoint now (nothing when the tree is unchanged or the feature off)."""
+        if self._host.store.read_only:
+            return None
+        files = await self.files()
+        if files is None:
+            return None
+        try:
+            recorded = await files.record(reason)
+        except TooManyFiles as exc:
+            await self._turn_off(exc.message)
+            return None
+        except CheckpointError as exc:
+            _log.warning("checkpoint failed: %s", exc)
+            await self._turn_off(f"Checkpoints are off for this session: {exc.message}")
+            return None
+        except (TimeoutError, OSError) as exc:
+            await self._turn_off(f"Checkpoints are off for this session: {exc}")
+            return None
+        self._maybe_prune(files)
+        if recorded is not None:
+            self.last = recorded
+            if recorded.newly_skipped:
+                await self._skipped_notice(recorded.newly_skipped)
+        return recorded
+
+    def _maybe_prune(self, files: SessionFiles) -> None:
+        """Start the daily housekeeping in the background (once per session at most)."""
+        if self._prune is not None:
+            return
+        from pitui.core.checkpoints.prune import prune, prune_due
+
+        engine = files.engine
+
+        async def housekeeping() -> None:
+            try:
+                if await asyncio.to_thread(prune_due, engine):
+                    await prune(engine)
+            except (CheckpointError, OSError) as exc:  # best effort: the next day retries
+                _log.warning("checkpoint housekeeping failed: %s", exc)
+
+        self._prune = asyncio.ensure_future(housekeeping())
+
+    async def close(self) -> None:
+        """Stop background housekeeping (git is ended; gc is safe to interrupt)."""
+        for task in (self._prune, self._warm):
+            if task is not None and not task.done():
+                task.cancel()
+                with suppress(asyncio.CancelledError):
+                    await task
+        self._prune = self._warm = None
+
+    # ------------------------------------------------------------------ moving
+
+    async def comparison_for(self, entry_id: str) -> Comparison | None:
+        """What a move to ``entry_id`` would do to the files (None: checkpoints are off,
+        no checkpoint is known there, or the files already match)."""
+        files = await self.files()
+        point = files.point_for(entry_id) if files is not None else None
+        if files is None or point is None or not await files.engine.has_tree(point.tree):
+            return None
+        comparison = await files.compare(point)
+        return comparison if comparison.count else None
+
+    async def restore(self, point: Point) -> RestoreResult:
+        """Make the files ``point``'s (pre-restore checkpoint first, at the leaf).
+
+        Raises:
+            CheckpointError: checkpoints are off, or the store lacks the point's files.
+        """
+        files = await self.files()
+        if files is None:
+            raise CheckpointError(self._off_reason or "Checkpoints are off")
+        return await files.restore(point)
+
+    async def _skipped_notice(self, paths: list[str]) -> None:
+        limit_mb = self._host.settings.checkpoints.max_file_bytes / (1024 * 1024)
+        shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+        await self._host.emit(
+            SessionNoticeEvent(
+                message=f"Checkpoints skip files over {limit_mb:g} MB (never saved, never "
+                f"restored): {shown}",
+                level="info",
+            )
+        )
+
+    async def _turn_off(self, message: str) -> None:
+        self._off_reason = message
+        await self._host.emit(SessionNoticeEvent(message=message, level="warning"))

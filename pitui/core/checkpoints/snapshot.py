@@ -1,0 +1,124 @@
+"""Taking a snapshot of the project's working tree into its shadow store.
+
+One ``git ls-files -m -o`` (the stat cache and the untracked cache make it a few
+milliseconds on a large, unchanged tree) says what changed since the last snapshot. When
+nothing did, ``write-tree`` answers from the cache tree. Otherwise the changed files are
+checked for size first (an over-size file is never hashed: it goes into the store's
+exclude file and out of its index), the file count is checked against the limit, and
+``git add -A`` + ``write-tree`` store the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import struct
+from dataclasses import dataclass, field
+
+from pitui.core.checkpoints.errors import CheckpointError, TooManyFiles
+from pitui.core.checkpoints.store import ShadowStore
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The project's files at one moment, as a tree in the shadow store."""
+
+    tree: str
+    newly_skipped: list[str] = field(default_factory=list)
+    """Files over the size limit seen for the first time (to say so once)."""
+
+
+BULK_FILES = 64
+"""From this many changed files on, contents stream into one pack instead of a loose
+object each (the first checkpoint of a large project: a fraction of the syscalls)."""
+
+
+def _bulk_options(changed: int) -> tuple[str, ...]:
+    if changed < BULK_FILES:
+        return ()
+    return ("-c", "core.bigFileThreshold=1", "-c", "pack.compression=1")
+
+
+def _split_z(raw: bytes) -> list[str]:
+    return [part.decode("utf-8", "surrogateescape") for part in raw.split(b"\0") if part]
+
+
+def index_entry_count(index_path: str) -> int:
+    """Entries in a git index file (its header), 0 when there is none. Blocking."""
+    try:
+        with open(index_path, "rb") as handle:
+            header = handle.read(12)
+    except OSError:
+        return 0
+    if len(header) < 12 or header[:4] != b"DIRC":
+        return 0
+    return int(struct.unpack(">I", header[8:12])[0])
+
+
+def _sizes(root: str, relative: list[str]) -> dict[str, int]:
+    """Size of each existing regular file (symlinks and missing files: absent). Blocking."""
+    sizes: dict[str, int] = {}
+    for path in relative:
+        try:
+            info = os.lstat(os.path.join(root, path))
+        except OSError:
+            continue
+        if not os.path.islink(os.path.join(root, path)):
+            sizes[path] = info.st_size
+    return sizes
+
+
+async def take_snapshot(store: ShadowStore) -> Snapshot:
+    """Snapshot the work tree (call with the store locked).
+
+    Raises:
+        TooManyFiles: the project is over the file limit.
+        CheckpointError: git failed.
+    """
+    git, limits = store.git, store.limits
+    state = await asyncio.to_thread(store.read_state)
+    oversize: list[str] = list(state.get("oversize", []))
+    if oversize:  # a file that shrank below the limit is snapshotted again
+        sizes = await asyncio.to_thread(_sizes, str(store.cwd), oversize)
+        oversize = [p for p in oversize if sizes.get(p, 0) > limits.max_file_bytes]
+    await asyncio.to_thread(store.write_excludes, oversize)
+    listing = await git.out("ls-files", "-z", "-m", "-o", "--exclude-standard")
+    changed = sorted(set(_split_z(listing)))
+    newly: list[str] = []
+    if changed:
+        indexed = await asyncio.to_thread(index_entry_count, str(store.git_dir / "index"))
+        if indexed + len(changed) > limits.max_files:
+            await _recount(store)
+        sizes = await asyncio.to_thread(_sizes, str(store.cwd), changed)
+        big = sorted(p for p, size in sizes.items() if size > limits.max_file_bytes)
+        if big:
+            newly = [p for p in big if p not in set(oversize)]
+            oversize = sorted(set(oversize) | set(big))
+            await asyncio.to_thread(store.write_excludes, oversize)
+            stdin = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in big)
+            await git.run("update-index", "-z", "--force-remove", "--stdin", stdin=stdin)
+        added = await git.run(
+            *_bulk_options(len(changed)), "add", "-A", "--ignore-errors", check=False
+        )
+        if added.code != 0 and b"fatal:" in added.stderr:  # unreadable files only warn
+            raise CheckpointError(f"git add failed: {added.text()}")
+    if oversize != state.get("oversize", []):
+        state["oversize"] = oversize
+        await asyncio.to_thread(store.write_state, state)
+    tree = (await git.out("write-tree")).decode().strip()
+    return Snapshot(tree=tree, newly_skipped=newly)
+
+
+async def _recount(store: ShadowStore) -> None:
+    """Raise :class:`TooManyFiles` if the project really holds more files than allowed.
+
+    The quick estimate (index entries + changed files) counts a modified file twice; the
+    exact count is the index's entries plus the untracked files.
+    """
+    untracked = await store.git.out("ls-files", "-z", "-o", "--exclude-standard")
+    count = index_entry_count(str(store.git_dir / "index")) + untracked.count(b"\0")
+    if count > store.limits.max_files:
+        raise TooManyFiles(
+            f"{count:,} files in {store.cwd} (more than checkpoints.maxFiles, "
+            f"{store.limits.max_files:,}): checkpoints are off for this project"
+        )

@@ -1,0 +1,168 @@
+"""The shadow store of one project folder: where it lives, how it is set up, its lock.
+
+``<pitui home>/projects/<folder>-<hash>/checkpoints/`` is a git directory of pitui's own
+(``GIT_DIR``) with its own index and object store; the project is only its work tree.
+The project's ``.git`` is never opened for writing: its ``info/exclude`` is read and
+copied into the store's own exclude file. Everything here is 0700/0600 in the pitui
+home, out of reach of the workspace sandbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import json
+import os
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pitui import paths
+from pitui.core.checkpoints.errors import CheckpointError
+from pitui.core.checkpoints.git import STORE_ATTRIBUTES, STORE_CONFIG, Git
+from pitui.private_files import private_dir
+
+DEFAULT_EXCLUDES = ("/.pitui/", ".git/", ".*.pitui-restore-*")
+"""Never snapshotted: pitui's own folder, any git directory, a restore's temporary files."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What a project may hold before files are skipped or the feature turns off."""
+
+    max_file_bytes: int = 10 * 1024 * 1024
+    max_files: int = 100_000
+
+
+def store_dir(cwd: Path) -> Path:
+    """The shadow git directory of the project folder ``cwd``."""
+    return paths.project_state_dir(cwd) / "checkpoints"
+
+
+def _config_text() -> str:
+    sections: dict[str, list[str]] = {}
+    for key, value in (("core.repositoryformatversion", "0"), *STORE_CONFIG):
+        section, name = key.split(".", 1)
+        sections.setdefault(section, []).append(f"\t{name} = {value}")
+    return "".join(f"[{section}]\n" + "\n".join(rows) + "\n" for section, rows in sections.items())
+
+
+class ShadowStore:
+    """One project's checkpoint store: set-up, lock, exclude file and small state file."""
+
+    def __init__(self, cwd: Path, limits: Limits | None = None) -> None:
+        self.cwd = cwd.resolve()
+        self.limits = limits or Limits()
+        self.git_dir = store_dir(self.cwd)
+        self.git = Git(self.git_dir, self.cwd)
+
+    @property
+    def state_file(self) -> Path:
+        """pitui's notes about the store (skipped files, last prune)."""
+        return self.git_dir / "pitui-state.json"
+
+    def exists(self) -> bool:
+        """True once the store has been created (a first checkpoint was taken)."""
+        return (self.git_dir / "objects").is_dir()
+
+    async def ensure(self) -> None:
+        """Create the store if needed, and (re)write its config and attributes."""
+        await asyncio.to_thread(self._ensure_files)
+
+    def _ensure_files(self) -> None:
+        private_dir(self.git_dir)
+        for sub in ("objects/info", "objects/pack", "refs/heads", "refs/tags", "info"):
+            (self.git_dir / sub).mkdir(parents=True, exist_ok=True, mode=0o700)
+        head = self.git_dir / "HEAD"
+        if not head.exists():
+            head.write_text("ref: refs/heads/main\n")
+        _write_if_changed(self.git_dir / "config", _config_text())
+        _write_if_changed(self.git_dir / "info" / "attributes", STORE_ATTRIBUTES)
+
+    def write_excludes(self, oversize: list[str]) -> None:
+        """The store's ``info/exclude``: defaults, the project's own ``.git/info/exclude``
+        (read only), and the files skipped for their size. Blocking."""
+        lines = ["# written by pitui: never snapshotted", *DEFAULT_EXCLUDES]
+        project_exclude = self.cwd / ".git" / "info" / "exclude"
+        with suppress(OSError, UnicodeDecodeError):
+            if project_exclude.is_file() and not project_exclude.is_symlink():
+                lines += ["# the project's .git/info/exclude", project_exclude.read_text()]
+        lines += ["# pitui's own home, when the project holds it", *self._own_folders()]
+        lines += ["# over the size limit", *(_literal_pattern(path) for path in oversize)]
+        _write_if_changed(self.git_dir / "info" / "exclude", "\n".join(lines) + "\n")
+
+    def _own_folders(self) -> list[str]:
+        """Exclude lines for the pitui home (this store included) if it is inside the
+        project (pitui started in ``~``): a snapshot must never hold its own store."""
+        found = []
+        for folder in {paths.home().resolve(), self.git_dir.resolve()}:
+            if folder.is_relative_to(self.cwd) and folder != self.cwd:
+                found.append(_literal_pattern(folder.relative_to(self.cwd).as_posix()) + "/")
+        return sorted(found)
+
+    # ------------------------------------------------------------------ state
+
+    def read_state(self) -> dict[str, Any]:
+        """The state file's object ({} when missing or unreadable). Blocking."""
+        try:
+            data = json.loads(self.state_file.read_text())
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def write_state(self, state: dict[str, Any]) -> None:
+        """Replace the state file atomically. Blocking."""
+        tmp = self.state_file.with_name(f".state-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            json.dump(state, handle)
+        os.replace(tmp, self.state_file)
+
+    # ------------------------------------------------------------------ lock
+
+    @asynccontextmanager
+    async def locked(self) -> AsyncIterator[None]:
+        """Hold the store's lock (two pitui processes in one project take turns); the
+        store is created or its config refreshed once the lock is held."""
+        await asyncio.to_thread(private_dir, self.git_dir)
+        fd = os.open(self.git_dir / "pitui.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            await asyncio.to_thread(fcntl.flock, fd, fcntl.LOCK_EX)
+            await self.ensure()
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
+
+
+def _literal_pattern(path: str) -> str:
+    """A gitignore line matching exactly the file ``path`` (relative, POSIX)."""
+    escaped = "".join("\\" + c if c in "\\*?[!# " else c for c in path)
+    return "/" + escaped
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    try:
+        if path.read_text() == text:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass
+    tmp = path.with_name(f".{path.name}-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(text)
+    os.replace(tmp, path)
+
+
+def require_store(cwd: Path) -> ShadowStore:
+    """The existing store of ``cwd``.
+
+    Raises:
+        CheckpointError: no checkpoint was ever taken in this folder.
+    """
+    store = ShadowStore(cwd)
+    if not store.exists():
+        raise CheckpointError(f"No checkpoint store for {store.cwd} (expected {store.git_dir})")
+    return store

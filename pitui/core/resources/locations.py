@@ -1,0 +1,76 @@
+"""Where skills and prompt templates are looked for, in pi's order (first found wins).
+
+Project folders come first, then the user's: pitui's own (``.pitui/…``, the pitui
+home), pi's (``.pi/…``, ``~/.pi/agent/…``; the ``loadPiResources`` setting turns them
+off) and, for skills, the Agent Skills folders (``.agents/skills`` in the cwd and each
+parent up to the repository root, and ``~/.agents/skills``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pitui import paths
+from pitui.core.resources.skills import Scope
+from pitui.core.resources.walk import SkillLayout
+
+Kind = Literal["skills", "prompts"]
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """One folder to search."""
+
+    root: Path
+    scope: Scope
+    layout: SkillLayout = "pi"
+
+
+def repository_root(start: Path) -> Path | None:
+    """The nearest folder from ``start`` up that holds ``.git`` (blocking, a few stats)."""
+    directory = Path(os.path.abspath(start))
+    for candidate in (directory, *directory.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def ancestor_agents_dirs(cwd: Path) -> list[Path]:
+    """``.agents/skills`` in ``cwd`` and each parent, stopping at the repository root
+    (or the filesystem root outside a repository); the user's own one excluded."""
+    directory = Path(os.path.abspath(cwd))
+    top = repository_root(directory)
+    found: list[Path] = []
+    for candidate in (directory, *directory.parents):
+        found.append(candidate / ".agents" / "skills")
+        if top is not None and candidate == top:
+            break
+    user = paths.agents_skills_dir()
+    return [d for d in found if d != user]
+
+
+def skill_locations(cwd: Path, *, pi_folders: bool) -> list[Location]:
+    """Every skills folder, project ones first."""
+    project = [Location(paths.project_dir(cwd) / "skills", "project")]
+    if pi_folders:
+        project.append(Location(cwd / ".pi" / "skills", "project"))
+    project += [Location(d, "project", "agents") for d in ancestor_agents_dirs(cwd)]
+    user = [Location(paths.skills_dir(), "user")]
+    if pi_folders:
+        user.append(Location(paths.pi_agent_dir() / "skills", "user"))
+    user.append(Location(paths.agents_skills_dir(), "user", "agents"))
+    return project + user
+
+
+def prompt_locations(cwd: Path, *, pi_folders: bool) -> list[Location]:
+    """Every prompt-template folder, project ones first."""
+    found = [Location(paths.project_dir(cwd) / "prompts", "project")]
+    if pi_folders:
+        found.append(Location(cwd / ".pi" / "prompts", "project"))
+    found.append(Location(paths.prompts_dir(), "user"))
+    if pi_folders:
+        found.append(Location(paths.pi_agent_dir() / "prompts", "user"))
+    return found
