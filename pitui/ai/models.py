@@ -1,7 +1,8 @@
 """The model catalogue: built-in models, user models from models.json, and the default.
 
 Built-in facts (ids, context windows, output limits, prices in USD per million tokens)
-are those of pi's ``packages/ai/src/models.generated.ts`` for Anthropic and OpenAI.
+are those of pi's ``packages/ai/src/models.generated.ts`` for Anthropic and OpenAI, and
+for the default model of OpenRouter and Groq.
 :class:`ModelRegistry` merges them with ``<pitui home>/models.json`` exactly as pi does
 and answers "which models can I use now" and "which one by default".
 """
@@ -29,6 +30,8 @@ from pitui.errors import ConfigError, ModelNotFoundError
 
 ANTHROPIC_URL = "https://api.anthropic.com"
 OPENAI_URL = "https://api.openai.com/v1"
+OPENROUTER_URL = "https://openrouter.ai/api/v1"
+GROQ_URL = "https://api.groq.com/openai/v1"
 
 _Row = tuple[str, str, bool, bool, Number, Number, Number, Number, int, int]
 # (id, name, reasoning, images, $in, $out, $cacheRead, $cacheWrite, contextWindow, maxTokens)
@@ -97,6 +100,14 @@ _OPENAI: tuple[_Row, ...] = (
     ("o1-pro", "o1-pro", True, True, 150, 600, 0, 0, 200000, 100000),
     ("codex-mini-latest", "Codex Mini", True, False, 1.5, 6, 0.375, 0, 200000, 100000),
 )  # fmt: skip
+# The default model of each key-only provider (DEFAULT_MODEL_PER_PROVIDER), so that its
+# key alone selects it as in pi; models.json adds the rest of a provider's catalogue.
+_OPENROUTER: tuple[_Row, ...] = (
+    ("openai/gpt-5.1-codex", "OpenAI: GPT-5.1-Codex", True, True, 1.25, 10, 0.125, 0, 400000, 128000),  # noqa: E501
+)  # fmt: skip
+_GROQ: tuple[_Row, ...] = (
+    ("openai/gpt-oss-120b", "GPT OSS 120B", True, False, 0.15, 0.6, 0, 0, 131072, 65536),
+)  # fmt: skip
 
 #: pi's default model per provider (model-resolver.ts), tried in this order.
 DEFAULT_MODEL_PER_PROVIDER: dict[str, str] = {
@@ -146,6 +157,8 @@ def builtin_models() -> list[Model]:
     return [
         *_from_rows(_ANTHROPIC, "anthropic", "anthropic-messages", ANTHROPIC_URL),
         *_from_rows(_OPENAI, "openai", "openai-responses", OPENAI_URL),
+        *_from_rows(_OPENROUTER, "openrouter", "openai-completions", OPENROUTER_URL),
+        *_from_rows(_GROQ, "groq", "openai-completions", GROQ_URL),
         DEMO_MODEL.model_copy(deep=True),
     ]
 

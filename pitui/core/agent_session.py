@@ -33,6 +33,7 @@ from pitui.ai.types import (
 )
 from pitui.core.checkpoints.recorder import CheckpointRecorder
 from pitui.core.messages import text_of
+from pitui.core.model_notice import unconfigured_model_notice
 from pitui.core.permissions import PermissionGate, mark_denied
 from pitui.core.redaction import SecretRedactor
 from pitui.core.resources.expand import expand_user_input
@@ -56,6 +57,7 @@ from pitui.core.usage import FileUsage, UsageTotals
 if TYPE_CHECKING:
     from pitui.core.compaction.summarize import CompactionResult
     from pitui.core.mcp.runtime import McpRuntime
+    from pitui.core.session.context import ModelRef
 
 _log = logging.getLogger(__name__)
 # Settings saved on the user's behalf: pi's JSON key → the Settings attribute.
@@ -112,6 +114,8 @@ class AgentSession:
         self.navigation = SessionNavigation(self)
         """Tree navigation, with branch summaries."""
         self.retry = SessionRetry(self)
+        self.file_model: ModelRef | None = None
+        """The model the file has in effect at the leaf (set by ``rebuild_from_session``)."""
         """Automatic retries of transient provider errors."""
         self.bash = SessionBash(self)
         """The user's ``!`` commands."""
@@ -475,6 +479,9 @@ class AgentSession:
         self.rebuild_from_session(restore_model=True)
         await self._restore_thinking_level()
         await self._changed("resume")
+        unknown = unconfigured_model_notice(self.registry, self.file_model, self.model)
+        if unknown is not None:  # the session goes on with the current model: say so
+            await self.emit(SessionNoticeEvent(message=unknown, level="warning"))
         if new_store.read_only:  # after the change: a UI shows the new session first
             notice = read_only_notice(new_store)
             await self.emit(SessionNoticeEvent(message=notice, level="warning"))
@@ -504,9 +511,11 @@ class AgentSession:
         return "off" if level == "off" or available == ["off"] else available[-1]
 
     def rebuild_from_session(self, *, restore_model: bool = False) -> None:
-        """Replace the agent's transcript with the session context at the leaf."""
+        """Replace the agent's transcript with the session context at the leaf (and keep
+        the model the file has in effect there in :attr:`file_model`)."""
         context = self.store.build_context()
         self.agent.replace_messages(context.messages)
+        self.file_model = context.model
         if not restore_model:
             return
         if context.model is not None:

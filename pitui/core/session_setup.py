@@ -35,6 +35,7 @@ from pitui.core.agent_session import AgentSession
 from pitui.core.approval_store import load_approvals, save_rule_list
 from pitui.core.mcp.naming import TOOL_SEARCH, is_mcp_tool_name, name_matcher
 from pitui.core.messages import convert_to_llm
+from pitui.core.model_notice import unconfigured_model_notice
 from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy, RuleChange
 from pitui.core.redaction import SecretRedactor, redact_spill_files_with
 from pitui.core.resources.loader import LoadedResources, load_resources
@@ -325,6 +326,9 @@ async def _choose_model(
         problem = registry.default_problem(settings.default_provider, settings.default_model)
         if problem is not None:
             options.warnings.append(f"{problem}; using {model.provider}/{model.id}")
+        notice = unconfigured_model_notice(registry, context.model, model)
+        if notice is not None:  # an imported session's model this registry lacks
+            options.warnings.append(notice)
     if thinking is None:
         level = context.thinking_level if context.leaf_id is not None else None
         thinking = _as_level(level) or settings.default_thinking_level or "off"

@@ -65,6 +65,11 @@ def _number(value: Any) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
 
 
+def plus_usage_json(totals: UsageTotals, usage: Mapping[str, Any]) -> UsageTotals:
+    """``totals`` plus one ``usage`` object as pi writes it (the context figure kept)."""
+    return _plus_json(totals, usage)
+
+
 def _plus_json(totals: UsageTotals, usage: Mapping[str, Any]) -> UsageTotals:
     cost = usage.get("cost")
     return UsageTotals(

@@ -39,10 +39,27 @@ def cmd_import(argv: list[str]) -> int:
     if not source.is_file():
         raise SessionError(f"{source}: no such session file")
     imported = run_blocking(import_session(source, _session_dir(source, args.session_dir)))
+    note = run_blocking(_model_note(imported.path))
     verb = "imported to" if imported.copied else "already in the store:"
     sys.stdout.write(
         f"Session {verb} {imported.path}\n"
         f"  id {imported.session_id}  cwd {imported.cwd}\n"
         f"  open it with: pitui --session {imported.path}\n"
     )
+    if note is not None:
+        sys.stdout.write(f"  {note}\n")
     return 0
+
+
+async def _model_note(path: Path) -> str | None:
+    """Whether the session's model is one pitui can use here (the notice if not)."""
+    from pitui.ai.models import ModelRegistry
+    from pitui.core.model_notice import unconfigured_model_notice
+    from pitui.core.session.store import SessionStore
+
+    store = await SessionStore.open(path, read_only=True)
+    try:
+        used = store.build_context().model
+    finally:
+        await store.close()
+    return unconfigured_model_notice(await ModelRegistry.load(), used, None)

@@ -180,7 +180,7 @@ async def test_tool_call_scripts(prompt: str, name: str, arguments: dict[str, An
     assert message.stop_reason == "toolUse"
     assert isinstance(events[-1], DoneEvent) and events[-1].reason == "toolUse"
     [call] = message.tool_calls()
-    assert (call.id, call.name, call.arguments) == ("demo_1", name, arguments)
+    assert (call.id, call.name, call.arguments) == ("demo_1_1", name, arguments)
     end = next(e for e in events if isinstance(e, ToolCallEndEvent))
     assert end.tool_call.arguments == arguments
     raw = "".join(e.delta for e in events if isinstance(e, ToolCallDeltaEvent))
@@ -214,7 +214,17 @@ async def test_tool_call_ids_continue_numbering() -> None:
     _, message = await run(ctx(user("read a"), earlier, result, AssistantMessage(
         api="demo", provider="demo", model="demo", content=[TextContent(text="ok")]
     ), user("read b")))  # fmt: skip
-    assert message.tool_calls()[0].id == "demo_2"
+    assert message.tool_calls()[0].id == "demo_2_1"
+
+
+async def test_tool_call_ids_differ_when_the_numbering_restarts() -> None:
+    """After a compaction (or on a new branch) the context holds fewer calls: the id still
+    differs from every earlier one, by the time of the request it answers."""
+    _, first = await run(ctx(user("read a")))
+    later = UserMessage(content="read a", timestamp=1_765_238_067_786)
+    _, second = await run(ctx(later))
+    ids = [first.tool_calls()[0].id, second.tool_calls()[0].id]
+    assert ids[0] != ids[1] and all(i.startswith("demo_1_") for i in ids)
 
 
 # --------------------------------------------------------------------------- tool results

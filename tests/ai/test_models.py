@@ -457,3 +457,21 @@ async def test_default_ollama_then_demo(replay_server: ReplayServer) -> None:
     assert registry.find("ollama", "qwen3:8b") is not None
     fresh = await load()
     assert (await fresh.resolve_default()).label == "demo/demo"
+
+
+@pytest.mark.parametrize(
+    ("variable", "label"),
+    [
+        ("OPENROUTER_API_KEY", "openrouter/openai/gpt-5.1-codex"),
+        ("GROQ_API_KEY", "groq/openai/gpt-oss-120b"),
+    ],
+)
+async def test_a_key_alone_selects_its_provider(
+    variable: str, label: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pi's key-to-provider table (issue 22 item 17): the README's promise that any of
+    these keys is used holds with only that key set."""
+    monkeypatch.setenv(variable, "sk-test-key")
+    monkeypatch.setenv("OLLAMA_HOST", "127.0.0.1:9")
+    registry = await load()
+    assert (await registry.resolve_default()).label == label

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.modes.loopback import run_pitui
+from tests.replay_server import ReplayServer, Reply
+
 PI_EVENTS = (
     Path(__file__).parents[1] / "fixtures" / "pi-cli" / "anthropic" / "json-mode-events.jsonl"
 )
@@ -101,3 +104,23 @@ def test_json_mode_header_then_events_with_pi_field_names(project: Path) -> None
 def test_tools_flag_limits_the_tool_set(project: Path) -> None:
     result = _pitui(project, "-p", "--no-session", "--tools", "ls", "read notes.txt")
     assert result.returncode == 0, result.stderr
+
+
+def test_openrouter_key_alone_talks_to_openrouter(
+    tmp_path: Path, pitui_home: Path, replay_server: ReplayServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With only ``OPENROUTER_API_KEY`` set the request goes to OpenRouter's default model
+    (its base URL pointed at the loopback server by models.json), not to the demo model."""
+    replay_server.add(Reply.sse_file("openai_chat_text.sse"))
+    pitui_home.mkdir(parents=True, exist_ok=True)
+    config = {"providers": {"openrouter": {"baseUrl": replay_server.url}}}
+    (pitui_home / "models.json").write_text(json.dumps(config))
+    monkeypatch.setenv("OPENROUTER_API_KEY", "sk-or-test-key")
+    monkeypatch.setenv("OLLAMA_HOST", "127.0.0.1:9")
+    result = run_pitui(tmp_path, "-p", "hello")
+    assert result.returncode == 0, result.stderr
+    [request] = replay_server.requests
+    assert request.json()["model"] == "openai/gpt-5.1-codex"
+    assert request.headers.get("Authorization", request.headers.get("authorization")) == (
+        "Bearer sk-or-test-key"
+    )

@@ -61,6 +61,7 @@ async def test_a_session_open_in_another_pitui_opens_read_only(tmp_path: Path) -
     import shutil
 
     from pitui.core.session.writer import SessionWriter
+    from pitui.ui.widgets.composer import Composer
     from tests.ui.flows import submit
 
     project = make_project(tmp_path / "project")
@@ -80,8 +81,26 @@ async def test_a_session_open_in_another_pitui_opens_read_only(tmp_path: Path) -
             ), notices
             await submit(pilot, "hello")
             await pilot.pause(0.2)
-            errors = [n.text for n in items_of(app, NoticeItem) if n.level == "error"]
-            assert any("nothing can be added to it" in e for e in errors), errors
+            # Refused before it is sent: a warning, and the text stays (issue 22 item 16).
+            warnings = [n.text for n in items_of(app, NoticeItem) if n.level == "warning"]
+            assert any("your text stays in the composer" in w for w in warnings), warnings
+            assert app.main.query_one(Composer).text == "hello"
     finally:
         await holder.close()
     assert path.read_bytes() == before
+
+
+async def test_a_session_whose_model_is_unknown_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22 item 18: an imported pi session on a model pitui does not know."""
+    from tests.core.test_model_notice import NOTICE, _pi_session
+
+    monkeypatch.setenv("OLLAMA_HOST", "127.0.0.1:9")
+    project = make_project(tmp_path / "project")
+    app = launch(project, "--session", str(_pi_session(tmp_path)))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await started(pilot)
+        await pilot.pause(0.05)
+        notices = [n.text for n in items_of(app, NoticeItem)]
+        assert NOTICE in notices, notices

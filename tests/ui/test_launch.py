@@ -65,18 +65,3 @@ def test_first_frame_path_imports_no_models() -> None:
         "assert not loaded, loaded\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
-
-
-def test_context_unknown_after_compaction_until_a_reply() -> None:
-    from pitui.ai.types import AssistantMessage, Usage, UserMessage
-    from pitui.core.messages import CompactionSummaryMessage
-    from pitui.ui.live.session import unknown_after_compaction
-
-    summary = CompactionSummaryMessage(summary="s", tokens_before=100_000)
-    replied = AssistantMessage(api="x", provider="p", model="m", usage=Usage(input=50, output=5))
-    failed = replied.model_copy(update={"stop_reason": "error"})
-    user = UserMessage(content="q")
-    assert not unknown_after_compaction([user, replied])
-    assert unknown_after_compaction([replied, summary, user])
-    assert unknown_after_compaction([summary, user, failed])
-    assert not unknown_after_compaction([summary, user, replied])

@@ -64,9 +64,10 @@ def stream(model: Model, context: Context, options: StreamOptions) -> AssistantM
         events.push(StartEvent(partial=out))
         await _stream_thinking(events, out, reply.thinking, pace_s)
         await _stream_text(events, out, reply.text, pace_s)
-        first_id = 1 + _tool_calls_so_far(context)
+        first = 1 + _tool_calls_so_far(context)
+        turn = _turn_token(context)
         for offset, call in enumerate(reply.calls):
-            await _stream_call(events, out, call, f"demo_{first_id + offset}", pace_s)
+            await _stream_call(events, out, call, f"demo_{first + offset}_{turn}", pace_s)
         _finish_usage(model, out, reply)
         out.stop_reason = "toolUse" if reply.calls else "stop"
 
@@ -190,6 +191,19 @@ def _message_chars(message: UserMessage | AssistantMessage | ToolResultMessage) 
         elif isinstance(block, ImageContent):
             chars += _IMAGE_CHARS
     return chars
+
+
+def _turn_token(context: Context) -> str:
+    """The last user message's time, in base 36: tool call ids are unique in a session
+    (numbering alone restarts after a compaction, or on a new branch)."""
+    stamp = next((m.timestamp for m in reversed(context.messages) if isinstance(m, UserMessage)), 0)
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    value, text = max(0, int(stamp)), ""
+    while True:
+        value, digit = divmod(value, 36)
+        text = digits[digit] + text
+        if not value:
+            return text
 
 
 def _tool_calls_so_far(context: Context) -> int:

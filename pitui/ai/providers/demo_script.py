@@ -213,7 +213,8 @@ def _summarise(result: ToolResultMessage, call: ToolCall | None) -> str:
     note = f"\n\n(It also returned {images} image(s).)" if images else ""
     if result.is_error:
         return _error_summary(result.tool_name, args, text) + note
-    lines = text.split("\n")
+    # A trailing newline ends the last line; it does not start another.
+    lines = text.removesuffix("\n").split("\n")
     name = result.tool_name
     if name == "read":
         head = "\n".join(lines[:10])

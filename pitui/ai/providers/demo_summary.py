@@ -136,7 +136,11 @@ def summary_text(request: SummaryRequest) -> str:
     done = _unique(
         [*_carried(earlier, "### Done", "- [x] "), *(f"- [x] {_done(c)}" for c in succeeded)]
     )
-    in_progress = [f"- [ ] {short(requests[-1])}"] if requests else []
+    # The last request is in progress unless it was answered with nothing failing on
+    # the way: work already done is listed under Done only.
+    failed_late = any(i >= transcript.last_request_calls for i in _failed_calls(transcript))
+    open_request = requests and (not transcript.last_answered or failed_late)
+    in_progress = [f"- [ ] {short(requests[-1])}"] if open_request else []
     blocked = [f"- {line}" for line in _blocked(transcript)]
     parts = [
         _section("## Goal", goals[-_MAX_GOALS:], "- (no request in this part of the session)"),

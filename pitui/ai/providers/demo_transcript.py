@@ -61,6 +61,10 @@ class Transcript:
     calls: list[Call] = field(default_factory=list)
     results: list[str] = field(default_factory=list)
     """Tool results, in order (the n-th answers the n-th call)."""
+    last_answered: bool = False
+    """The last request got a text reply after it."""
+    last_request_calls: int = 0
+    """Index in ``calls`` of the first call made for the last request."""
 
 
 @dataclass
@@ -130,8 +134,11 @@ def parse_transcript(text: str) -> Transcript:
                 transcript.earlier_summaries.extend(s.strip() for s in summaries)
             elif body.strip():
                 transcript.requests.append(body.strip())
+                transcript.last_answered = False
+                transcript.last_request_calls = len(transcript.calls)
         elif role == "Assistant" and body.strip():
             transcript.replies.append(body.strip())
+            transcript.last_answered = True
         elif role == "Assistant tool calls":
             transcript.calls.extend(parse_calls(body))
         elif role == "Tool result":

@@ -64,11 +64,16 @@ def _output(text: str, css: str = "output") -> str:
     if len(lines) <= SHOWN_LINES:
         return f'<pre class="{css}">{head}</pre>'
     rest = escape("\n".join(lines[SHOWN_LINES:]))
-    more = len(lines) - SHOWN_LINES
+    more = _count(len(lines) - SHOWN_LINES, "more line")
     return (
-        f'<pre class="{css}">{head}</pre><details class="more"><summary>… {more} more '
-        f'lines</summary><pre class="{css}">{rest}</pre></details>'
+        f'<pre class="{css}">{head}</pre><details class="more"><summary>… {more}'
+        f'</summary><pre class="{css}">{rest}</pre></details>'
     )
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 line``, ``2 lines``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _diff(diff: str) -> str:
@@ -118,9 +123,9 @@ def _reply(block: ReplyBlock) -> str:
     parts = []
     for part in block.parts:
         if isinstance(part, ThinkingContent):
-            count = len(part.thinking.strip().split("\n"))
+            count = _count(len(part.thinking.strip().split("\n")), "line")
             parts.append(
-                f'<details class="thinking"><summary>Thinking · {count} lines</summary>'
+                f'<details class="thinking"><summary>Thinking · {count}</summary>'
                 f'<div class="thinking-text">{_text(part.thinking)}</div></details>'
             )
         elif isinstance(part, TextContent):

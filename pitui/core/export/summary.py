@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from pitui.core.export.items import Block, ReplyBlock, UserBlock
+from pitui.core.session.stats import branch_stats
 from pitui.core.session.store import SessionStore
-from pitui.core.usage import UsageTotals
 
 
 @dataclass(frozen=True)
@@ -54,10 +54,8 @@ def _title(store: SessionStore, blocks: list[Block]) -> str:
 def export_header(store: SessionStore, blocks: list[Block]) -> ExportHeader:
     """The header of an export of ``store``'s branch (given as its ``blocks``)."""
     models = list(dict.fromkeys(b.model for b in blocks if isinstance(b, ReplyBlock) and b.model))
-    totals = UsageTotals()
-    for block in blocks:
-        if isinstance(block, ReplyBlock) and block.message is not None:
-            totals = totals.plus(block.message)
+    stats = branch_stats(store.table, store.get_leaf_id())  # as /session counts it
+    totals = stats.usage
     tokens = f"↑{totals.input:,} ↓{totals.output:,}"
     if totals.cache_read or totals.cache_write:
         tokens += f" R{totals.cache_read:,} W{totals.cache_write:,}"
@@ -69,7 +67,7 @@ def export_header(store: SessionStore, blocks: list[Block]) -> ExportHeader:
         created=store.header.timestamp,
         exported=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         models=models,
-        messages=sum(isinstance(b, UserBlock | ReplyBlock) for b in blocks),
+        messages=stats.total,
         tokens=tokens,
         cost=totals.cost,
     )

@@ -312,10 +312,14 @@ class SessionStore(AppendMixin):
     def check_writable(self) -> None:
         """Raise :class:`SessionError` if nothing can be added (a read-only session)."""
         if self.read_only:
+            how = (
+                "open it again once it is writable and no other pitui has it open"
+                if self.read_only_reason
+                else "open it without --read-only"
+            )
             raise SessionError(
                 f"{self.path} is open read-only: nothing can be added to it. Start a new "
-                "session, or open the file without --read-only (once it is writable and no "
-                "other pitui has it open).",
+                f"session (/new), fork it (/fork), or {how}.",
                 title="Session read-only",
             )
 

@@ -296,7 +296,20 @@ class BranchesController:
         except PituiError as exc:
             await self.host.apply([ProgressEnded(SUMMARY_OPERATION, f"Error: {exc}", "error")])
             return
+        self._show_whole_tree(session.store.get_leaf_id())
         self.put_in_composer(text)
+
+    def _show_whole_tree(self, leaf: str | None) -> None:
+        """After a navigation the pane shows every row again, the new leaf selected (as
+        pi's selector when it reopens): a search typed before would hide the branch the
+        next prompt starts."""
+        rows = self.host.main.branches.rows
+        state = rows.state
+        if state is None or not state.clear_query():
+            return
+        if leaf is not None:
+            state.select_entry(leaf)
+        rows.show(state)
 
     def reopen(self, entry_id: str) -> None:
         """Back to the tree with ``entry_id`` selected (pi reopens the tree there)."""
@@ -310,7 +323,7 @@ class BranchesController:
         """A user message's text goes to the composer, only if it is empty (as pi)."""
         composer = self.host.main.query_one(Composer)
         if text and not composer.text:
-            composer.load_text(text)
+            composer.put_text(text)
         self.host.main.leave_branches()
 
     # ------------------------------------------------------------------ label, fork

@@ -119,6 +119,11 @@ class Launcher:
         elif self.demo_shown and not demo:  # the snapshot was stale: a model was found
             model = live.info().model_id or "a model"
             notices.append(AddNotice(f"Using {model}: an API key was found after all."))
+        from pitui.ui.controllers.tmux_keys import tmux_keyboard_warning
+
+        keyboard = await tmux_keyboard_warning()
+        if keyboard is not None:
+            notices.append(AddNotice(keyboard, "warning"))
         if notices:
             await host.apply(notices)
         self._set_up_composer(host, session)

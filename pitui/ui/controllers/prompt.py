@@ -63,10 +63,19 @@ class PromptController:
             self.early_prompts.append(stripped)
             await host.apply([QueueMessage(stripped, "followUp")])
         elif live is None and host.loading:  # still loading: keep the text
-            self.composer.load_text(text)
+            self.composer.put_text(text)
             await host.apply([AddNotice(LOADING_NOTICE)])
         elif live is None:
             await host.apply([AddNotice(NO_SESSION_NOTICE, "warning")])
+        elif live.read_only:  # refused: the text stays to be sent elsewhere (/new, /fork)
+            self.composer.put_text(text)
+            from pitui.core.session.store import read_only_notice
+
+            notice = (
+                "The session is open read-only: the prompt was not sent, and your text stays "
+                f"in the composer. {read_only_notice(live.session.store)}"
+            )
+            await host.apply([AddNotice(notice, "warning")])
         elif stripped.startswith("!") and stripped.lstrip("!").strip():
             excluded = stripped.startswith("!!")
             command = stripped[2:] if excluded else stripped[1:]
@@ -153,7 +162,7 @@ class PromptController:
         if texts:
             composer = self.composer
             current = composer.text
-            composer.load_text("\n\n".join([*texts, current] if current else texts))
+            composer.put_text("\n\n".join([*texts, current] if current else texts))
         await self.host.apply([ClearQueue()])
 
     async def interrupt(self) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -104,6 +104,11 @@ class LiveSession:
         return self._port.messages
 
     @property
+    def read_only(self) -> bool:
+        """Nothing can be added to the session (its file is open read-only)."""
+        return self._facade is not None and self._facade.store.read_only
+
+    @property
     def busy(self) -> bool:
         """A run is in progress (its reply would be lost if the app just went away)."""
         return self._port.is_streaming
@@ -137,14 +142,18 @@ class LiveSession:
             auto_compaction=session.settings.compaction.enabled,
             demo=model is not None and model.api == "demo",
             files_differ=session.checkpoints.files_differ,
+            read_only=session.store.read_only,
         )
 
     def file_usage(self, usage: UsageTotals) -> UsageTotals:
         """``usage`` with pi's footer totals: every assistant entry of the file, all branches."""
         if self._facade is None:
             return usage
+        from pitui.core.session.stats import context_unknown  # pydantic: not before 1st frame
+
         totals = self._facade.usage_totals()
-        unknown = unknown_after_compaction(self.messages)
+        store = self._facade.store
+        unknown = context_unknown(store.table, store.get_leaf_id())
         return replace(
             usage,
             input=totals.input,
@@ -196,21 +205,3 @@ class LiveSession:
         """Abort work in progress and release the session file."""
         if self._facade is not None:
             await self._facade.close()
-
-
-def unknown_after_compaction(messages: Sequence[object]) -> bool:
-    """pi (§6.9): context use is unknown (``?``) when the branch has a compaction and no
-    successful assistant reply with usage after it."""
-    for message in reversed(messages):
-        role = getattr(message, "role", None)
-        if role == "compactionSummary":
-            return True
-        if role == "assistant" and getattr(message, "stop_reason", None) not in (
-            "error",
-            "aborted",
-        ):
-            usage = getattr(message, "usage", None)
-            fields = ("input", "output", "cache_read", "cache_write")
-            if usage is not None and sum(getattr(usage, f, 0) for f in fields) > 0:
-                return False
-    return False

@@ -195,7 +195,8 @@ class MainScreen(Screen[None]):
 
     def focus_branches(self) -> None:
         """Show the branch tree (where it is toggled) and focus it."""
-        self.remove_class("-show-tools")
+        if self.has_class("-narrow"):  # swapped in for the tool pane; wide, F2's choice stays
+            self.remove_class("-show-tools")
         self.add_class("-show-branches")
         self.focus_now(self.branches.rows)
 

@@ -24,3 +24,5 @@ class SessionInfo:
     demo: bool = False
     files_differ: bool = False
     """The working tree is not the current point's checkpoint (restoring would change it)."""
+    read_only: bool = False
+    """The session file is open read-only (another pitui has it, or ``--read-only``)."""

@@ -66,10 +66,10 @@ def context_text(tokens: int | None, window: int) -> str:
 
 def session_sections(session: AgentSession, context_tokens: int | None) -> list[PanelSection]:
     """Every section of the panel for ``session`` now."""
-    from pitui.core.session.stats import ROLE_LABELS, message_stats
+    from pitui.core.session.stats import ROLE_LABELS, branch_stats
 
-    stats = message_stats(session.messages)
     store = session.store
+    stats = branch_stats(store.table, store.get_leaf_id())
     parent = store.header.parent_session
     about = [
         ("File", shorten_path(str(session.session_file)) if session.session_file else "In-memory"),

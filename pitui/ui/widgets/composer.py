@@ -232,6 +232,11 @@ class Composer(TextArea):
         self.move_cursor(self.document.end)
         return True
 
+    def put_text(self, text: str) -> None:
+        """Replace the text and put the cursor after it, where typing goes on."""
+        self.load_text(text)
+        self.move_cursor(self.document.end)
+
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         self.set_class(self.text.lstrip().startswith("!"), "-bash")
         self.refresh_suggestions()

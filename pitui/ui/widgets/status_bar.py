@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
@@ -15,12 +17,14 @@ CONTEXT_ERROR = 90.0
 
 
 def location_text(info: SessionInfo) -> str:
-    """``~/proj (main) • name``."""
+    """``~/proj (main) • name`` (``• read-only`` when nothing can be added)."""
     text = shorten_path(info.cwd)
     if info.git_branch:
         text += f" ({info.git_branch})"
     if info.session_name:
         text += f" • {info.session_name}"
+    if info.read_only:  # lasting: every prompt would be refused
+        text += " • read-only"
     if info.files_differ:  # first: a long path is cut from the right
         text = "files differ • " + text
     return text
@@ -37,6 +41,34 @@ def model_text(info: SessionInfo) -> str:
     if info.demo:
         text += " • demo (offline)"
     return text
+
+
+MIN_LOCATION = 16
+"""Columns the location keeps before the model part gives way."""
+
+
+def fit_model(info: SessionInfo, room: int) -> str:
+    """:func:`model_text` in ``room`` columns: ``demo (offline)`` goes first, then the
+    thinking level; the model id stays."""
+    for candidate in (
+        info,
+        replace(info, demo=False),
+        replace(info, demo=False, thinking_level=None),
+    ):
+        text = model_text(candidate)
+        if len(text) <= room:
+            return text
+    return model_text(replace(info, demo=False, thinking_level=None))
+
+
+def fit_hints(hints: str, room: int) -> str:
+    """Key hints (groups two spaces apart) in ``room`` columns: the groups before the last
+    one (``esc back``) give way from the end; what still does not fit is left out."""
+    groups = [g for g in hints.split("  ") if g]
+    while len(groups) > 1 and len("  ".join(groups)) > room:
+        del groups[-2]
+    text = "  ".join(groups)
+    return text if len(text) <= room else ""
 
 
 def usage_text(usage: UsageTotals) -> str:
@@ -75,6 +107,8 @@ class StatusBar(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._shown: dict[str, str] = {}
+        self._last: tuple[SessionInfo, UsageTotals, str] | None = None
+        """What :meth:`show` drew last (drawn again, fitted anew, on a resize)."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="status-row"):
@@ -86,16 +120,28 @@ class StatusBar(Vertical):
             yield Static(id="status-hints")
 
     def show(self, info: SessionInfo, usage: UsageTotals, hints: str = "") -> None:
-        """Redraw from the session info and the usage totals."""
+        """Redraw from the session info and the usage totals, each line fitted to the
+        bar's width (key hints and model details give way; nothing overlaps)."""
+        self._last = (info, usage, hints)
         text, level = context_text(usage, info)
+        width = self.size.width - 2  # the padding; 0 before the first layout: no fitting
+        used = usage_text(usage)
+        model = model_text(info)
+        if width > 0:
+            model = fit_model(info, width - MIN_LOCATION - 1)
+            hints = fit_hints(hints, width - len(used) - 2 - len(text) - 2)
         self._put("#status-location", location_text(info))
-        self._put("#status-model", model_text(info))
-        self._put("#status-usage", usage_text(usage))
+        self._put("#status-model", model)
+        self._put("#status-usage", used)
         self._put("#status-context", text)
         self._put("#status-hints", hints)
         context = self.query_one("#status-context", Static)
         context.set_class(level == "-warning", "-warning")
         context.set_class(level == "-error", "-error")
+
+    def on_resize(self) -> None:
+        if self._last is not None:
+            self.show(*self._last)
 
     def _put(self, selector: str, text: str) -> None:
         """Update one part if its text changed: an update asks for a layout pass (the

@@ -1,0 +1,147 @@
+"""In a real terminal: what going to an earlier message leaves behind (issue 22 items 9
+and 10): its text in the composer with the cursor at the end, and a Branches pane
+showing the whole tree, not a search typed before."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.tmux import Terminal, needs_tmux
+
+pytestmark = [needs_tmux, pytest.mark.e2e]
+
+SOCKET = "h-faults-e2e"
+
+
+def _composer(screen: str) -> str:
+    """The composer's first line (the box under the panes)."""
+    lines = screen.splitlines()
+    tops = [i for i, line in enumerate(lines) if line.startswith("╭─") and "─╮" in line]
+    top = max(tops)
+    return lines[top + 1].strip("│ ")
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    project = tmp_path / "project"
+    project.mkdir()
+    term = Terminal(project, tmp_path / "home", socket=SOCKET)
+    try:
+        term.wait_for(lambda s: "demo (offline)" in s, "the session")
+        yield term
+    finally:
+        term.close()
+
+
+def _go_to_first_message(terminal: Terminal) -> None:
+    terminal.keys("C-b")
+    terminal.wait_for(lambda s: "• user: hello" in s, "the Branches pane")
+    terminal.keys("Up")
+    terminal.wait_for(lambda s: "› • user: hello" in s, "the user message selected")
+    terminal.keys("Enter")
+    time.sleep(0.5)
+    terminal.keys("Enter")  # leave the branch as it is (no summary)
+    terminal.wait_for(lambda s: _composer(s) == "hello", "the text put back")
+
+
+def test_text_put_back_by_a_navigation_is_edited_at_its_end(terminal: Terminal) -> None:
+    terminal.type("hello")
+    terminal.keys("Enter")
+    terminal.wait_for(lambda s: "You said: hello" in s, "the reply")
+    _go_to_first_message(terminal)
+    terminal.type(" and more")
+    screen = terminal.wait_for(lambda s: "more" in _composer(s), "the typing")
+    assert _composer(screen) == "hello and more"
+
+
+def test_a_navigation_clears_the_branches_search(terminal: Terminal) -> None:
+    terminal.type("hello")
+    terminal.keys("Enter")
+    terminal.wait_for(lambda s: "You said: hello" in s, "the reply")
+    terminal.keys("C-b")
+    terminal.wait_for(lambda s: "• user: hello" in s, "the Branches pane")
+    terminal.type("hello")
+    terminal.wait_for(lambda s: "search: hello" in s, "the search")
+    terminal.keys("Up")
+    terminal.wait_for(lambda s: "› • user: hello" in s, "the user message selected")
+    terminal.keys("Enter")
+    time.sleep(0.5)
+    terminal.keys("Enter")  # no summary
+    terminal.wait_for(lambda s: _composer(s) == "hello", "the text put back")
+    terminal.keys("C-u")
+    terminal.type("again")
+    terminal.keys("Enter")
+    terminal.wait_for(lambda s: "You said: again" in s, "the new reply")
+    terminal.keys("C-b")
+    screen = terminal.wait_for(lambda s: "user: again" in s, "the new branch in the pane")
+    assert "search: hello" not in screen
+
+
+def test_tmux_without_extended_keys_is_warned_about_once(terminal: Terminal) -> None:
+    """Issue 22 item 12: this tmux has extended-keys off (its default)."""
+    screen = terminal.wait_for(lambda s: "tmux extended-keys is off" in s, "the warning")
+    flat = " ".join(" ".join(line.strip("│ ") for line in screen.splitlines()).split())
+    assert "set -g extended-keys on" in flat
+    assert flat.count("tmux extended-keys is off") == 1
+
+
+def _box_width(screen: str, title: str) -> int:
+    top = screen.splitlines()[0]
+    start = top.index(f"╭─ {title}")
+    return top.index("╮", start) - start + 1
+
+
+def test_at_100_columns_the_tree_takes_the_tool_panes_place(tmp_path: Path) -> None:
+    """Issue 22 item 8: Ctrl+B at 100×30 squeezed the conversation to ~26 columns."""
+    project = tmp_path / "project"
+    project.mkdir()
+    term = Terminal(project, tmp_path / "home", width=100, height=30, socket=SOCKET)
+    try:
+        term.wait_for(lambda s: "demo (offline)" in s, "the session")
+        term.type("hello")
+        term.keys("Enter")
+        term.wait_for(lambda s: "said: hello" in s, "the reply")
+        term.keys("C-b")
+        screen = term.wait_for(lambda s: "╭─ Branches" in s, "the Branches pane")
+        assert _box_width(screen, "Conversation") >= 60
+        assert "╭─ Tools" not in screen.splitlines()[0]
+        assert _box_width(screen, "Branches") >= 35
+        term.keys("Escape")
+        screen = term.wait_for(lambda s: "╭─ Branches" not in s, "the tree gone again")
+        assert "╭─ Tools" in screen.splitlines()[0]
+    finally:
+        term.close()
+
+
+def test_at_80x24_the_footer_hints_fit_beside_the_context_figure(tmp_path: Path) -> None:
+    """Issue 22 item 13: the tree's key hints ran into the context figure at 80×24."""
+    project = tmp_path / "project"
+    project.mkdir()
+    term = Terminal(project, tmp_path / "home", width=80, height=24, socket=SOCKET)
+    try:
+        term.wait_for(lambda s: "demo (offline)" in s, "the session")
+        term.type("hello")
+        term.keys("Enter")
+        term.wait_for(lambda s: "said: hello" in s, "the reply")
+        term.keys("C-b")
+        screen = term.wait_for(lambda s: "esc back" in s.splitlines()[-1], "the tree's hints")
+        bottom = screen.splitlines()[-1]
+        assert "(auto)  " in bottom, bottom  # the figure, then at least two spaces
+        assert bottom.rstrip().endswith("esc back"), bottom
+    finally:
+        term.close()
+
+
+def test_at_60_columns_the_status_keeps_the_model(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    term = Terminal(project, tmp_path / "home", width=60, height=24, socket=SOCKET)
+    try:
+        screen = term.wait_for(lambda s: "thinking off" in s, "the status bar")
+        assert "demo • thinking off" in screen.splitlines()[-2]
+    finally:
+        term.close()
