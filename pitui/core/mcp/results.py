@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from pitui.ai.types import ImageContent, TextContent, ToolResultContent
+from pitui.core.tools.truncate import format_size
 
 MAX_OUTPUT_BYTES = 20 * 1024
 READ_RESOURCE = "read_mcp_resource"
@@ -32,14 +33,6 @@ def save_temp(data: bytes, suffix: str) -> str:
     with os.fdopen(fd, "wb") as file:
         file.write(data)
     return path
-
-
-def _size(count: int) -> str:
-    if count < 1024:
-        return f"{count}B"
-    if count < 1024 * 1024:
-        return f"{count / 1024:.1f}KB"
-    return f"{count / 1024 / 1024:.1f}MB"
 
 
 def _suffix(uri: str) -> str:
@@ -68,7 +61,7 @@ def resource_contents(uri: str, contents: dict[str, Any]) -> list[ToolResultCont
     data = base64.b64decode(blob)
     if is_text_mime(mime):
         return [TextContent(text=data.decode("utf-8", "replace"))]
-    kind = f"{mime or 'unknown type'}, {_size(len(data))}"
+    kind = f"{mime or 'unknown type'}, {format_size(len(data))}"
     try:
         path = save_temp(data, _suffix(uri))
     except OSError as exc:
@@ -102,7 +95,7 @@ def _block(server: str, block: dict[str, Any], readable: bool) -> list[ToolResul
 
 
 def _maybe_size(value: object) -> str | None:
-    return _size(value) if isinstance(value, int) else None
+    return format_size(value) if isinstance(value, int) else None
 
 
 def truncate_middle(text: str, max_bytes: int = MAX_OUTPUT_BYTES) -> str | None:
