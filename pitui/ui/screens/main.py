@@ -40,6 +40,10 @@ if TYPE_CHECKING:
 NARROW_BELOW = 100
 THREE_PANES_FROM = 120
 HINTS = "^O expand  ^T thinking  ^B branches  F2 tools"
+SELECTION_HINTS = "↑↓ select  ↵ fold  c/C copy  t tool  esc back"
+"""While the conversation selection (Tab, Ctrl+Up) has the keys."""
+FIND_HINTS = "↵/↓ next  ⇧↵/↑ previous  esc close"
+"""While the find bar (Ctrl+F) has the keys."""
 NEW_OUTPUT = "new output ↓"
 """Shown on the conversation's bottom border while output arrived below the viewport."""
 
@@ -167,8 +171,16 @@ class MainScreen(Screen[None]):
         self.query_one(Composer).show_thinking_level(level)
 
     def _focus_hints(self) -> str:
-        """The keys of the focused pane (the Branches pane), else the app's."""
-        return PANE_HINTS if isinstance(self.focused, BranchTree) else HINTS
+        """The keys of the focused pane (the Branches pane, the conversation selection,
+        the find bar), else the app's."""
+        focused = self.focused
+        if isinstance(focused, BranchTree):
+            return PANE_HINTS
+        if isinstance(focused, ConversationView):
+            return SELECTION_HINTS
+        if focused is not None and focused.id == "search-input":
+            return FIND_HINTS
+        return HINTS
 
     def flash_hint(self, text: str, seconds: float) -> None:
         """Show ``text`` on the status bar's key line for ``seconds`` (it covers nothing,
