@@ -85,11 +85,15 @@ def _compaction(terminal: Terminal) -> None:
     terminal.wait_for(lambda s: "ompacting" in s, "the compaction card")
 
 
+def _shows(text: str) -> Callable[[str], bool]:
+    return lambda screen: text in screen
+
+
 def _branch_summary(terminal: Terminal) -> None:
     for prompt in ("first prompt", "second prompt"):
         terminal.type(prompt)
         terminal.keys("Enter")
-        terminal.wait_for(lambda s, p=prompt: f"You said: {p}" in s, "the reply", timeout=60)
+        terminal.wait_for(_shows(f"You said: {prompt}"), "the reply", timeout=60)
     terminal.keys("C-b", "Up", "Enter")  # back to the second prompt: its reply is left
     terminal.wait_for(lambda s: "Summarize the branch you are leaving?" in s, "the chooser")
     terminal.keys("Down", "Enter")  # Summarize
