@@ -104,9 +104,8 @@ def test_at_100_columns_the_tree_takes_the_tool_panes_place(tmp_path: Path) -> N
         term.wait_for(lambda s: "demo (offline)" in s, "the session")
         term.type("hello")
         term.keys("Enter")
-        # The reply's usage in the status bar: it has ended (its first line, "You said",
-        # may already be scrolled away on a short screen).
-        term.wait_for(lambda s: "↑" in s.splitlines()[-1], "the reply")
+        # The reply's usage: "said: hello" may scroll out of 24 rows before a poll sees it.
+        term.wait_for(lambda s: "↓" in s.splitlines()[-1], "the reply's usage")
         term.keys("C-b")
         screen = term.wait_for(lambda s: "╭─ Branches" in s, "the Branches pane")
         assert _box_width(screen, "Conversation") >= 60
@@ -128,9 +127,8 @@ def test_at_80x24_the_footer_hints_fit_beside_the_context_figure(tmp_path: Path)
         term.wait_for(lambda s: "demo (offline)" in s, "the session")
         term.type("hello")
         term.keys("Enter")
-        # The reply's usage in the status bar: it has ended (its first line, "You said",
-        # may already be scrolled away on a short screen).
-        term.wait_for(lambda s: "↑" in s.splitlines()[-1], "the reply")
+        # The reply's usage: "said: hello" may scroll out of 24 rows before a poll sees it.
+        term.wait_for(lambda s: "↓" in s.splitlines()[-1], "the reply's usage")
         term.keys("C-b")
         screen = term.wait_for(lambda s: "esc back" in s.splitlines()[-1], "the tree's hints")
         bottom = screen.splitlines()[-1]

@@ -1,7 +1,7 @@
 """In a real terminal: closing it (tmux kills the session: SIGHUP) or SIGTERM ends pitui
 within a few seconds in every state (issue 22 item 1): the approval dialog open, a tool
-running, mid-stream, a picker open, a compaction running. It used to wait for ever with the
-dialog open, holding the session file."""
+running, mid-stream, a picker open, a compaction or a branch summary running. It used to
+wait for ever with the dialog open, holding the session file."""
 
 from __future__ import annotations
 
@@ -85,7 +85,23 @@ def _compaction(terminal: Terminal) -> None:
     terminal.wait_for(lambda s: "ompacting" in s, "the compaction card")
 
 
+def _shows(text: str) -> Callable[[str], bool]:
+    return lambda screen: text in screen
+
+
+def _branch_summary(terminal: Terminal) -> None:
+    for prompt in ("first prompt", "second prompt"):
+        terminal.type(prompt)
+        terminal.keys("Enter")
+        terminal.wait_for(_shows(f"You said: {prompt}"), "the reply", timeout=60)
+    terminal.keys("C-b", "Up", "Enter")  # back to the second prompt: its reply is left
+    terminal.wait_for(lambda s: "Summarize the branch you are leaving?" in s, "the chooser")
+    terminal.keys("Down", "Enter")  # Summarize
+    terminal.wait_for(lambda s: "Summarizing branch" in s, "the summary's progress card")
+
+
 STATES: dict[str, Callable[[Terminal], None]] = {
+    "branch_summary": _branch_summary,
     "compaction": _compaction,
     "dialog": _dialog,
     "tool": _tool,
@@ -99,7 +115,8 @@ STATES: dict[str, Callable[[Terminal], None]] = {
 def test_pitui_ends_promptly_in_every_state(state: str, how: str, tmp_path: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()
-    pace = {"PITUI_DEMO_PACE_MS": {"stream": "300", "compaction": "60"}.get(state, "0")}
+    paces = {"stream": "300", "compaction": "60", "branch_summary": "60"}
+    pace = {"PITUI_DEMO_PACE_MS": paces.get(state, "0")}
     home = tmp_path / "home"
     home.mkdir()
     (home / "settings.json").write_text('{"compaction": {"keepRecentTokens": 1}}')
@@ -117,3 +134,6 @@ def test_pitui_ends_promptly_in_every_state(state: str, how: str, tmp_path: Path
     finally:
         terminal.close()
     assert took is not None, f"pitui still runs {LIMIT_S + SLACK_S} s after {how} ({state})"
+    if state == "branch_summary":  # the signal came while it ran, not after it was saved
+        saved = "".join(p.read_text() for p in (home / "sessions").rglob("*.jsonl"))
+        assert '"type":"branch_summary"' not in saved

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from pitui.ui.view.state import AssistantItem, ToolCardItem
 from pitui.ui.widgets.conversation import ConversationView, ItemPane
@@ -123,7 +124,10 @@ async def test_the_first_ctrl_c_says_how_to_quit() -> None:
         await settle(pilot)
         await pilot.press("ctrl+c")
         await pilot.pause()
-        assert [n.message for n in app._notifications] == ["Press Ctrl+C again quickly to quit"]
+        # On the status bar's key line, not a toast over the composer's border.
+        hints = app.screen.query_one("#status-hints", Static)
+        assert "press Ctrl+C again to quit" in str(hints.render())
+        assert not list(app._notifications)
         assert not app._exit
         await pilot.press("ctrl+c")
         await pilot.pause()

@@ -25,8 +25,10 @@ async def fork(host: UiHost, _arg: str) -> None:
 async def clone(host: UiHost, _arg: str) -> None:
     """``/clone``: continue in a new session file holding the current path as it is."""
     session = require_session(host)
+    from pitui.core.display import shorten_path  # lazy: not first-frame
+
     await session.clone()
-    host.notice_after_events(f"Cloned to a new session: {session.session_file}")
+    host.notice_after_events(f"Cloned to a new session: {shorten_path(str(session.session_file))}")
 
 
 async def previous_branch(host: UiHost, _arg: str) -> None:

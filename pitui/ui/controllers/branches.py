@@ -368,7 +368,11 @@ class BranchesController:
         text = await session.fork(entry_id)
         self.put_in_composer(text)
         self._say_restored()
-        self.host.notice_after_events(f"Forked to a new session: {session.session_file}")
+        from pitui.core.display import shorten_path  # lazy: not first-frame
+
+        self.host.notice_after_events(
+            f"Forked to a new session: {shorten_path(str(session.session_file))}"
+        )
 
     # ------------------------------------------------------------------ rewind
 

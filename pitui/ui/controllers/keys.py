@@ -125,7 +125,8 @@ class KeyController:
             return
         self._last_clear = now
         self.host.main.query_one(Composer).clear()
-        # pi quits on a second press but never says so; a toast, gone by itself.
+        # pi quits on a second press but never says so: the status bar's key line says
+        # it for a moment (a toast would cover the composer's border at 80x24).
         keys = self._keybindings.keys_for("clear")
         again = display_key(keys[0]) if keys else "it"
-        self.host.notify(f"Press {again} again quickly to quit", timeout=QUIT_HINT_SECONDS)
+        self.host.main.flash_hint(f"press {again} again to quit", QUIT_HINT_SECONDS)

@@ -30,6 +30,8 @@ from pitui.ui.widgets.status_bar import StatusBar
 from pitui.ui.widgets.tool_pane import ToolPane
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from pitui.ui.view.state import ChatItem
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
     from pitui.ui.widgets.search_bar import SearchBar
@@ -38,6 +40,10 @@ if TYPE_CHECKING:
 NARROW_BELOW = 100
 THREE_PANES_FROM = 120
 HINTS = "^O expand  ^T thinking  ^B branches  F2 tools"
+SELECTION_HINTS = "↑↓ select  ↵ fold  c/C copy  t tool  esc back"
+"""While the conversation selection (Tab, Ctrl+Up) has the keys."""
+FIND_HINTS = "↵/↓ next  ⇧↵/↑ previous  esc close"
+"""While the find bar (Ctrl+F) has the keys."""
 NEW_OUTPUT = "new output ↓"
 """Shown on the conversation's bottom border while output arrived below the viewport."""
 
@@ -70,6 +76,9 @@ class MainScreen(Screen[None]):
         """The session being started is a new one (its tree is empty from the first frame)."""
         self._initial = (info, state or ChatState()) if info is not None else None
         self._status: tuple[SessionInfo, ChatState] | None = None
+        self._flash: str | None = None
+        """A short-lived hint shown instead of the keys (e.g. "press again to quit")."""
+        self._flash_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         # The breakpoint class now, not at the first Resize: it would restyle every widget
@@ -156,10 +165,36 @@ class MainScreen(Screen[None]):
     def show_status(self, info: SessionInfo, state: ChatState) -> None:
         """Redraw the status bar (the keys shown follow the focused pane)."""
         self._status = (info, state)
-        hints = PANE_HINTS if isinstance(self.focused, BranchTree) else HINTS
+        hints = self._flash or self._focus_hints()
         self.query_one(StatusBar).show(info, state.usage, hints)
         level = (info.thinking_level or "off") if info.model_id else None
         self.query_one(Composer).show_thinking_level(level)
+
+    def _focus_hints(self) -> str:
+        """The keys of the focused pane (the Branches pane, the conversation selection,
+        the find bar), else the app's."""
+        focused = self.focused
+        if isinstance(focused, BranchTree):
+            return PANE_HINTS
+        if isinstance(focused, ConversationView):
+            return SELECTION_HINTS
+        if focused is not None and focused.id == "search-input":
+            return FIND_HINTS
+        return HINTS
+
+    def flash_hint(self, text: str, seconds: float) -> None:
+        """Show ``text`` on the status bar's key line for ``seconds`` (it covers nothing,
+        unlike a toast over the composer)."""
+        self._flash = text
+        if self._flash_timer is not None:
+            self._flash_timer.stop()
+        self._flash_timer = self.set_timer(seconds, self._end_flash)
+        self._refresh_hints()
+
+    def _end_flash(self) -> None:
+        self._flash = None
+        self._flash_timer = None
+        self._refresh_hints()
 
     def on_item_pane_unseen(self, message: ItemPane.Unseen) -> None:
         # On the pane's bottom border: the pill takes no line from the conversation, which

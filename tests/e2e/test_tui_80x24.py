@@ -1,0 +1,79 @@
+"""In a real terminal of 80×24 (issue 22 item 13): the first Ctrl+C's "press again to
+quit" covers nothing, and a new session's path in a notice breaks at its separators."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.tmux import Terminal, needs_tmux
+
+pytestmark = [needs_tmux, pytest.mark.e2e]
+
+SOCKET = "h-faults-e2e"
+
+
+def _start(tmp_path: Path) -> Terminal:
+    project = tmp_path / "project"
+    project.mkdir()
+    home = tmp_path / "home"
+    term = Terminal(project, home, width=80, height=24, socket=SOCKET, env={"HOME": str(tmp_path)})
+    try:
+        term.wait_for(lambda s: "demo (offline)" in s, "the session")
+        term.type("hello")
+        term.keys("Enter")
+        term.wait_for(lambda s: "↓" in s.splitlines()[-1], "the reply's usage")
+    except BaseException:
+        term.close()  # the test's own finally is not reached
+        raise
+    return term
+
+
+def test_the_quit_hint_covers_no_border(tmp_path: Path) -> None:
+    term = _start(tmp_path)
+    try:
+        term.type("draft")
+        term.wait_for(lambda s: "draft" in s, "the draft")
+        term.keys("C-c")
+        screen = term.wait_for(
+            lambda s: "again to quit" in s and "draft" not in s, "the quit hint, the draft gone"
+        )
+        lines = screen.splitlines()
+        assert "press Ctrl+C again to quit" in lines[-1], screen
+        # The composer's box (a toast sat on its bottom-right corner) is whole.
+        top = max(i for i, line in enumerate(lines) if line.startswith("╭"))
+        bottom = max(i for i, line in enumerate(lines) if line.startswith("╰"))
+        assert re.fullmatch(r"╭─*╮", lines[top].rstrip()), screen
+        assert re.fullmatch(r"╰─*╯", lines[bottom].rstrip()), screen
+        assert all(re.fullmatch(r"│.*│", line.rstrip()) for line in lines[top + 1 : bottom])
+        gone = term.wait_for(lambda s: "^B branches" in s.splitlines()[-1], "the keys back")
+        assert not [line for line in gone.splitlines() if line.strip() == ")"], gone
+    finally:
+        term.close()
+
+
+def test_a_cloned_sessions_path_breaks_at_separators(tmp_path: Path) -> None:
+    term = _start(tmp_path)
+    try:
+        term.type("/clone")
+        term.keys("Enter")
+        screen = term.wait_for(lambda s: "Cloned to a new session" in s, "the notice")
+        lines = [line.strip("│ ").rstrip() for line in screen.splitlines()]
+        start = next(i for i, line in enumerate(lines) if "Cloned to a new session" in line)
+        shown: list[str] = []
+        for line in lines[start + 1 :]:
+            shown.append(line)
+            if line.endswith(".jsonl"):
+                break
+        for line, after in pairwise(shown):  # breaks at a separator
+            assert line.endswith("/") or after.startswith("/"), f"cut mid-name:\n{screen}"
+        assert len(shown) > 1, screen  # the path (longer than the pane) did break
+        path = "".join(shown)
+        assert path.startswith("~/home/sessions/"), path  # the home shown as ~
+        files = (tmp_path / "home" / "sessions").rglob("*.jsonl")
+        assert path in {"~/" + str(f.relative_to(tmp_path)) for f in files}, screen
+    finally:
+        term.close()
