@@ -59,6 +59,14 @@ class BranchControl(Protocol):
         """``/diff [entry]``: what a restore to the point would change in the files."""
         ...
 
+    async def clone(self) -> None:
+        """``/clone``: the current path in a new file (its files, if they differ)."""
+        ...
+
+    async def follow_files(self, label: str) -> None:
+        """After a switch of session: its leaf's files, if they differ and are wanted."""
+        ...
+
 
 class PromptControl(Protocol):
     """The composer's controller (what was typed, what is queued)."""

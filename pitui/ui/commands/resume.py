@@ -58,11 +58,17 @@ async def resume(host: UiHost, _arg: str) -> None:
 
 
 async def switch_session(host: UiHost, path: Path) -> None:
-    """Make ``path`` the session and say so (after the switch's own events)."""
+    """Make ``path`` the session and say so (after the switch's own events); then the
+    files of its leaf, when they differ from the working tree (Restore files, as every
+    move through the tree offers)."""
     require_session(host)
     live = host.live
     assert live is not None  # require_session said so
+    before = live.session.session_file
     notices = await live.switch_to(path)
     host.refresh_status()
     for text, level in notices:
         host.notice_after_events(text, level)
+    if live.session.session_file != before:
+        # In a worker: the question is a screen, answered by keys this caller may block.
+        host.run_guarded(host.branches.follow_files(f"the session {path.name}"), "follow-files")

@@ -23,12 +23,10 @@ async def fork(host: UiHost, _arg: str) -> None:
 
 
 async def clone(host: UiHost, _arg: str) -> None:
-    """``/clone``: continue in a new session file holding the current path as it is."""
-    session = require_session(host)
-    from pitui.core.display import shorten_path  # lazy: not first-frame
-
-    await session.clone()
-    host.notice_after_events(f"Cloned to a new session: {shorten_path(str(session.session_file))}")
+    """``/clone``: continue in a new session file holding the current path as it is
+    (with its files, when they differ from the working tree and you want them)."""
+    require_session(host)
+    await host.branches.clone()
 
 
 async def previous_branch(host: UiHost, _arg: str) -> None:

@@ -186,9 +186,24 @@ class BranchesController:
 
     # ------------------------------------------------------------------ files
 
-    async def _files_for_move(self, entry_id: str) -> Comparison | Cancelled | None:
-        """The files a move to ``entry_id`` brings, when they differ from the working tree
-        and the user (or ``checkpoints.restore``) wants them; ``CANCELLED``: Esc."""
+    async def follow_files(self, label: str) -> None:
+        """After ``/resume`` or ``/import`` switched the session: its leaf's files, when
+        they differ from the working tree and the user (or ``checkpoints.restore``) wants
+        them. The switch has happened, so Esc keeps the files as they are."""
+        session = self.session
+        leaf = session.store.get_leaf_id() if session is not None else None
+        if leaf is None:
+            return
+        files = await self._files_for_move(leaf, label)
+        if files is not None and files != CANCELLED and await self._restore(files):
+            self._say_restored()
+
+    async def _files_for_move(
+        self, entry_id: str, label: str | None = None
+    ) -> Comparison | Cancelled | None:
+        """The files a move to ``entry_id`` (shown as ``label``, default: its tree row)
+        brings, when they differ from the working tree and the user (or
+        ``checkpoints.restore``) wants them; ``CANCELLED``: Esc."""
         session = self.session
         if session is None or session.settings.checkpoints.restore == "never":
             return None
@@ -204,7 +219,7 @@ class BranchesController:
             return comparison
         from pitui.ui.screens.files_restore import RestoreFilesQuestion
 
-        target = self._row_text(entry_id) or f"entry {entry_id}"
+        target = label or self._row_text(entry_id) or f"entry {entry_id}"
         question = RestoreFilesQuestion(target, diffs)
         choice = await push_for_result(self.host, question)
         if choice is None:
@@ -368,11 +383,27 @@ class BranchesController:
         text = await session.fork(entry_id)
         self.put_in_composer(text)
         self._say_restored()
+        self._say_new_file("Forked to a new session", session)
+
+    async def clone(self) -> None:
+        """``/clone``: the current path in a new session file, with the files of its
+        leaf when they differ from the working tree (and the user wants them)."""
+        session = self.session
+        leaf = session.store.get_leaf_id() if session is not None else None
+        if session is None:
+            return
+        files = await self._files_for_move(leaf) if leaf is not None else None
+        if files == CANCELLED or (files is not None and not await self._restore(files)):
+            return
+        await session.clone()
+        self._say_restored()
+        self._say_new_file("Cloned to a new session", session)
+
+    def _say_new_file(self, what: str, session: AgentSession) -> None:
+        """``Forked to a new session: ~/…/file.jsonl`` (the home as ``~``)."""
         from pitui.core.display import shorten_path  # lazy: not first-frame
 
-        self.host.notice_after_events(
-            f"Forked to a new session: {shorten_path(str(session.session_file))}"
-        )
+        self.host.notice_after_events(f"{what}: {shorten_path(str(session.session_file))}")
 
     # ------------------------------------------------------------------ rewind
 
