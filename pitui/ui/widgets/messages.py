@@ -7,7 +7,6 @@ from typing import Any
 from textual.content import Content
 
 from pitui.core.sanitize import inert
-from pitui.ui.view.path_wrap import wrap_paths
 from pitui.ui.view.state import (
     ApprovalItem,
     AssistantItem,
@@ -180,19 +179,14 @@ class ApprovalCard(ItemStatic):
 
 
 class NoticeLine(ItemStatic):
-    """A status line, warning or error. Broken into lines for its width (re-broken on a
-    resize), so a long path in it breaks at its separators, not mid-name."""
+    """A status line, warning or error."""
 
     def classes_for(self, item: ChatItem) -> str:
         assert isinstance(item, NoticeItem)
         return f"-{item.level}"
 
     def render_item(self, item: NoticeItem) -> Content:
-        width = self.content_size.width if self.is_mounted else 0
-        return Content(wrap_paths(inert(item.text), width))
-
-    async def on_resize(self) -> None:
-        await self.update_item(self.item)
+        return Content(inert(item.text))
 
 
 CONVERSATION_WIDGETS: dict[type, Any] = {
