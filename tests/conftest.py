@@ -30,7 +30,8 @@ def replay_server() -> Iterator[ReplayServer]:
 
 @pytest.fixture(autouse=True)
 def pitui_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own pitui home and no provider keys from the machine.
+    """Every test gets its own pitui home, no provider keys from the machine, and no
+    ``TMUX`` (a suite run inside tmux would give every app its keyboard warning).
 
     Subprocesses (``python -m pitui``) import this checkout's pitui, not whichever one
     the virtualenv was installed from.
@@ -45,6 +46,7 @@ def pitui_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "ANTHROPIC_OAUTH_TOKEN",
         "GROQ_API_KEY",
         "DEEPSEEK_API_KEY",
+        "TMUX",
     ):
         monkeypatch.delenv(var, raising=False)
     return home

@@ -118,6 +118,11 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         self.early_notices: list[str] = []
         """Warnings drawn in the first frame (set before the app runs: the start-up
         snapshot's demo notice, see ``launch``)."""
+        self.early_notice_sources: list[Callable[[], str | None]] = []
+        """Asked for a warning as the first screen is built (e.g. the tmux keyboard
+        query started at launch): what they say is in the first frame too."""
+        self.startup_listing: list[str] | None = None
+        """The start-up listing drawn in the first frame (from the start-up snapshot)."""
         self._ending_run = False
         """An exit is waiting for the run to end (see :meth:`exit`)."""
         self._signals: QuitSignals | None = None
@@ -197,7 +202,26 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
     # ------------------------------------------------------------------ Textual hooks
 
     def get_default_screen(self) -> Screen[None]:
-        return PituiMainScreen(self.info, self._chat, new_session=self.new_session)
+        self._chat = self._first_state()
+        return PituiMainScreen(
+            self.info, self._chat, new_session=self.new_session, listing=self.startup_listing
+        )
+
+    def _first_state(self) -> ChatState:
+        """The state of the first frame: the early notices (see :attr:`early_notices`)."""
+        texts = list(self.early_notices)
+        for source in self.early_notice_sources:
+            text = source()
+            if text:
+                texts.append(text)
+        if not texts:
+            return self._chat
+        from pitui.ui.view.items import notice  # only with something to say
+
+        state = self._chat
+        for text in texts:
+            state = notice(state, text, "warning")
+        return state
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         """Textual's palette commands, its theme list replaced by the pi themes' picker."""
@@ -238,7 +262,6 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
             self._bridge.start()
         if live is None and self._bridge is None and self.startup is None:
             warnings.append(NO_SESSION_NOTICE)
-        warnings[:0] = self.early_notices
         if warnings:
             from pitui.ui.view.events import AddNotice  # lazy: not first-frame
 

@@ -17,7 +17,8 @@ from pathlib import Path
 from pitui import paths
 from pitui.ui.app import PituiApp
 from pitui.ui.controllers.launcher import DEMO_HINT, Launcher
-from pitui.ui.live.snapshot import read_snapshot, snapshot_key
+from pitui.ui.controllers.tmux_keys import EarlyTmuxQuery
+from pitui.ui.live.snapshot import read_listing, read_snapshot, snapshot_key
 from pitui.ui.theme import discover_themes
 from pitui.ui.view.session_info import SessionInfo
 
@@ -36,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
 
 def create_app(args: argparse.Namespace, cwd: Path | None = None) -> PituiApp:
     """The app for ``args``; the session is created after the first frame."""
+    tmux = EarlyTmuxQuery()  # first: it answers while Textual loads
     where = cwd or Path.cwd()
     theme = getattr(args, "theme", None) or peek_theme(where) or "dark"
     key = snapshot_key(args, where)
@@ -48,7 +50,11 @@ def create_app(args: argparse.Namespace, cwd: Path | None = None) -> PituiApp:
     demo_shown = info.demo and not getattr(args, "model", None)
     if demo_shown:
         app.early_notices.append(DEMO_HINT)
-    launcher = Launcher(args, where, snapshot=key, git_branch=branch, demo_shown=demo_shown)
+    app.startup_listing = read_listing(key)
+    launcher = Launcher(
+        args, where, snapshot=key, git_branch=branch, demo_shown=demo_shown, tmux=tmux
+    )
+    app.early_notice_sources.append(launcher.early_tmux_warning)
     app.startup = launcher.start
     return app
 

@@ -252,3 +252,63 @@ async def test_a_stale_demo_snapshot_says_the_model_was_found(
         await started(pilot)
         await wait_for(pilot, lambda: len(notices(app)) > 1, "the correction")
         assert "an API key was found after all" in notices(app)[-1]
+
+
+def test_the_listing_reads_back_with_the_facts(tmp_path: Path) -> None:
+    key = key_for(tmp_path)
+    lines = ["Context   AGENTS.md", "Keys      / commands"]
+    write_snapshot(key, FACTS, lines)
+    assert startup_snapshot.read_listing(key) == lines
+    write_snapshot(key, FACTS)  # a start that showed no listing forgets it
+    assert startup_snapshot.read_listing(key) is None
+    assert startup_snapshot.read_listing(None) is None
+
+
+def listing_widget(app: object) -> object | None:
+    from pitui.ui.app import PituiApp
+
+    assert isinstance(app, PituiApp)
+    found = app.main.query("#startup-listing")
+    return found.first() if found else None
+
+
+async def test_the_second_start_draws_the_listing_in_its_first_frame(tmp_path: Path) -> None:
+    """What is loaded is on the first frame, and the attach leaves it alone (the same
+    widget: the screen does not change once more)."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "AGENTS.md").write_text("be brief\n")
+    first = launch(project, "--no-session")
+    async with first.run_test(size=(140, 36)) as pilot:
+        await started(pilot)
+        await wait_for(pilot, lambda: listing_widget(first) is not None, "the listing")
+        shown = list(first.main.listing)
+        await wait_for(pilot, snapshot_file().exists, "the snapshot")
+    assert any(line.startswith("Context") and "AGENTS.md" in line for line in shown)
+
+    second = launch(project, "--no-session")
+    release = slow_startup(second)
+    async with second.run_test(size=(140, 36)) as pilot:
+        await pilot.pause()
+        early = listing_widget(second)
+        assert early is not None and second.main.listing == shown  # before the session
+        release.set()
+        await started(pilot)
+        await pilot.pause(0.2)
+        assert listing_widget(second) is early
+
+
+async def test_a_stale_listing_is_replaced_when_the_session_attaches(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    args = build_parser().parse_args(["--no-session"])
+    write_snapshot(snapshot_key(args, project), FACTS, ["Skills    gone-skill", "Keys      x"])
+    app = launch(project, "--no-session")
+    release = slow_startup(app)
+    async with app.run_test(size=(140, 36)) as pilot:
+        await pilot.pause()
+        assert app.main.listing[0] == "Skills    gone-skill"
+        release.set()
+        await started(pilot)
+        await wait_for(pilot, lambda: "gone-skill" not in " ".join(app.main.listing), "it")
+        assert app.main.listing and app.main.listing[-1].startswith("Keys")

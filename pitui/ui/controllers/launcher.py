@@ -24,6 +24,7 @@ from pitui.ui.live.session import LiveSession
 if TYPE_CHECKING:
     from pitui.core.agent_session import AgentSession
     from pitui.core.session_setup import SessionOptions
+    from pitui.ui.controllers.tmux_keys import EarlyTmuxQuery
     from pitui.ui.host import UiHost
 
 DEMO_HINT = (
@@ -69,6 +70,7 @@ class Launcher:
         snapshot: str | None = None,
         git_branch: str | None = None,
         demo_shown: bool = False,
+        tmux: EarlyTmuxQuery | None = None,
     ) -> None:
         self.args = args
         self.cwd = cwd
@@ -77,6 +79,22 @@ class Launcher:
         self.git_branch = git_branch
         self.demo_shown = demo_shown
         """The first frame already shows :data:`DEMO_HINT` (from the start-up snapshot)."""
+        self._tmux = tmux
+        """The tmux keyboard query started at launch (None: ask after the first frame)."""
+        self._tmux_answered = False
+        """The first frame already holds the tmux keyboard warning, if there is one."""
+
+    def early_tmux_warning(self) -> str | None:
+        """The tmux keyboard warning for the first frame, if tmux has answered by then
+        (otherwise it is asked again, asynchronously, once the session is up)."""
+        query = self._tmux
+        if query is None:
+            return None
+        answered, warning = query.answer()
+        if not answered:
+            query.close()
+        self._tmux_answered = answered
+        return warning
 
     async def start(self, host: UiHost) -> None:
         """Build the session, attach it, show warnings, run the initial prompts."""
@@ -119,9 +137,11 @@ class Launcher:
         elif self.demo_shown and not demo:  # the snapshot was stale: a model was found
             model = live.info().model_id or "a model"
             notices.append(AddNotice(f"Using {model}: an API key was found after all."))
-        from pitui.ui.controllers.tmux_keys import tmux_keyboard_warning
+        keyboard = None
+        if not self._tmux_answered:
+            from pitui.ui.controllers.tmux_keys import tmux_keyboard_warning
 
-        keyboard = await tmux_keyboard_warning()
+            keyboard = await tmux_keyboard_warning()
         if keyboard is not None:
             notices.append(AddNotice(keyboard, "warning"))
         if notices:
@@ -132,12 +152,12 @@ class Launcher:
             from pitui.ui.commands.mcp import ask_project_servers
 
             host.run_guarded(ask_project_servers(host, session.mcp), "mcp")
-        await self._show_listing(host, session)
+        listing = await self._show_listing(host, session)
         files, typed = split_file_arguments(list(self.args.messages))
         prompts = [m for m in typed if m.strip()] + host.prompts.take_early_prompts()
         if prompts or files:
             host.run_guarded(_prompt_in_turn(session, prompts or [""], files), "session")
-        await asyncio.to_thread(write_snapshot, self.snapshot, live.info())
+        await asyncio.to_thread(write_snapshot, self.snapshot, live.info(), listing)
 
     @staticmethod
     def _set_up_composer(host: UiHost, session: AgentSession) -> None:
@@ -175,8 +195,9 @@ class Launcher:
         await host.notice(f"Project skills and prompt templates {shown}.")
 
     @staticmethod
-    async def _show_listing(host: UiHost, session: AgentSession) -> None:
-        """What is loaded, above the conversation, until the first prompt."""
+    async def _show_listing(host: UiHost, session: AgentSession) -> list[str]:
+        """What is loaded, above the conversation, until the first prompt (its lines, for
+        the start-up snapshot: the next start draws them in its first frame)."""
         from pitui.ui.view.startup_listing import startup_lines
 
         resources = session.resources
@@ -184,6 +205,7 @@ class Launcher:
         lines = startup_lines(session.cwd, resources.context_files, resources, quiet)
         if not session.messages:
             await host.main.show_startup_listing(lines)
+        return lines
 
     async def _preview(self, host: UiHost) -> None:
         """A resumed session (``--session FILE``, ``-c``): its last messages, read from

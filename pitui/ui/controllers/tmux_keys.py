@@ -1,6 +1,11 @@
 """Inside tmux without extended keys, modified Enter keys arrive as plain Enter: Alt+Enter
 (queue a follow-up) becomes Enter (steer), Shift+Enter sends instead of a new line. pi
 warns once at start-up and names the fix; so does pitui (:func:`tmux_keyboard_warning`).
+
+The TUI asks as the process starts (:class:`EarlyTmuxQuery`, one ``tmux display``
+started before Textual loads and read when the first screen is composed), so the warning
+is in the first frame instead of arriving ~0.2 s later; the asynchronous query is the
+fallback when that one has not answered in time.
 """
 
 from __future__ import annotations
@@ -8,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import subprocess
 
 _QUERY_TIMEOUT_S = 2.0
 
@@ -31,19 +37,79 @@ def warning_for(extended_keys: str | None, keys_format: str | None) -> str | Non
     return None
 
 
+_FORMAT = "#{extended-keys}|#{extended-keys-format}"
+"""Both options in one ``tmux display`` (an option tmux does not have is empty)."""
+
+
+def _parse(out: str) -> tuple[str | None, str | None]:
+    keys, _, keys_format = out.strip().partition("|")
+    return keys or None, keys_format or None
+
+
+class EarlyTmuxQuery:
+    """``tmux display`` started at once, without waiting: the answer is read later."""
+
+    def __init__(self) -> None:
+        self._process: subprocess.Popen[str] | None = None
+        if not os.environ.get("TMUX"):
+            return
+        try:
+            self._process = subprocess.Popen(
+                ["tmux", "display", "-p", _FORMAT],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
+        except OSError:
+            self._process = None
+
+    @property
+    def asked(self) -> bool:
+        """Whether there is a tmux to ask (and it could be started)."""
+        return self._process is not None
+
+    def answer(self) -> tuple[bool, str | None]:
+        """(answered, warning) without blocking: (False, None) while tmux has not said."""
+        process = self._process
+        if process is None:
+            return True, None
+        if process.poll() is None:
+            return False, None
+        out = process.stdout.read() if process.stdout is not None else ""
+        if process.stdout is not None:
+            process.stdout.close()
+        self._process = None
+        if process.returncode != 0:
+            return True, None
+        return True, warning_for(*_parse(out))
+
+    def close(self) -> None:
+        """Stop waiting for an answer (the asynchronous query takes over)."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        with contextlib.suppress(OSError):
+            process.kill()
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            process.wait(timeout=0.1)
+        if process.stdout is not None:
+            process.stdout.close()
+
+
 async def tmux_keyboard_warning() -> str | None:
     """The warning for the tmux this process runs in (None outside tmux)."""
     if not os.environ.get("TMUX"):
         return None
-    keys, keys_format = await asyncio.gather(_show("extended-keys"), _show("extended-keys-format"))
-    return warning_for(keys, keys_format)
+    out = await _display()
+    return warning_for(*_parse(out)) if out is not None else None
 
 
-async def _show(option: str) -> str | None:
-    """``tmux show -gv OPTION`` (None when tmux cannot say, within two seconds)."""
+async def _display() -> str | None:
+    """``tmux display -p`` of both options (None when tmux cannot say, within two seconds)."""
     try:
         process = await asyncio.create_subprocess_exec(
-            "tmux", "show", "-gv", option,
+            "tmux", "display", "-p", _FORMAT,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL,

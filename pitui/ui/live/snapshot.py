@@ -11,6 +11,10 @@ facts at once. The core still resolves them; the app shows what it says, and if 
 differs (a key changed in a way the fingerprint cannot see) the bar follows at attach,
 as it would have anyway.
 
+The start-up listing (what is loaded: context files, skills, templates, the keys) is
+remembered the same way, so it is in the first frame too; the launcher replaces it if the
+loaded resources say otherwise.
+
 Only new sessions are remembered: a resumed session's model comes from its file.
 Plain JSON, no Textual, no pydantic: this runs before the first frame.
 """
@@ -56,6 +60,15 @@ def snapshot_key(args: argparse.Namespace, cwd: Path) -> str | None:
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
+def read_listing(key: str | None) -> list[str] | None:
+    """The start-up listing stored under ``key`` (None: not known)."""
+    stored = _load().get(key) if key is not None else None
+    lines = stored.get("listing") if isinstance(stored, dict) else None
+    if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
+        return None
+    return lines
+
+
 def read_snapshot(key: str | None, cwd: Path) -> SessionInfo | None:
     """The facts stored under ``key`` as a SessionInfo for ``cwd`` (None: not known)."""
     if key is None:
@@ -76,12 +89,15 @@ def read_snapshot(key: str | None, cwd: Path) -> SessionInfo | None:
         return None
 
 
-def write_snapshot(key: str | None, info: SessionInfo) -> None:
-    """Remember ``info``'s facts under ``key`` (nothing when unchanged; errors are logged:
-    a cache that cannot be written only costs the next start its head start)."""
+def write_snapshot(key: str | None, info: SessionInfo, listing: list[str] | None = None) -> None:
+    """Remember ``info``'s facts (and the start-up listing's lines) under ``key`` (nothing
+    when unchanged; errors are logged: a cache that cannot be written only costs the next
+    start its head start)."""
     if key is None:
         return
-    facts = {name: getattr(info, name) for name in _FACTS}
+    facts: dict[str, object] = {name: getattr(info, name) for name in _FACTS}
+    if listing is not None:
+        facts["listing"] = listing
     snapshots = _load()
     if snapshots.get(key) == facts:
         return

@@ -68,8 +68,11 @@ class MainScreen(Screen[None]):
         state: ChatState | None = None,
         *,
         new_session: bool = False,
+        listing: list[str] | None = None,
     ) -> None:
         super().__init__()
+        self.listing: list[str] = listing or []
+        """The start-up listing's lines on screen (none: not shown)."""
         self._resized_to: Size | None = None
         """The size of the last Resize (the same size again needs no new layout)."""
         self._new_session = new_session
@@ -89,6 +92,10 @@ class MainScreen(Screen[None]):
         self.set_class(width >= THREE_PANES_FROM, "-widest", update=False)
         with Horizontal(id="panes"):
             with Vertical(id="conversation-box"):
+                if self.listing:  # from the start-up snapshot: in the first frame
+                    from pitui.ui.widgets.startup_listing import StartupListing
+
+                    yield StartupListing(self.listing, id="startup-listing")
                 yield ConversationView(id="conversation")
             yield ToolPane(id="tools")
             yield BranchesPane(id="branches", new_session=self._new_session)
@@ -101,7 +108,7 @@ class MainScreen(Screen[None]):
     class Ready(Message):
         """The screen's widgets exist; the app may start feeding it."""
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.post_message(self.Ready())
         self.query_one("#conversation", ConversationView).border_title = "Conversation"
         self.query_one("#tools", ToolPane).border_title = "Tools"
@@ -109,6 +116,9 @@ class MainScreen(Screen[None]):
         self.query_one("#activity", ActivityLine).show(None)
         if self._initial is not None:  # drawn in the first frame, not one refresh later
             self.show_status(*self._initial)
+            state = self._initial[1]
+            if state.items:  # the early notices (the app's first state)
+                await self.show_state(state, state.items)
 
     async def add_suggestion_list(self) -> None:
         """Mount the composer's autocomplete list above it. Called once the first frame is
@@ -119,16 +129,21 @@ class MainScreen(Screen[None]):
         await self.mount(SuggestionList(id="suggestions"), before=self.query_one(Composer))
 
     async def show_startup_listing(self, lines: list[str]) -> None:
-        """What is loaded, above the conversation (replacing an earlier listing)."""
+        """What is loaded, above the conversation (replacing an earlier listing; nothing
+        changes when the same lines are already shown)."""
         from pitui.ui.widgets.startup_listing import StartupListing
 
+        if lines == self.listing:
+            return
         await self.hide_startup_listing()
+        self.listing = lines
         if lines:
             box = self.query_one("#conversation-box", Vertical)
             await box.mount(StartupListing(lines, id="startup-listing"), before=self.conversation)
 
     async def hide_startup_listing(self) -> None:
         """Remove the start-up listing (after the first prompt)."""
+        self.listing = []
         found = self.query("#startup-listing")
         if found:
             await found.remove()
