@@ -18,6 +18,7 @@ from pitui import paths
 from pitui.ui.app import PituiApp
 from pitui.ui.controllers.launcher import DEMO_HINT, Launcher
 from pitui.ui.controllers.tmux_keys import EarlyTmuxQuery
+from pitui.ui.live.first_run import first_run_facts, first_run_listing
 from pitui.ui.live.snapshot import read_listing, read_snapshot, snapshot_key
 from pitui.ui.theme import discover_themes
 from pitui.ui.view.session_info import SessionInfo
@@ -42,15 +43,21 @@ def create_app(args: argparse.Namespace, cwd: Path | None = None) -> PituiApp:
     theme = getattr(args, "theme", None) or peek_theme(where) or "dark"
     key = snapshot_key(args, where)
     branch = read_git_branch(where)
-    info = replace(read_snapshot(key, where) or SessionInfo(cwd=str(where)), git_branch=branch)
+    known = read_snapshot(key, where)
+    listing = read_listing(key)
+    if known is None and key is not None:  # a first start here: nothing configured?
+        known = first_run_facts(args, where)
+        listing = first_run_listing(where) if known is not None else None
+    info = replace(known or SessionInfo(cwd=str(where)), git_branch=branch)
     app = PituiApp(themes=discover_themes(), theme_name=theme, info=info)
     app.new_session = key is not None
-    # The last start with these facts ran the demo model: its notice is in the first frame,
-    # not ~0.2 s later when the session attaches (the launcher checks it then).
+    # The last start with these facts ran the demo model (or nothing is configured at all):
+    # its notice is in the first frame, not ~0.2 s later when the session attaches (the
+    # launcher checks it then).
     demo_shown = info.demo and not getattr(args, "model", None)
     if demo_shown:
         app.early_notices.append(DEMO_HINT)
-    app.startup_listing = read_listing(key)
+    app.startup_listing = listing
     launcher = Launcher(
         args, where, snapshot=key, git_branch=branch, demo_shown=demo_shown, tmux=tmux
     )

@@ -10,8 +10,10 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pitui.core.resources.loader import LoadedResources
+if TYPE_CHECKING:
+    from pitui.core.resources.loader import LoadedResources
 
 STARTER_KEYS = "/ commands · Ctrl+P palette · Ctrl+B branches · @ attach a file · Ctrl+G editor"
 
@@ -30,6 +32,11 @@ def _names(items: Sequence[str], limit: int = 12) -> str:
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
+def keys_line() -> str:
+    """The listing's last line: the keys to start with."""
+    return f"Keys      {STARTER_KEYS}"
+
+
 def startup_lines(
     cwd: Path,
     context_files: Sequence[Path],
@@ -39,7 +46,7 @@ def startup_lines(
     """The listing's lines (none when ``quiet`` is true)."""
     if quiet is True:
         return []
-    keys = f"Keys      {STARTER_KEYS}"
+    keys = keys_line()
     if quiet == "header":
         return [keys]
     lines: list[str] = []
