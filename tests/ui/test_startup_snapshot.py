@@ -310,5 +310,10 @@ async def test_a_stale_listing_is_replaced_when_the_session_attaches(tmp_path: P
         assert app.main.listing[0] == "Skills    gone-skill"
         release.set()
         await started(pilot)
-        await wait_for(pilot, lambda: "gone-skill" not in " ".join(app.main.listing), "it")
-        assert app.main.listing and app.main.listing[-1].startswith("Keys")
+        listing = app.main
+
+        def replaced() -> bool:
+            lines = listing.listing
+            return bool(lines) and lines[-1].startswith("Keys") and "gone-skill" not in lines[0]
+
+        await wait_for(pilot, replaced, "the loaded resources' listing")
