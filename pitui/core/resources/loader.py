@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from pitui.core.resources.diagnostics import ResourceDiagnostic
 from pitui.core.resources.locations import Location, prompt_locations, skill_locations
-from pitui.core.resources.skills import Skill, read_skill
+from pitui.core.resources.skills import Scope, Skill, read_skill
 from pitui.core.resources.templates import PromptTemplate, read_template
 from pitui.core.resources.walk import prompt_files, skill_files
 
@@ -96,48 +97,56 @@ def _collision(kind: str, name: str, winner: Path, loser: Path) -> ResourceDiagn
     return ResourceDiagnostic("collision", message, loser)
 
 
-def _load_skills(cwd: Path, pi_folders: bool, trusted: bool, result: LoadedResources) -> None:
-    files = _unique_files(
-        _found(skill_locations(cwd, pi_folders=pi_folders), "skills"), trusted, result
-    )
-    by_name: dict[str, Skill] = {}
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def file_path(self) -> Path: ...
+
+
+N = TypeVar("N", bound=_Named)
+
+
+def _first_of_each_name(
+    files: list[tuple[Path, Location]],
+    read: Callable[[Path, Scope], tuple[N | None, list[ResourceDiagnostic]]],
+    kind: str,
+    result: LoadedResources,
+    reserved: Collection[str] = frozenset(),
+) -> list[N]:
+    """Read ``files`` in order, keeping the first of each name (later ones, and names a
+    built-in command has, are dropped with a diagnostic)."""
+    by_name: dict[str, N] = {}
     for path, location in files:
-        skill, diagnostics = read_skill(path, location.scope)
+        item, diagnostics = read(path, location.scope)
         result.diagnostics += diagnostics
-        if skill is None:
+        if item is None:
             continue
-        if skill.name in by_name:
-            result.diagnostics.append(
-                _collision("skill", skill.name, by_name[skill.name].file_path, path)
-            )
-            continue
-        by_name[skill.name] = skill
-        result.skills.append(skill)
+        if item.name in reserved:
+            message = f'{kind} "/{item.name}" is not used: a built-in command has that name'
+            result.diagnostics.append(ResourceDiagnostic("collision", message, path))
+        elif item.name in by_name:
+            winner = by_name[item.name].file_path
+            result.diagnostics.append(_collision(kind, item.name, winner, path))
+        else:
+            by_name[item.name] = item
+    return list(by_name.values())
+
+
+def _load_skills(cwd: Path, pi_folders: bool, trusted: bool, result: LoadedResources) -> None:
+    found = _found(skill_locations(cwd, pi_folders=pi_folders), "skills")
+    files = _unique_files(found, trusted, result)
+    result.skills += _first_of_each_name(files, read_skill, "skill", result)
 
 
 def _load_templates(
     cwd: Path, pi_folders: bool, trusted: bool, reserved: Collection[str], result: LoadedResources
 ) -> None:
-    files = _unique_files(
-        _found(prompt_locations(cwd, pi_folders=pi_folders), "prompts"), trusted, result
+    found = _found(prompt_locations(cwd, pi_folders=pi_folders), "prompts")
+    files = _unique_files(found, trusted, result)
+    result.templates += _first_of_each_name(
+        files, read_template, "prompt template", result, reserved
     )
-    by_name: dict[str, PromptTemplate] = {}
-    for path, location in files:
-        template, diagnostics = read_template(path, location.scope)
-        result.diagnostics += diagnostics
-        if template is None:
-            continue
-        if template.name in reserved:
-            message = (
-                f'prompt template "/{template.name}" is not used: a built-in command has that name'
-            )
-            result.diagnostics.append(ResourceDiagnostic("collision", message, path))
-        elif template.name in by_name:
-            winner = by_name[template.name].file_path
-            result.diagnostics.append(_collision("prompt template", template.name, winner, path))
-        else:
-            by_name[template.name] = template
-            result.templates.append(template)
 
 
 def load_resources_now(
