@@ -15,20 +15,20 @@ from pitui.ai.types import TextContent, ToolResultMessage
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.core.settings import SandboxSettings, Settings
 from tests.core.sandbox_support import needs_a_sandbox
+from tests.core.sandbox_support import visible_outside as visible_outside
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @needs_a_sandbox
 def test_rm_rf_outside_fails_and_the_result_says_the_sandbox_denied_it(
-    tmp_path: Path, pitui_home: Path
+    tmp_path: Path, pitui_home: Path, visible_outside: Path
 ) -> None:
-    project, temp, outside = tmp_path / "project", tmp_path / "tmp", tmp_path / "outside"
-    for folder in (project, temp, outside):
+    project, temp, outside = tmp_path / "project", tmp_path / "tmp", visible_outside
+    for folder in (project, temp):
         folder.mkdir()
     (outside / "keep.txt").write_text("precious\n")
     pitui_home.mkdir()
-    # tmp_path lies under /tmp: keep /tmp itself out of the sandbox so "outside" is outside.
     (pitui_home / "settings.json").write_text('{"sandbox": {"writableSlashTmp": false}}')
     env = {**os.environ, "PITUI_DEMO_PACE_MS": "0", "TMPDIR": str(temp), "PYTHONPATH": str(ROOT)}
     result = subprocess.run(

@@ -17,7 +17,7 @@ from pydantic import Field
 from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
 from pitui.ai.abort import AbortSignal
 from pitui.ai.types import TextContent
-from pitui.core.sandbox import Sandbox
+from pitui.core.sandbox import Sandbox, SandboxedCommand
 from pitui.core.tools._common import ToolDetails, ToolParams
 from pitui.core.tools.bash_output import OutputCollector, final_text
 from pitui.core.tools.truncate import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, TruncationResult
@@ -157,25 +157,28 @@ class BashTool(AgentTool):
                 f"Working directory does not exist: {self.cwd}\nCannot execute bash commands."
             )
         shell = resolve_shell(self.shell_path)
-        argv = [shell, "-c", command]
+        spawn = SandboxedCommand([shell, "-c", command])
         env: dict[str, str] | None = None
         if self.sandbox is not None:
-            argv = await asyncio.to_thread(self.sandbox.wrap, argv)
+            spawn = await asyncio.to_thread(self.sandbox.wrap, spawn.argv)
             env = self.sandbox.environment(os.environ)
         try:
             proc = await asyncio.create_subprocess_exec(
-                *argv,
+                *spawn.argv,
                 cwd=self.cwd,
                 env=env,
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.STDOUT,
                 start_new_session=True,
+                pass_fds=spawn.pass_fds,
             )
         except OSError as exc:
             # Node's wording: "spawn /bin/zsh ENOENT".
             code = errno.errorcode.get(exc.errno or 0, "EIO")
-            raise ToolError(f"spawn {argv[0]} {code}") from exc
+            raise ToolError(f"spawn {spawn.argv[0]} {code}") from exc
+        finally:
+            spawn.close()
         output = OutputCollector()
         throttle = _Throttle(on_update, lambda: _partial(output), self.update_interval)
         try:
