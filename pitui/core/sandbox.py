@@ -123,6 +123,9 @@ class Sandbox:
     scratch: str | None = None
     """The session's private folder the temp dirs are in a mount namespace; None: they
     are shared with the rest of the machine (no namespace)."""
+    git_writable: bool = False
+    """A git command the user allowed: the git dir is writable but for its hooks, config
+    and the rest of :data:`~pitui.core.sandbox_protected.GIT_KEPT`."""
 
     def wrap(self, argv: list[str]) -> SandboxedCommand:
         """``argv`` run inside the sandbox.
@@ -144,7 +147,7 @@ class Sandbox:
         if private:
             masks = self.masks()
             options.append("--namespace")
-            for path in protected_paths(self.writable[0]):
+            for path in protected_paths(self.writable[0], self.git_writable):
                 options += ["--read-only", path]
             if masks.scratch_at and self.scratch:
                 options += ["--scratch", self.scratch]
@@ -194,7 +197,7 @@ class Sandbox:
                 options += ["--tmpfs", path]
         for path in self.writable:
             options += ["--bind", path, path]
-        for path in protected_paths(self.writable[0]):
+        for path in protected_paths(self.writable[0], self.git_writable):
             if not os.path.islink(path):  # bwrap would follow it: the target is listed too
                 options += ["--ro-bind", path, path]
         for path in self._sockets(masks):
@@ -229,8 +232,9 @@ class Sandbox:
         return (
             "[pitui sandbox] The sandbox denied this: under the workspace policy bash may "
             f"write only inside the project{protected} and the temp directories "
-            f"({places}){network}. Anything else needs the user: they can "
-            "run pitui with --approve all."
+            f"({places}){network}. A git command that writes the repository (git commit, "
+            "git checkout …) asks the user when it is a call of its own with nothing else in "
+            "it. Anything else needs the user: they can run pitui with --approve all."
         )
 
 
