@@ -167,7 +167,9 @@ class Sandbox:
         """What this command's namespace replaces: the temp dirs (by the scratch folder,
         or shared when there is none), ``/dev/shm``, the runtime dirs, and ``/tmp`` or
         ``/var/tmp`` when they are not writable; never a folder the project holds."""
-        temp = self.temp if self.scratch else ()
+        # The scratch folder is at its own path too: a bash log pitui writes there
+        # (/tmp/pitui-sandbox-…/pi-bash-….log) is where the model is told it is.
+        temp = (*self.temp, self.scratch) if self.scratch else ()
         empty = [d for d in _SLASH_TMP if d not in self.temp] + _runtime_dirs()
         found = Masks(temp, (_SHM,), tuple(d for d in empty if os.path.isdir(d)))
         keep = [d for d in found.targets() if not any(beneath(d, p) for p in self.writable)]

@@ -191,7 +191,8 @@ class BashTool(AgentTool):
             raise ToolError(f"spawn {spawn.argv[0]} {code}") from exc
         finally:
             spawn.close()
-        output = OutputCollector()
+        # Sandboxed, the log goes where the model's next command can read it too.
+        output = OutputCollector(sandbox.scratch if sandbox is not None else None)
         throttle = _Throttle(on_update, lambda: _partial(output), self.update_interval)
         try:
             outcome = await self._supervise(proc, output, throttle, cancel, params.timeout)

@@ -214,3 +214,15 @@ async def test_bwrap_runs_the_command_under_the_seccomp_filter(
     assert lines[0] == "2", output  # mode 2: a filter
     assert lines[1] == "keyctl -1 1", output  # EPERM: the user's keyring is out of reach
     assert lines[2] == ("UDP" if network else "no UDP 13"), output  # EACCES with it off
+
+
+@each_backend
+@needs_namespaces
+async def test_the_full_output_log_can_be_read_by_the_next_command(
+    kind: SandboxKind, project: Path
+) -> None:
+    tool = _tool(kind, project)
+    result = await run(tool, command="seq 1 20000")  # past 50 KB: spilled to a log
+    path = (result.details or {}).get("fullOutputPath")
+    assert isinstance(path, str), result.details
+    assert text(await run(tool, command=f"tail -n 1 {path}")) == "20000\n"
