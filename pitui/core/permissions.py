@@ -45,8 +45,8 @@ READ_ONLY = READ_ONLY_TOOLS
 FILE_MUTATING = frozenset({"edit", "write"})
 
 GIT_WRITE_REASON = (
-    "writes the repository: .git is read-only in the sandbox; allowed, this git command "
-    "runs with .git writable (its hooks, config and info/ stay read-only)"
+    "writes the repository (.git is read-only in the sandbox): if allowed, it runs with "
+    ".git writable but its hooks, config and info/ still read-only"
 )
 """Why the gate asks about a plain git command under ``workspace``; print mode, with
 nobody to ask, refuses it (the user runs it: ``!git commit …``)."""
