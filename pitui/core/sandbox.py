@@ -137,7 +137,13 @@ class Sandbox:
             return self._bwrap(argv)
         options: list[str] = []
         private = self._private()
-        shared = self.writable if private else (*self.writable, *self.temp, _SHM)
+        # Shared with the machine: the temp dirs without a scratch folder, /dev/shm
+        # without a namespace (which gives each command a fresh one).
+        shared = (
+            *self.writable,
+            *(() if self.scratch else self.temp),
+            *(() if private else (_SHM,)),
+        )
         for path in shared:
             options += ["--write", path]
         for path in _DEVICE_FILES:
@@ -189,15 +195,12 @@ class Sandbox:
     def _bwrap(self, argv: list[str]) -> SandboxedCommand:
         masks = self.masks()
         options = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-        if self.scratch is None:  # shared temp dirs, as written
-            for path in self.temp:
-                options += ["--bind", path, path]
         for path in sorted(masks.targets(), key=len):  # outermost first
             if path in masks.scratch_at:
                 options += ["--bind", self.scratch or path, path]
             else:
                 options += ["--tmpfs", path]
-        for path in self.writable:
+        for path in (*self.writable, *(() if self.scratch else self.temp)):
             options += ["--bind", path, path]
         for path in protected_paths(self.writable[0], self.git_writable):
             if not os.path.islink(path):  # bwrap would follow it: the target is listed too
