@@ -321,9 +321,34 @@ def temp_dirs(settings: SandboxSettings) -> tuple[str, ...]:
     return _real_dirs(candidates)
 
 
+_SCRATCH_PREFIX = "pitui-sandbox-"
+
+
+def _sweep_scratch(temp: str) -> None:
+    """Remove the scratch folders of pitui processes that are gone (killed, or ended by a
+    signal without running ``atexit``): their names carry the pid."""
+    try:
+        names = [n for n in os.listdir(temp) if n.startswith(_SCRATCH_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(_SCRATCH_PREFIX) :].partition("-")[0]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(temp, name), ignore_errors=True)
+        except OSError:
+            continue  # alive, someone else's
+
+
 def make_scratch() -> str:
-    """A private folder (0700) for one session's temp dirs, removed when pitui exits."""
-    folder = tempfile.mkdtemp(prefix="pitui-sandbox-")
+    """A private folder (0700) for one session's temp dirs, removed when pitui exits (or
+    by the next pitui, if this one is killed)."""
+    temp = tempfile.gettempdir()
+    _sweep_scratch(temp)
+    folder = tempfile.mkdtemp(prefix=f"{_SCRATCH_PREFIX}{os.getpid()}-", dir=temp)
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return folder
 

@@ -226,3 +226,23 @@ async def test_the_full_output_log_can_be_read_by_the_next_command(
     path = (result.details or {}).get("fullOutputPath")
     assert isinstance(path, str), result.details
     assert text(await run(tool, command=f"tail -n 1 {path}")) == "20000\n"
+
+
+def test_scratch_folders_of_pitui_processes_that_are_gone_are_swept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pitui.core.sandbox import make_scratch
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = tmp_path / f"pitui-sandbox-{dead.pid}-abc"
+    alive = tmp_path / f"pitui-sandbox-{os.getppid()}-abc"
+    for folder in (stale, alive):
+        (folder / "x").mkdir(parents=True)
+    mine = Path(make_scratch())
+    assert (
+        not stale.exists()
+        and alive.exists()
+        and mine.name.startswith(f"pitui-sandbox-{os.getpid()}-")
+    )
