@@ -332,8 +332,8 @@ def _sweep_scratch(temp: str) -> None:
     except OSError:
         return
     for name in names:
-        pid = name[len(_SCRATCH_PREFIX) :].partition("-")[0]
-        if not pid.isdigit():
+        pid, dash, _ = name[len(_SCRATCH_PREFIX) :].partition("-")
+        if not (pid.isdigit() and dash):  # mkdtemp's own letters hold no "-"
             continue
         try:
             os.kill(int(pid), 0)
