@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 
 from textual.app import App
-from textual.widgets import Log
 
 from pitui.core.permissions import (
     ApprovalRequest,
@@ -57,9 +56,8 @@ async def _dialog_seconds(request: ApprovalRequest) -> tuple[float, float]:
         started, cpu = time.perf_counter(), time.process_time()
         screen = ApprovalScreen(request, None)
         await app.push_screen(screen)
-        while (
-            not screen.query("#approval-command")
-            or not screen.query_one("#approval-command", Log).line_count
+        while not screen.query("#approval-command") or not getattr(
+            screen.query_one("#approval-command"), "line_count", 0
         ):
             await pilot.pause()
         await pilot.pause()

@@ -262,3 +262,29 @@ def shell_words(command: str) -> list[str] | None:
             return None
         at = blanks.end() if blanks else word.end()
     return words
+
+
+_GIT_WRITES = frozenset(
+    {
+        "add", "commit", "checkout", "switch", "restore", "reset", "rm", "mv", "merge",
+        "stash", "tag", "branch", "cherry-pick", "revert", "fetch", "pull", "apply", "notes",
+        "gc", "update-index", "update-ref", "read-tree", "write-tree", "commit-tree",
+    }
+)  # fmt: skip
+"""git commands that write the repository and run nothing given to them."""
+_GIT_RUNS = ("--exec", "-x", "--upload-pack", "--receive-pack", "--ext-diff", "--rebase",
+             "--template", "--strategy", "-s", "-X", "--strategy-option")  # fmt: skip
+"""Their options that would run something (or a merge driver) of the model's choosing."""
+
+
+def git_writes(command: str) -> bool:
+    """True if ``command`` is one plain ``git`` command that writes the repository
+    (``git commit -m x``, ``git checkout -b y``): all literal words, no global option
+    (``-c``, ``-C``, ``--git-dir``), no option that runs a command. What the sandbox may
+    run with ``.git`` writable once the user allows it."""
+    if SHELL_CONTROL.search(command) or SHELL_EXPANSION.search(command):
+        return False
+    words = shell_words(command)
+    if not words or len(words) < 2 or words[0] != "git" or words[1] not in _GIT_WRITES:
+        return False
+    return not any(w == o or w.startswith((o + "=", o + " ")) for w in words[2:] for o in _GIT_RUNS)

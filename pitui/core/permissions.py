@@ -27,6 +27,7 @@ from pitui.ai.types import ToolResultMessage
 from pitui.core.approval_store import ApprovalRules, RuleListKey
 from pitui.core.command_rules import (
     CommandRule,
+    git_writes,
     never_remembered,
     proposed_rule,
     rule_applies,
@@ -43,6 +44,12 @@ from pitui.core.tools.path_utils import is_within, resolve_to_cwd
 READ_ONLY = READ_ONLY_TOOLS
 FILE_MUTATING = frozenset({"edit", "write"})
 
+GIT_WRITE_REASON = (
+    "writes the repository (.git is read-only in the sandbox): if allowed, it runs with "
+    ".git writable but its hooks, config and info/ still read-only"
+)
+"""Why the gate asks about a plain git command under ``workspace``; print mode, with
+nobody to ask, refuses it (the user runs it: ``!git commit …``)."""
 Verdict = Literal["allow", "deny", "ask"]
 Choice = Literal["allow_once", "always", "deny"]
 RuleKind = Literal["tool", "command", "prefix"]
@@ -129,6 +136,8 @@ class Decision:
     message: str | None = None
     outside_ok: bool = False
     """The user (or ``--approve all``) allowed this call to write outside the project."""
+    git_ok: bool = False
+    """The user allowed this git command to write the repository (``.git``)."""
 
 
 def _inside(path: str, cwd: Path) -> bool:
@@ -220,7 +229,11 @@ class PermissionPolicy:
     def _bash_verdict(self, command: object) -> tuple[Verdict, str]:
         if self.mode == "workspace":
             # The sandbox is what keeps a command inside the project; no sandbox, no free pass.
-            return ("ask", self.sandbox_missing) if self.sandbox_missing else ("allow", "")
+            if self.sandbox_missing:
+                return "ask", self.sandbox_missing
+            if isinstance(command, str) and git_writes(command):
+                return "ask", GIT_WRITE_REASON
+            return "allow", ""
         if not isinstance(command, str):
             return "ask", "runs a shell command"
         if "bash" in self.allow_tools + self.user.tools and tool_rule_applies(command, self.cwd):
@@ -247,6 +260,8 @@ class PermissionPolicy:
         command = args.get("command")
         if not isinstance(command, str):
             return None, "the command is missing"
+        if self.mode == "workspace" and git_writes(command):
+            return None, "a git command that writes .git asks each time (hooks run in it)"
         rule = proposed_rule(command)
         if rule is None:
             return None, f"this command is never remembered: {never_remembered(command) or 'empty'}"
@@ -351,8 +366,14 @@ class PermissionGate:
             return message
         if response.choice == "always":
             await self.remember(request, response.rule)
-        self.decisions[tool_call_id] = Decision(True, outside_ok=outside)
+        git_ok = reason == GIT_WRITE_REASON
+        self.decisions[tool_call_id] = Decision(True, outside_ok=outside, git_ok=git_ok)
         return None
+
+    def git_granted(self, tool_call_id: str) -> bool:
+        """True if the user allowed this call (a plain git command) to write ``.git``."""
+        decision = self.decisions.get(tool_call_id)
+        return decision is not None and decision.git_ok
 
     async def remember(self, request: ApprovalRequest, edited: str | None = None) -> bool:
         """Save the "always" rule of ``request`` (as the user ``edited`` it); False if none."""

@@ -13,8 +13,14 @@ Two backends, tried in this order (``sandbox.backend`` can force one):
   ``python -S -I``, makes a private mount namespace, confines a child (capabilities,
   seccomp, Landlock), runs the shell in it and ends whatever is left when it exits.
 * **bubblewrap** (``bwrap``): the root filesystem mounted read-only, the writable places
-  bound read-write, the protected entries and sockets bound over, its own pid namespace;
+  bound read-write, the protected entries and sockets bound over, the same folders
+  replaced, its own pid namespace, the same seccomp filter (``--seccomp FD``);
   ``--unshare-net`` for the network switch. Preferred when Landlock has no namespace.
+
+With a mount namespace (both backends, usually), the temp dirs (``$TMPDIR``, ``/tmp``,
+``/var/tmp``) are the session's own scratch folder, ``/dev/shm`` is fresh for each
+command and ``/run/user`` is empty: where other programs make their unix sockets, the
+command sees nothing of theirs, including sockets made after it started.
 
 When neither is available, :func:`find_sandbox` returns why and the gate does not run
 bash unsandboxed under ``workspace``: print mode denies it (naming ``--approve all``),
@@ -24,6 +30,7 @@ the TUI asks. What a machine's sandbox cannot contain is :attr:`Sandbox.notice`.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import ctypes
 import errno
 import os
@@ -31,14 +38,14 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Awaitable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from pitui.core.sandbox_protected import protected_paths
-from pitui.core.sandbox_rules import DROPPED_CAPABILITIES
-from pitui.core.sandbox_sockets import outside_sockets
+from pitui.core.sandbox_rules import DROPPED_CAPABILITIES, RuleError, seccomp_bytes
+from pitui.core.sandbox_sockets import beneath, outside_sockets
 from pitui.core.settings import SandboxSettings
 
 SandboxKind = Literal["landlock", "bwrap"]
@@ -50,6 +57,8 @@ _CAP_SYS_ADMIN = 21
 _REFUSED = re.compile(r"Permission denied|Read-only file system|Operation not permitted")
 # Device files commands write to as a matter of course.
 _DEVICE_FILES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty")
+_SHM = "/dev/shm"
+_SLASH_TMP = ("/tmp", "/var/tmp")
 SOCKET_VARIABLES = frozenset(
     {
         "TMUX", "TMUX_PANE", "STY", "ZELLIJ", "ZELLIJ_SESSION_NAME", "ZELLIJ_PANE_ID",
@@ -64,12 +73,42 @@ agents, display servers, editors, docker): removed from every sandboxed command'
 
 
 @dataclass(frozen=True, slots=True)
+class Masks:
+    """The folders a command's mount namespace replaces (see :mod:`sandbox_mounts`)."""
+
+    scratch_at: tuple[str, ...] = ()
+    """The temp dirs, each the session's scratch folder."""
+    tmpfs: tuple[str, ...] = ()
+    """Fresh and writable for each command (``/dev/shm``)."""
+    empty: tuple[str, ...] = ()
+    """Empty and read-only (``/run/user``, a temp dir that is not writable)."""
+
+    def targets(self) -> tuple[str, ...]:
+        return (*self.scratch_at, *self.tmpfs, *self.empty)
+
+
+@dataclass(slots=True)
+class SandboxedCommand:
+    """A command line ready to spawn, and the file descriptors it must inherit."""
+
+    argv: list[str]
+    pass_fds: tuple[int, ...] = ()
+
+    def close(self) -> None:
+        """Close this side's copies of :attr:`pass_fds` (once the command is spawned)."""
+        for fd in self.pass_fds:
+            os.close(fd)
+        self.pass_fds = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Sandbox:
     """How one session's bash commands are confined."""
 
     kind: SandboxKind
     writable: tuple[str, ...]
-    """Real paths of the directories that stay writable (project first)."""
+    """Real paths of the directories that stay writable and shared: the project first,
+    then ``writablePaths``."""
     network: bool = True
     """False: no TCP, UDP or raw sockets (Landlock + seccomp) or no network (bubblewrap)."""
     namespaces: bool = False
@@ -79,47 +118,108 @@ class Sandbox:
     sockets_in: tuple[str, ...] = ()
     """Folders besides the project whose unix sockets stay reachable (``writablePaths``:
     ``/run/postgresql`` gives a test suite its database back)."""
+    temp: tuple[str, ...] = field(default_factory=tuple)
+    """The writable temp dirs, real paths (``$TMPDIR``, and ``/tmp``, ``/var/tmp``)."""
+    scratch: str | None = None
+    """The session's private folder the temp dirs are in a mount namespace; None: they
+    are shared with the rest of the machine (no namespace)."""
+    git_writable: bool = False
+    """A git command the user allowed: the git dir is writable but for its hooks, config
+    and the rest of :data:`~pitui.core.sandbox_protected.GIT_KEPT`."""
 
-    def wrap(self, argv: list[str]) -> list[str]:
+    def wrap(self, argv: list[str]) -> SandboxedCommand:
         """``argv`` run inside the sandbox.
 
         What to keep read-only and which sockets to cover is found now, for this command
         (a walk of a few folders: call this off the event loop).
         """
-        if self.kind == "landlock":
-            options: list[str] = []
-            for path in self.writable:
-                options += ["--write", path]
-            for path in _DEVICE_FILES:
-                options += ["--write-file", path]
-            if not self.network:
-                options.append("--no-network")
-            if self.namespaces:
-                options.append("--namespace")
-                for path in protected_paths(self.writable[0]):
-                    options += ["--read-only", path]
-                for path in outside_sockets(self._reachable()):
-                    options += ["--cover", path]
-            options += ["--parent", str(os.getpid())]
-            return [sys.executable, "-S", "-I", str(LAUNCHER), *options, "--", *argv]
-        return ["bwrap", *self._bwrap_options(), "--", *argv]
+        if self.kind == "bwrap":
+            return self._bwrap(argv)
+        options: list[str] = []
+        private = self._private()
+        # Shared with the machine: the temp dirs without a scratch folder, /dev/shm
+        # without a namespace (which gives each command a fresh one).
+        shared = (
+            *self.writable,
+            *(() if self.scratch else self.temp),
+            *(() if private else (_SHM,)),
+        )
+        for path in shared:
+            options += ["--write", path]
+        for path in _DEVICE_FILES:
+            options += ["--write-file", path]
+        if not self.network:
+            options.append("--no-network")
+        if private:
+            masks = self.masks()
+            options.append("--namespace")
+            for path in protected_paths(self.writable[0], self.git_writable):
+                options += ["--read-only", path]
+            if masks.scratch_at and self.scratch:
+                options += ["--scratch", self.scratch]
+            for flag, paths in (("--scratch-at", masks.scratch_at), ("--tmpfs", masks.tmpfs),
+                                ("--empty", masks.empty)):  # fmt: skip
+                for path in paths:
+                    options += [flag, path]
+            for path in self._sockets(masks):
+                options += ["--cover", path]
+        options += ["--parent", str(os.getpid())]
+        return SandboxedCommand([sys.executable, "-S", "-I", str(LAUNCHER), *options, "--", *argv])
 
-    def _bwrap_options(self) -> list[str]:
+    def _private(self) -> bool:
+        return self.kind == "bwrap" or self.namespaces
+
+    def masks(self) -> Masks:
+        """What this command's namespace replaces: the temp dirs (by the scratch folder,
+        or shared when there is none), ``/dev/shm``, the runtime dirs, and ``/tmp`` or
+        ``/var/tmp`` when they are not writable; never a folder the project holds."""
+        # The scratch folder is at its own path too: a bash log pitui writes there
+        # (/tmp/pitui-sandbox-…/pi-bash-….log) is where the model is told it is.
+        temp = (*self.temp, self.scratch) if self.scratch else ()
+        empty = [d for d in _SLASH_TMP if d not in self.temp] + _runtime_dirs()
+        found = Masks(temp, (_SHM,), tuple(d for d in empty if os.path.isdir(d)))
+        keep = [d for d in found.targets() if not any(beneath(d, p) for p in self.writable)]
+        return Masks(*(tuple(d for d in group if d in keep) for group in
+                       (found.scratch_at, found.tmpfs, found.empty)))  # fmt: skip
+
+    def _sockets(self, masks: Masks) -> list[str]:
+        """The sockets to cover: those outside the reachable folders and not in a folder
+        the namespace replaces anyway."""
+        hidden = masks.targets()
+        reachable = (self.writable[0], *self.sockets_in)
+        return [
+            path for path in outside_sockets(reachable)
+            if not any(beneath(path, folder) for folder in hidden)
+        ]  # fmt: skip
+
+    def _bwrap(self, argv: list[str]) -> SandboxedCommand:
+        masks = self.masks()
         options = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-        for path in self.writable:
+        for path in sorted(masks.targets(), key=len):  # outermost first
+            if path in masks.scratch_at:
+                options += ["--bind", self.scratch or path, path]
+            else:
+                options += ["--tmpfs", path]
+        for path in (*self.writable, *(() if self.scratch else self.temp)):
             options += ["--bind", path, path]
-        project = self.writable[0]
-        for path in protected_paths(project):
+        for path in protected_paths(self.writable[0], self.git_writable):
             if not os.path.islink(path):  # bwrap would follow it: the target is listed too
                 options += ["--ro-bind", path, path]
-        for path in outside_sockets(self._reachable()):
+        for path in self._sockets(masks):
             if not path.startswith(("/dev/", "/proc/")):  # bwrap made those afresh
                 options += ["--ro-bind", "/dev/null", path]
+        for path in masks.empty:
+            options += ["--remount-ro", path]
         if os.geteuid() == 0:
             for cap in DROPPED_CAPABILITIES:
                 options += ["--cap-drop", f"CAP_{cap}"]
         options += ["--unshare-pid", "--new-session", "--die-with-parent"]
-        return options if self.network else [*options, "--unshare-net"]
+        if not self.network:
+            options.append("--unshare-net")
+        fds = _seccomp_fd(self.network)
+        if fds:
+            options += ["--seccomp", str(fds[0])]
+        return SandboxedCommand(["bwrap", *options, "--", *argv], fds)
 
     def environment(self, env: Mapping[str, str]) -> dict[str, str]:
         """``env`` without the variables that lead to a terminal multiplexer or an agent:
@@ -132,19 +232,39 @@ class Sandbox:
         if not _REFUSED.search(output):
             return None
         network = "" if self.network else " and has no network"
-        protected = " (.git and .pitui in it stay read-only)" if self._protects() else ""
+        protected = " (.git and .pitui in it stay read-only)" if self._private() else ""
+        places = ", ".join((*self.writable, *self.temp))
         return (
             "[pitui sandbox] The sandbox denied this: under the workspace policy bash may "
             f"write only inside the project{protected} and the temp directories "
-            f"({', '.join(self.writable)}){network}. Anything else needs the user: they can "
-            "run pitui with --approve all."
+            f"({places}){network}. A git command that writes the repository (git commit, "
+            "git checkout …) asks the user when it is a call of its own with nothing else in "
+            "it. Anything else needs the user: they can run pitui with --approve all."
         )
 
-    def _reachable(self) -> tuple[str, ...]:
-        return (self.writable[0], *self.sockets_in)
 
-    def _protects(self) -> bool:
-        return self.kind == "bwrap" or self.namespaces
+def _seccomp_fd(network: bool) -> tuple[int, ...]:
+    """A pipe holding the seccomp program for bubblewrap to read (empty: no filter for
+    this machine; bubblewrap's own confinement is then all there is)."""
+    try:
+        program = seccomp_bytes(os.uname().machine, network)
+    except RuleError:
+        return ()
+    read, write = os.pipe()  # a few hundred bytes: far below the pipe's buffer
+    try:
+        os.write(write, program)
+    finally:
+        os.close(write)
+    return (read,)
+
+
+def _runtime_dirs() -> list[str]:
+    """Where sessions keep their sockets: ``/run/user`` and ``$XDG_RUNTIME_DIR``."""
+    found = ["/run/user"]
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and not beneath(os.path.realpath(runtime), "/run/user"):
+        found.append(os.path.realpath(runtime))
+    return found
 
 
 def landlock_abi() -> int:
@@ -189,11 +309,71 @@ def _real_dirs(paths: list[str]) -> tuple[str, ...]:
 
 
 def writable_places(cwd: Path, settings: SandboxSettings) -> tuple[str, ...]:
-    """The project, the temp directories and ``writablePaths``, as real paths, once each."""
-    candidates = [str(cwd), tempfile.gettempdir(), "/dev/shm"]
+    """The project and ``writablePaths``, as real paths, once each."""
+    return _real_dirs([str(cwd), *settings.writable_paths])
+
+
+def temp_dirs(settings: SandboxSettings) -> tuple[str, ...]:
+    """``$TMPDIR`` and (``writableSlashTmp``) ``/tmp`` and ``/var/tmp``, as real paths."""
+    candidates = [tempfile.gettempdir()]
     if settings.writable_slash_tmp:
-        candidates += ["/tmp", "/var/tmp"]
-    return _real_dirs([*candidates, *settings.writable_paths])
+        candidates += list(_SLASH_TMP)
+    return _real_dirs(candidates)
+
+
+_SCRATCH_PREFIX = "pitui-sandbox-"
+
+
+def _sweep_scratch(temp: str) -> None:
+    """Remove the scratch folders of pitui processes that are gone (killed, or ended by a
+    signal without running ``atexit``): their names carry the pid."""
+    try:
+        names = [n for n in os.listdir(temp) if n.startswith(_SCRATCH_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        pid, dash, _ = name[len(_SCRATCH_PREFIX) :].partition("-")
+        if not (pid.isdigit() and dash):  # mkdtemp's own letters hold no "-"
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(temp, name), ignore_errors=True)
+        except OSError:
+            continue  # alive, someone else's
+
+
+def make_scratch() -> str:
+    """A private folder (0700) for one session's temp dirs, removed when pitui exits (or
+    by the next pitui, if this one is killed)."""
+    temp = tempfile.gettempdir()
+    _sweep_scratch(temp)
+    folder = tempfile.mkdtemp(prefix=f"{_SCRATCH_PREFIX}{os.getpid()}-", dir=temp)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+def build_sandbox(
+    kind: SandboxKind,
+    cwd: Path,
+    settings: SandboxSettings,
+    *,
+    namespaces: bool = False,
+    notice: str | None = None,
+) -> Sandbox:
+    """The sandbox of ``kind`` for ``cwd``: with a scratch folder for its temp dirs when
+    it has a mount namespace (bubblewrap always has). Blocking (makes the folder)."""
+    private = kind == "bwrap" or namespaces
+    return Sandbox(
+        kind,
+        writable_places(cwd, settings),
+        settings.network,
+        namespaces,
+        notice,
+        _real_dirs(settings.writable_paths),
+        temp_dirs(settings),
+        make_scratch() if private else None,
+    )
 
 
 def _has_cap_sys_admin() -> bool:
@@ -218,11 +398,13 @@ async def namespace_problem(places: tuple[str, ...]) -> str | None:
     probe = Sandbox("landlock", places[:1], namespaces=True).wrap(["true"])
     try:
         proc = await asyncio.create_subprocess_exec(
-            *probe, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+            *probe.argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip
     except OSError as exc:
         return str(exc)
+    finally:
+        probe.close()
     _, err = await proc.communicate()
     if proc.returncode == 0:
         return None
@@ -254,16 +436,21 @@ async def find_sandbox(cwd: Path, settings: SandboxSettings) -> Sandbox | str:
     # Turning the network off with Landlock needs ABI 4; bubblewrap can always do it.
     landlock_ok = want_landlock and (settings.network or abi >= _LANDLOCK_NETWORK_ABI)
     places = await asyncio.to_thread(writable_places, cwd, settings)
-    extra = await asyncio.to_thread(_real_dirs, settings.writable_paths)
     namespace = await namespace_problem(places) if landlock_ok else None
+
+    def build(kind: SandboxKind, namespaces: bool = False) -> Awaitable[Sandbox]:
+        notice = _gaps(abi, namespace) if kind == "landlock" else None
+        return asyncio.to_thread(
+            build_sandbox, kind, cwd, settings, namespaces=namespaces, notice=notice
+        )
+
     # Without a namespace, bubblewrap (which may have its own way to one) contains more.
     if landlock_ok and (namespace is None or settings.backend == "landlock"):
-        gaps = _gaps(abi, namespace)
-        return Sandbox("landlock", places, settings.network, namespace is None, gaps, extra)
+        return await build("landlock", namespace is None)
     if settings.backend in ("auto", "bwrap") and await bwrap_works():
-        return Sandbox("bwrap", places, settings.network, sockets_in=extra)
+        return await build("bwrap")
     if landlock_ok:
-        return Sandbox("landlock", places, settings.network, False, _gaps(abi, namespace), extra)
+        return await build("landlock")
     if abi >= 1 and want_landlock:
         missing = f"Landlock ABI {abi} cannot turn the network off (needs 4) and bwrap is absent"
     elif settings.backend == "bwrap":

@@ -3,12 +3,14 @@
 Run as a script, not imported (``python -S -I sandbox_exec.py [options] -- PROGRAM ARGS``):
 it must start fast (no site; only ``os``, ``sys``, ``ctypes`` and the stdlib-only modules
 beside it). Options: ``--write DIR``, ``--write-file FILE`` (e.g. ``/dev/null``),
-``--no-network``, ``--namespace`` with ``--read-only PATH`` and ``--cover SOCKET`` (what
-pitui found to protect: :meth:`pitui.core.sandbox.Sandbox.wrap`), ``--parent PID`` (pitui:
-if it has already gone, nothing runs).
+``--no-network``, ``--namespace`` with ``--read-only PATH``, ``--cover SOCKET``,
+``--scratch DIR`` bound at each ``--scratch-at DIR``, ``--tmpfs DIR`` and ``--empty DIR``
+(what pitui found to protect and replace: :meth:`pitui.core.sandbox.Sandbox.wrap`),
+``--parent PID`` (pitui: if it has already gone, nothing runs).
 
 1. ``--namespace``: a private mount namespace, read-only but for the writable places,
-   with the ``--read-only`` paths bound read-only and the ``--cover`` sockets covered
+   with the ``--read-only`` paths bound read-only, the temp dirs, ``/dev/shm`` and the
+   runtime dirs replaced and the ``--cover`` sockets covered
    (:mod:`pitui.core.sandbox_mounts`).
 2. The launcher becomes a child subreaper and asks for SIGTERM if pitui dies, then forks.
 3. Root's dangerous capabilities leave the bounding set, ``no_new_privs`` is set and the
@@ -40,7 +42,8 @@ EXIT_FAILED = 126
 _PR_SET_PDEATHSIG, _PR_SET_CHILD_SUBREAPER, _PR_SET_NO_NEW_PRIVS = 1, 36, 38
 _ENDING = (_signal.SIGTERM, _signal.SIGHUP, _signal.SIGINT)
 _LISTS = {"--write": "dirs", "--write-file": "files", "--read-only": "read_only",
-          "--cover": "cover"}  # fmt: skip
+          "--cover": "cover", "--scratch-at": "scratch_at", "--tmpfs": "tmpfs",
+          "--empty": "empty"}  # fmt: skip
 
 
 class Options:
@@ -51,6 +54,10 @@ class Options:
         self.files: list[str] = []
         self.read_only: list[str] = []
         self.cover: list[str] = []
+        self.masks = sandbox_mounts.Masks()
+        self.scratch_at = self.masks.scratch_at
+        self.tmpfs = self.masks.tmpfs
+        self.empty = self.masks.empty
         self.network = True
         self.namespace = False
         self.parent: int | None = None
@@ -75,6 +82,9 @@ def _parse(argv: list[str]) -> Options:
         elif option == "--parent" and index + 1 < len(argv) and argv[index + 1].isdigit():
             options.parent = int(argv[index + 1])
             index += 2
+        elif option == "--scratch" and index + 1 < len(argv):
+            options.masks.scratch = argv[index + 1]
+            index += 2
         elif option in _LISTS and index + 1 < len(argv):
             getattr(options, _LISTS[option]).append(argv[index + 1])
             index += 2
@@ -92,9 +102,8 @@ def _rules(libc: ctypes.CDLL, options: Options, terminals: tuple[str, ...]) -> i
     whose ruleset (returned) only the child enters: the launcher stays outside it, where
     the command cannot signal or trace it. None of it hinders the launcher's own work."""
     try:
-        ruleset = sandbox_rules.build_ruleset(
-            libc, options.dirs, options.files, options.network, terminals
-        )
+        dirs = [*options.dirs, *options.scratch_at, *options.tmpfs]
+        ruleset = sandbox_rules.build_ruleset(libc, dirs, options.files, options.network, terminals)
     except sandbox_rules.RuleError as exc:
         _fail(str(exc))
     if os.geteuid() == 0:
@@ -176,7 +185,9 @@ def main(argv: list[str]) -> None:
     terminals: tuple[str, ...] = ()
     if options.namespace:
         try:
-            if sandbox_mounts.isolate(options.dirs, options.read_only, options.cover):
+            if sandbox_mounts.isolate(
+                options.dirs, options.read_only, options.cover, options.masks
+            ):
                 terminals = (sandbox_mounts.PTS_DIR, sandbox_mounts.PTMX)
         except (sandbox_mounts.MountError, IndexError) as exc:
             _fail(f"no private mount namespace: {exc}")

@@ -13,6 +13,11 @@ workspace-write does, the whole git dir is read-only, and with it:
 * the hooks folder ``core.hooksPath`` names, when it lies in the project (husky's
   ``.husky/``): those hooks are as much the user's next commit as ``.git/hooks``;
 * ``.pitui``: the project settings pitui reads.
+
+A git command the user allowed to write the repository (:func:`pitui.core.command_rules.
+git_writes`) gets the git dir writable but for what holds code git runs or points
+elsewhere: ``hooks/``, ``config``, ``info/``, ``modules/``, ``worktrees/``, ``commondir``
+(``GIT_KEPT``); everything else listed above stays read-only too.
 """
 
 import os
@@ -20,6 +25,8 @@ import os
 PROTECTED = (".git", ".pitui")
 """Entries of the project that stay read-only inside the sandbox."""
 _MODULE_DEPTH = 4  # submodule names may hold slashes: modules/lib/foo
+GIT_KEPT = ("hooks", "config", "config.worktree", "info", "modules", "worktrees", "commondir")
+"""What stays read-only in a git dir a git command may write."""
 
 
 def _first_line(path: str) -> str:
@@ -90,12 +97,16 @@ def _submodule_git_files(gitdir: str) -> list[str]:
     return found
 
 
-def protected_paths(project: str) -> list[str]:
+def protected_paths(project: str, git_writable: bool = False) -> list[str]:
     """The paths to keep read-only, of those that exist now: real paths, and before its
-    target each symbolic link among them (pinned, the link itself cannot be replaced)."""
-    found = [os.path.join(project, name) for name in PROTECTED]
+    target each symbolic link among them (pinned, the link itself cannot be replaced).
+    ``git_writable``: of the git dirs, only :data:`GIT_KEPT`."""
+    found = [os.path.join(project, ".pitui")]
+    git = os.path.join(project, ".git")
+    found += [git] if not git_writable or os.path.isfile(git) or os.path.islink(git) else []
     for gitdir in _git_dirs(project):
-        found += [gitdir, *_submodule_git_files(gitdir)]
+        kept = [os.path.join(gitdir, name) for name in GIT_KEPT] if git_writable else [gitdir]
+        found += [*kept, *_submodule_git_files(gitdir)]
         hooks = _config_value(gitdir, "hookspath")
         if hooks:  # husky's .husky/: hooks that live in the worktree
             found.append(os.path.join(project, os.path.expanduser(hooks)))

@@ -143,12 +143,20 @@ def seccomp_program(machine: str, network: bool) -> list[Instruction]:
     return [*code, (_RET_K, 0, 0, _RET_ALLOW)]
 
 
+def seccomp_bytes(machine: str, network: bool) -> bytes:
+    """The filter as the kernel reads it: ``struct sock_filter`` {u16 code; u8 jt; u8 jf;
+    u32 k} after another (what bubblewrap's ``--seccomp FD`` takes)."""
+    return b"".join(struct.pack("=HBBI", *i) for i in seccomp_program(machine, network))
+
+
 def install_seccomp(libc: ctypes.CDLL, network: bool) -> None:
     """Install the filter on this thread; ``no_new_privs`` must already be set."""
-    code = seccomp_program(os.uname().machine, network)
-    # struct sock_filter {u16 code; u8 jt; u8 jf; u32 k}; struct sock_fprog {u16 len; ptr}
-    filters = ctypes.create_string_buffer(b"".join(struct.pack("=HBBI", *i) for i in code))
-    prog = ctypes.create_string_buffer(struct.pack("=H6xQ", len(code), ctypes.addressof(filters)))
+    program = seccomp_bytes(os.uname().machine, network)
+    # struct sock_fprog {u16 len; ptr}
+    filters = ctypes.create_string_buffer(program)
+    prog = ctypes.create_string_buffer(
+        struct.pack("=H6xQ", len(program) // 8, ctypes.addressof(filters))
+    )
     if libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, prog, 0, 0) != 0:
         raise RuleError(f"cannot install the seccomp filter: {_why()}")
 

@@ -13,7 +13,9 @@ stops it, and behind a socket is a server outside the sandbox (the tmux server r
   from the host; on a shared machine, other people's tmux servers) is not in the first.
 
 A socket made after the command started, or one served from another network namespace
-in a folder not walked, is not found.
+in a folder not walked, is not found: the temp dirs, ``/dev/shm`` and ``/run/user``,
+where most are made, are replaced in the command's mount namespace instead
+(:class:`pitui.core.sandbox.Masks`), so what is listed here is only what lies elsewhere.
 """
 
 import os

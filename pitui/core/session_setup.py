@@ -185,6 +185,7 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         command_prefix=settings.shell_command_prefix,
         check_path=gate.confirm_write,
         sandbox=sandbox if isinstance(sandbox, Sandbox) else None,
+        git_grant=gate.git_granted,
     )
     resources = await _load_resources(options, settings)
     context_files = await load_context_files(cwd)

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import shutil
+import socket
+import sys
 import tempfile
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -49,3 +55,43 @@ def _namespaces() -> bool:
 
 NAMESPACES = _namespaces()
 """Landlock's launcher has a private mount namespace here (bubblewrap always has one)."""
+
+
+@pytest.fixture
+def visible_outside() -> Iterator[Path]:
+    """A folder outside the project that sandboxed commands can see: not in a temp dir
+    (the sandbox's temp dirs are its own, so ``tmp_path`` is out of its sight)."""
+    base = Path.home() / ".cache" / "pitui-sandbox-tests"
+    base.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(dir=base))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def unix_server(address: str | bytes) -> Iterator[socket.socket]:
+    """A unix socket server that accepts every connection (a full queue would refuse)."""
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(address)
+    server.listen(16)
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                server.accept()[0].close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield server
+    finally:
+        server.shutdown(socket.SHUT_RDWR)
+        server.close()
+
+
+def connect_probe(address: str) -> str:
+    return (
+        f'{sys.executable} -c "import socket; s = socket.socket(socket.AF_UNIX); '
+        f"s.connect({address!r}); print('CONNECTED')\""
+    )

@@ -56,3 +56,28 @@ def test_the_tuis_sandboxed_bash_cannot_reach_out(tmp_path: Path) -> None:
     assert (project / ".pitui" / "settings.json").read_text() == "{}\n"
     assert not (project / ".git" / "hooks" / "pre-commit").exists()
     assert not (project / "late").exists()
+
+
+def test_a_git_commit_asks_and_runs_with_git_writable_once_allowed(tmp_path: Path) -> None:
+    project, home = tmp_path / "project", tmp_path / "home"
+    project.mkdir()
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    for key, value in (("user.name", "u"), ("user.email", "u@x")):
+        subprocess.run(["git", "-C", str(project), "config", key, value], check=True)
+    home.mkdir()
+    (home / "settings.json").write_text(json.dumps({"approval": {"mode": "workspace"}}))
+    terminal = Terminal(project, home)
+    try:
+        terminal.wait_for(lambda s: "demo (offline)" in s, "the session")
+        terminal.type("run git commit --allow-empty -qm from-the-tui")
+        terminal.keys("Enter")
+        screen = terminal.wait_for(lambda s: "writes the repository" in s, "the dialog")
+        assert "Always allow" not in screen and "asks each time" in screen, screen
+        time.sleep(0.6)  # the dialog's keys arm after 0.4 s of quiet
+        terminal.keys("y")
+        terminal.wait_for(lambda s: "Here is" in s, "the result")
+    finally:
+        terminal.close()
+    log = subprocess.run(["git", "-C", str(project), "log", "--oneline"],
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    assert "from-the-tui" in log.stdout

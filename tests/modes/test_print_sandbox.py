@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -15,20 +16,20 @@ from pitui.ai.types import TextContent, ToolResultMessage
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.core.settings import SandboxSettings, Settings
 from tests.core.sandbox_support import needs_a_sandbox
+from tests.core.sandbox_support import visible_outside as visible_outside
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @needs_a_sandbox
 def test_rm_rf_outside_fails_and_the_result_says_the_sandbox_denied_it(
-    tmp_path: Path, pitui_home: Path
+    tmp_path: Path, pitui_home: Path, visible_outside: Path
 ) -> None:
-    project, temp, outside = tmp_path / "project", tmp_path / "tmp", tmp_path / "outside"
-    for folder in (project, temp, outside):
+    project, temp, outside = tmp_path / "project", tmp_path / "tmp", visible_outside
+    for folder in (project, temp):
         folder.mkdir()
     (outside / "keep.txt").write_text("precious\n")
     pitui_home.mkdir()
-    # tmp_path lies under /tmp: keep /tmp itself out of the sandbox so "outside" is outside.
     (pitui_home / "settings.json").write_text('{"sandbox": {"writableSlashTmp": false}}')
     env = {**os.environ, "PITUI_DEMO_PACE_MS": "0", "TMPDIR": str(temp), "PYTHONPATH": str(ROOT)}
     result = subprocess.run(
@@ -96,3 +97,24 @@ def test_every_policy_can_be_picked_on_the_command_line(mode: str, tmp_path: Pat
 
     args = build_parser().parse_args(["--approve", mode])
     assert options_from_args(args, tmp_path).approve == mode
+
+
+@needs_a_sandbox
+async def test_print_mode_refuses_a_git_command_that_writes_the_repository(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nobody to ask: the git command that would run with .git writable is refused."""
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
+    await asyncio.to_thread(subprocess.run, ["git", "init", "-q", str(tmp_path)], check=True)
+    options = SessionOptions(cwd=tmp_path, approve="workspace", no_session=True)
+    session = await create_agent_session(options)
+    await session.prompt("run git -c user.name=u -c user.email=u@x commit --allow-empty -qm x")
+    await session.prompt("run git commit --allow-empty -qm y")
+    await session.close()
+    results = [m for m in session.messages if isinstance(m, ToolResultMessage)]
+    texts = [b.text for r in results for b in r.content if isinstance(b, TextContent)]
+    assert "Permission denied for bash" not in texts[0]  # sandboxed, and it fails there
+    assert "Read-only file system" in texts[0] or "Permission denied" in texts[0], texts[0]
+    assert texts[1].startswith("Permission denied for bash: writes the repository"), texts[1]
+    assert not (tmp_path / ".git" / "refs" / "heads" / "master").exists()
+    assert not (tmp_path / ".git" / "refs" / "heads" / "main").exists()

@@ -31,6 +31,7 @@ def _builders(
     command_prefix: str | None,
     check_path: PathCheck | None,
     sandbox: Sandbox | None,
+    git_grant: Callable[[str], bool] | None = None,
 ) -> dict[str, Callable[[], AgentTool]]:
     # Each tool's module is imported when the tool is built: a session pays only for
     # the tools it enables (grep, find and ls are off by default).
@@ -42,7 +43,10 @@ def _builders(
     def bash() -> AgentTool:
         from pitui.core.tools.bash import BashTool
 
-        return BashTool(cwd, shell_path=shell_path, command_prefix=command_prefix, sandbox=sandbox)
+        return BashTool(
+            cwd, shell_path=shell_path, command_prefix=command_prefix, sandbox=sandbox,
+            git_grant=git_grant,
+        )  # fmt: skip
 
     def edit() -> AgentTool:
         from pitui.core.tools.edit import EditTool
@@ -88,6 +92,7 @@ def create_tools(
     command_prefix: str | None = None,
     check_path: PathCheck | None = None,
     sandbox: Sandbox | None = None,
+    git_grant: Callable[[str], bool] | None = None,
 ) -> list[AgentTool]:
     """Build the named tools (default: read, bash, edit, write) for a session in ``cwd``.
 
@@ -99,11 +104,13 @@ def create_tools(
         check_path: Asked by ``write`` and ``edit`` just before they touch a file (the
             permission gate's symlink re-check).
         sandbox: Confines every bash command (the ``workspace`` policy).
+        git_grant: Asked by ``bash`` with the call's id: may this git command write the
+            repository (the user allowed it)?
 
     Raises:
         ValueError: A name is not a built-in tool.
     """
-    builders = _builders(Path(cwd), shell_path, command_prefix, check_path, sandbox)
+    builders = _builders(Path(cwd), shell_path, command_prefix, check_path, sandbox, git_grant)
     wanted = DEFAULT_TOOL_NAMES if names is None else tuple(names)
     unknown = [name for name in wanted if name not in builders]
     if unknown:

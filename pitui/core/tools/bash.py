@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import errno
 import os
 import shutil
 import signal as signals
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -17,7 +19,8 @@ from pydantic import Field
 from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
 from pitui.ai.abort import AbortSignal
 from pitui.ai.types import TextContent
-from pitui.core.sandbox import Sandbox
+from pitui.core.sandbox import Sandbox, SandboxedCommand
+from pitui.core.sandbox_git import check_new_git, has_git
 from pitui.core.tools._common import ToolDetails, ToolParams
 from pitui.core.tools.bash_output import OutputCollector, final_text
 from pitui.core.tools.truncate import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, TruncationResult
@@ -136,6 +139,7 @@ class BashTool(AgentTool):
         command_prefix: str | None = None,
         update_interval: float = 0.1,
         sandbox: Sandbox | None = None,
+        git_grant: Callable[[str], bool] | None = None,
     ) -> None:
         self.cwd = Path(cwd)
         self.shell_path = shell_path
@@ -143,6 +147,9 @@ class BashTool(AgentTool):
         self.update_interval = update_interval
         self.sandbox = sandbox
         """Confines every command (the ``workspace`` policy); None runs them as they are."""
+        self.git_grant = git_grant
+        """Asked with the call's id: True if the user allowed this git command to write
+        the repository (the permission gate's :meth:`~PermissionGate.git_granted`)."""
 
     async def execute(
         self, tool_call_id: str, params: Any, cancel: AbortSignal, on_update: UpdateCallback
@@ -157,26 +164,35 @@ class BashTool(AgentTool):
                 f"Working directory does not exist: {self.cwd}\nCannot execute bash commands."
             )
         shell = resolve_shell(self.shell_path)
-        argv = [shell, "-c", command]
+        spawn = SandboxedCommand([shell, "-c", command])
         env: dict[str, str] | None = None
-        if self.sandbox is not None:
-            argv = await asyncio.to_thread(self.sandbox.wrap, argv)
-            env = self.sandbox.environment(os.environ)
+        sandbox = self.sandbox
+        if sandbox is not None and self.git_grant is not None and self.git_grant(tool_call_id):
+            sandbox = dataclasses.replace(sandbox, git_writable=True)
+        # A project without a .git: one the command makes is checked when it is done.
+        watch_git = sandbox is not None and not await asyncio.to_thread(has_git, self.cwd)
+        if sandbox is not None:
+            spawn = await asyncio.to_thread(sandbox.wrap, spawn.argv)
+            env = sandbox.environment(os.environ)
         try:
             proc = await asyncio.create_subprocess_exec(
-                *argv,
+                *spawn.argv,
                 cwd=self.cwd,
                 env=env,
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.STDOUT,
                 start_new_session=True,
+                pass_fds=spawn.pass_fds,
             )
         except OSError as exc:
             # Node's wording: "spawn /bin/zsh ENOENT".
             code = errno.errorcode.get(exc.errno or 0, "EIO")
-            raise ToolError(f"spawn {argv[0]} {code}") from exc
-        output = OutputCollector()
+            raise ToolError(f"spawn {spawn.argv[0]} {code}") from exc
+        finally:
+            spawn.close()
+        # Sandboxed, the log goes where the model's next command can read it too.
+        output = OutputCollector(sandbox.scratch if sandbox is not None else None)
         throttle = _Throttle(on_update, lambda: _partial(output), self.update_interval)
         try:
             outcome = await self._supervise(proc, output, throttle, cancel, params.timeout)
@@ -184,7 +200,8 @@ class BashTool(AgentTool):
             throttle.cancel()
             if proc.returncode is None:
                 self._stop(proc.pid)
-        return await _finish(proc, output, outcome, params.timeout, self.sandbox)
+        git_note = await asyncio.to_thread(check_new_git, self.cwd) if watch_git else None
+        return await _finish(proc, output, outcome, params.timeout, self.sandbox, git_note)
 
     async def _supervise(
         self,
@@ -255,14 +272,17 @@ async def _finish(
     outcome: Outcome,
     limit_s: float | None,
     sandbox: Sandbox | None,
+    git_note: str | None = None,
 ) -> AgentToolResult:
     """Build the result (or raise) from what was captured, with pi's texts.
 
     Under a sandbox, output showing a refused write gets a note saying the sandbox
-    refused it, so the model (and the user) know why and what to do.
+    refused it, so the model (and the user) know why and what to do; ``git_note`` says a
+    ``.git`` the command made was moved out (:mod:`pitui.core.sandbox_git`).
     """
     text = output.text()
-    note = sandbox.explain_refusal(text) if sandbox is not None else None
+    notes = [sandbox.explain_refusal(text) if sandbox is not None else None, git_note]
+    note = "\n\n".join(n for n in notes if n) or None
     if outcome != "exited":
         await output.close()
         reason = (

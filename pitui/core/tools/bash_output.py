@@ -31,15 +31,18 @@ from pitui.private_files import open_private
 ROLLING_BUFFER_BYTES = DEFAULT_MAX_BYTES * 2
 
 
-def temp_output_path() -> str:
-    """A fresh path for a full-output log in the system temp directory."""
-    return os.path.join(tempfile.gettempdir(), f"pi-bash-{secrets.token_hex(8)}.log")
+def temp_output_path(folder: str | None = None) -> str:
+    """A fresh path for a full-output log in ``folder`` (default: the system temp dir)."""
+    return os.path.join(folder or tempfile.gettempdir(), f"pi-bash-{secrets.token_hex(8)}.log")
 
 
 class OutputCollector:
     """Accumulates output chunks; renders the tail the model sees."""
 
-    def __init__(self) -> None:
+    def __init__(self, spill_dir: str | None = None) -> None:
+        self._spill_dir = spill_dir
+        """Where the full-output log goes (a sandbox's scratch folder, which its commands
+        see at the same path); None: the system temp dir."""
         self._chunks: deque[bytes] = deque()
         self._buffered = 0
         self.total_bytes = 0
@@ -60,7 +63,7 @@ class OutputCollector:
             self._buffered -= len(self._chunks.popleft())
 
     async def _open_spill(self) -> None:
-        self.full_output_path = temp_output_path()
+        self.full_output_path = temp_output_path(self._spill_dir)
         # 0600 and O_EXCL: the temp dir is shared, the output is the user's.
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
         fd = await asyncio.to_thread(open_private, Path(self.full_output_path), flags)

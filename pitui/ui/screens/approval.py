@@ -25,8 +25,9 @@ Enter saves it; the core checks the edit (:func:`~pitui.core.command_rules.valid
 
 The call cannot hide in it (:mod:`pitui.ui.view.approval_text`): the title is one line
 with every control character and newline spelled out (``⏎``, ``\x1b``), a bash command
-is shown in full in a virtual scrolling view (only the rows on screen are drawn, so a
-1 MB command opens at once; ↑ ↓ PgUp PgDn Home End scroll it) with its size said when it
+is shown in full in a virtual scrolling view (only the rows on screen are ever made, so a
+1 MB command opens at once: ``python bench/approval_dialog.py``; ↑ ↓ PgUp PgDn Home End
+scroll it) with its size said when it
 is longer than the view, and the reason and the key row sit in a footer docked to the
 bottom of the dialog, on screen whatever the size of the call.
 """
@@ -34,24 +35,29 @@ bottom of the dialog, on screen whatever the size of the call.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.segment import Segment
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.geometry import Size
 from textual.screen import ModalScreen
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Input, Log, Static
+from textual.widgets import Button, Input, Static
 from textual.widgets.button import ButtonVariant
 
 from pitui.core.command_rules import validate_rule
 from pitui.core.permissions import ApprovalRequest, ApprovalResponse, Choice
 from pitui.core.sanitize import inert, visible
 from pitui.ui.approval_preview import ApprovalPreview
-from pitui.ui.view.approval_text import body_lines, call_text, size_note, title_line
+from pitui.ui.view.approval_text import BodyRows, call_text, size_note, title_line
 from pitui.ui.widgets.tool_renderers import render_diff
 
 MAX_ARG_CHARS = 4000
@@ -96,7 +102,7 @@ def request_body(request: ApprovalRequest, preview: ApprovalPreview | None) -> C
 def always_label(request: ApprovalRequest) -> str:
     """What "always" would remember."""
     if request.tool_name == "bash" and request.always_rule:
-        rule = visible(request.always_rule)
+        rule = visible(request.always_rule[: LABEL_RULE_CHARS + 1])
         if len(rule) > LABEL_RULE_CHARS:
             rule = rule[:LABEL_RULE_CHARS] + "…"
         return f"Always allow `{rule}` here [a]"
@@ -130,12 +136,36 @@ class _DialogInput(_GuardedKeys, Input):
     """The reason and rule fields."""
 
 
-class _CommandView(Log, can_focus=False):
-    """The whole command, drawn a screen at a time (a Log draws only the rows in view).
+class _CommandView(ScrollView, can_focus=False):
+    """The whole command, drawn a row at a time: only the rows in view are ever made
+    (:class:`BodyRows` slices them from the command when drawn), so a 1 MB command costs
+    one scan to count its rows, not a list of them.
 
     Not focusable (every focusable widget here must be a _GuardedKeys): the dialog's
     arrow and page keys scroll it, and so does the mouse wheel.
     """
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(id=id)
+        self.rows: Sequence[str] = ()
+
+    @property
+    def line_count(self) -> int:
+        """How many rows the command takes."""
+        return len(self.rows)
+
+    def show(self, rows: Sequence[str]) -> None:
+        self.rows = rows
+        self.virtual_size = Size(self.scrollable_content_region.width, len(rows))
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        style = self.rich_style
+        width = self.size.width
+        index = self.scroll_offset.y + y
+        if index >= len(self.rows):
+            return Strip.blank(width, style)
+        return Strip([Segment(self.rows[index], style)]).crop_extend(0, width, style)
 
 
 def _button(label: str, choice: str, variant: ButtonVariant) -> Button:
@@ -194,7 +224,7 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
             with Vertical(id="approval-foot"):  # docked: on screen whatever the call's size
                 yield from self._compose_foot()
             if bash_command(request) is not None:
-                yield _CommandView(id="approval-command", auto_scroll=False)
+                yield _CommandView(id="approval-command")
             else:
                 # Not focusable: every focusable widget here must be a _GuardedKeys.
                 with VerticalScroll(id="approval-preview", can_focus=False):
@@ -236,10 +266,9 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
         """Cut the call into rows as wide as the view, then say its size if it overflows."""
         view = self.query_one(_CommandView)
         width = view.scrollable_content_region.width or view.size.width or 80
-        lines = body_lines(call_text(self.request.tool_name, self.request.args), width)
-        view.clear()
-        view.write_lines(lines)
-        view.styles.height = len(lines)  # capped by max-height; the dialog lays out again
+        rows = BodyRows(call_text(self.request.tool_name, self.request.args), width)
+        view.show(rows)
+        view.styles.height = len(rows)  # capped by max-height; the dialog lays out again
         self.call_after_refresh(self._fit_then_say_size)
 
     def _fit_then_say_size(self) -> None:

@@ -12,10 +12,11 @@ second.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, overload
 
 from pitui.core.sanitize import visible
 from pitui.core.tool_titles import tool_title_text
@@ -51,23 +52,64 @@ def size_note(text: str) -> str:
     return f"{chars} on {lines:,} lines" if lines > 1 else chars
 
 
-def body_lines(text: str, width: int) -> list[str]:
-    """``text`` as display lines at most ``width`` cells wide, every character visible.
+class BodyRows(Sequence[str]):
+    """The display rows of ``text``, at most ``width`` cells each, every character visible.
 
-    A newline of the text ends its line with ``⏎`` and starts a new one (so an empty
-    line is a ``⏎`` too, never nothing); a long line is cut, not wrapped at words, so
-    each character is shown exactly once.
+    A newline of the text ends its row with ``⏎`` and starts a new one (so an empty line
+    is a ``⏎`` too, never nothing); a long line is cut, not wrapped at words, so each
+    character is shown exactly once. Made when asked for: a line of printable ASCII (all
+    of a typical huge command) is only counted here and sliced when its row is drawn,
+    so a 1 MB command costs one scan, not a million-character list of rows.
     """
-    width = max(width, 8)
-    lines: list[str] = []
-    source = text.split("\n")
-    for number, line in enumerate(source):
-        shown = visible(line) + ("⏎" if number < len(source) - 1 else "")
-        if shown.isascii():
-            lines += [shown[i : i + width] for i in range(0, len(shown), width)]
-        else:
-            lines += _cut_cells(shown, width)
-    return [line or " " for line in lines] or [" "]
+
+    def __init__(self, text: str, width: int) -> None:
+        self.width = max(width, 8)
+        self._source = text.split("\n")
+        self._starts: list[int] = []
+        self._cut: dict[int, list[str]] = {}  # the rows of lines that need escaping
+        last, total = len(self._source) - 1, 0
+        for number, line in enumerate(self._source):
+            self._starts.append(total)
+            mark = "⏎" if number < last else ""
+            if line.isascii() and line.isprintable():
+                total += -(-(len(line) + len(mark)) // self.width)
+            else:
+                rows = _cut_cells(visible(line) + mark, self.width) if line or mark else []
+                self._cut[number] = rows
+                total += len(rows)
+        self._count = total
+
+    def __len__(self) -> int:
+        return max(self._count, 1)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        if self._count == 0:
+            return " "
+        number = bisect.bisect_right(self._starts, index) - 1  # only the last line has no rows
+        offset = index - self._starts[number]
+        if number in self._cut:
+            return self._cut[number][offset] or " "
+        line, start = self._source[number], offset * self.width
+        end = start + self.width
+        if end <= len(line):
+            return line[start:end]
+        mark = "⏎" if number < len(self._source) - 1 else ""
+        return line[start:] + mark or " "
+
+
+def body_lines(text: str, width: int) -> list[str]:
+    """:class:`BodyRows` of ``text`` as a list (for tests and small calls)."""
+    return list(BodyRows(text, width))
 
 
 def _cut_cells(text: str, width: int) -> list[str]:

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from pitui.core.sandbox import LAUNCHER, Sandbox, SandboxKind, find_sandbox, writable_places
+from pitui.core.sandbox import LAUNCHER, Sandbox, SandboxKind, build_sandbox, find_sandbox
 from pitui.core.settings import SandboxSettings
 from pitui.core.tools.bash import BashError, BashTool
 from tests.core.sandbox_support import LANDLOCK_ABI, backends
+from tests.core.sandbox_support import visible_outside as visible_outside
 
 from .helpers import run, text
 
@@ -24,10 +25,12 @@ each_backend = pytest.mark.parametrize("kind", backends())
 
 
 @pytest.fixture
-def places(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, Path]:
-    """(project, temp dir, outside dir); /tmp itself is not writable here (tmp_path is in it)."""
-    project, temp, outside = tmp_path / "project", tmp_path / "tmp", tmp_path / "outside"
-    for folder in (project, temp, outside):
+def places(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, visible_outside: Path
+) -> tuple[Path, Path, Path]:
+    """(project, temp dir, outside dir); outside is where the sandbox can see it."""
+    project, temp, outside = tmp_path / "project", tmp_path / "tmp", visible_outside
+    for folder in (project, temp):
         folder.mkdir()
     (outside / "keep.txt").write_text("precious\n")
     monkeypatch.setenv("TMPDIR", str(temp))
@@ -37,7 +40,7 @@ def places(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path,
 
 def _tool(kind: SandboxKind, project: Path, *, network: bool = True) -> BashTool:
     settings = SandboxSettings(writable_slash_tmp=False, network=network)
-    return BashTool(project, sandbox=Sandbox(kind, writable_places(project, settings), network))
+    return BashTool(project, sandbox=build_sandbox(kind, project, settings))
 
 
 @each_backend
@@ -62,9 +65,13 @@ async def test_writes_inside_the_project_and_temp_still_work(
         'echo a > in.txt && mkdir -p sub && mv in.txt sub/ && echo b > "$TMPDIR/t.txt" '
         '&& echo c > /dev/null && rm -rf sub/in.txt && ls && cat "$TMPDIR/t.txt"'
     )
-    result = await run(_tool(kind, project), command=command)
+    tool = _tool(kind, project)
+    result = await run(tool, command=command)
     assert text(result) == "sub\nb\n"
-    assert (temp / "t.txt").read_text() == "b\n"
+    # With a mount namespace $TMPDIR is the session's scratch folder, else the real one.
+    assert tool.sandbox is not None
+    scratch = Path(tool.sandbox.scratch) if tool.sandbox.scratch else temp
+    assert (scratch / "t.txt").read_text() == "b\n"
     assert "[pitui sandbox]" not in text(result)
 
 

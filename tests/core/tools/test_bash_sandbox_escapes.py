@@ -15,18 +15,24 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from pitui.ai.abort import AbortSignal
-from pitui.core.sandbox import LAUNCHER, Sandbox, SandboxKind, writable_places
+from pitui.core.sandbox import LAUNCHER, Sandbox, SandboxKind, build_sandbox
 from pitui.core.settings import SandboxSettings
 from pitui.core.tools.bash import BashError, BashTool
-from tests.core.sandbox_support import HAS_BWRAP, LANDLOCK_ABI, NAMESPACES, backends
+from tests.core.sandbox_support import (
+    HAS_BWRAP,
+    LANDLOCK_ABI,
+    NAMESPACES,
+    backends,
+    connect_probe,
+    unix_server,
+)
+from tests.core.sandbox_support import visible_outside as visible_outside
 
 from .helpers import run, text
 
@@ -35,10 +41,12 @@ PY = sys.executable
 
 
 @pytest.fixture
-def places(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+def places(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, visible_outside: Path
+) -> tuple[Path, Path]:
     """(project, outside); the project is a git repository with pitui settings."""
-    project, temp, outside = tmp_path / "project", tmp_path / "tmp", tmp_path / "outside"
-    for folder in (project, temp, outside, project / ".pitui"):
+    project, temp, outside = tmp_path / "project", tmp_path / "tmp", visible_outside
+    for folder in (project, temp, project / ".pitui"):
         folder.mkdir()
     subprocess.run(["git", "init", "-q", str(project)], check=True)
     (project / ".pitui" / "settings.json").write_text("{}\n")
@@ -52,8 +60,7 @@ def _tool(
     kind: SandboxKind, project: Path, *, network: bool = True, namespaces: bool = NAMESPACES
 ) -> BashTool:
     settings = SandboxSettings(writable_slash_tmp=False, network=network)
-    sandbox = Sandbox(kind, writable_places(project, settings), network, namespaces=namespaces)
-    return BashTool(project, sandbox=sandbox)
+    return BashTool(project, sandbox=build_sandbox(kind, project, settings, namespaces=namespaces))
 
 
 async def _output(tool: BashTool, command: str) -> str:
@@ -161,51 +168,24 @@ async def test_terminal_and_agent_sockets_leave_the_environment(
     assert not names & (set(_AGENT_VARS) - {"KEEP_ME"}), output
 
 
-@contextlib.contextmanager
-def _unix_server(address: str | bytes) -> Iterator[socket.socket]:
-    """A unix socket server that accepts every connection (a full queue would refuse)."""
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(address)
-    server.listen(16)
-
-    def serve() -> None:
-        with contextlib.suppress(OSError):
-            while True:
-                server.accept()[0].close()
-
-    threading.Thread(target=serve, daemon=True).start()
-    try:
-        yield server
-    finally:
-        server.shutdown(socket.SHUT_RDWR)
-        server.close()
-
-
-def _connect_probe(address: str) -> str:
-    return (
-        f'{PY} -c "import socket; s = socket.socket(socket.AF_UNIX); '
-        f"s.connect({address!r}); print('CONNECTED')\""
-    )
-
-
 @each_backend
 @needs_namespaces
 async def test_unix_sockets_outside_the_project_cannot_be_reached(
     kind: SandboxKind, places: tuple[Path, Path]
 ) -> None:
     project, outside = places
-    with _unix_server(str(outside / "tmux.sock")), _unix_server(str(project / "own.sock")):
+    with unix_server(str(outside / "tmux.sock")), unix_server(str(project / "own.sock")):
         tool = _tool(kind, project)
-        assert "CONNECTED" not in await _output(tool, _connect_probe(str(outside / "tmux.sock")))
-        assert "CONNECTED" in await _output(tool, _connect_probe(str(project / "own.sock")))
+        assert "CONNECTED" not in await _output(tool, connect_probe(str(outside / "tmux.sock")))
+        assert "CONNECTED" in await _output(tool, connect_probe(str(project / "own.sock")))
 
 
 @pytest.mark.skipif(LANDLOCK_ABI < 6, reason=f"Landlock ABI {LANDLOCK_ABI} has no scopes (needs 6)")
 async def test_abstract_unix_sockets_outside_cannot_be_reached(places: tuple[Path, Path]) -> None:
     project, _ = places
     name = f"\0pitui-test-{os.getpid()}"
-    with _unix_server(name):
-        output = await _output(_tool("landlock", project), _connect_probe(name))
+    with unix_server(name):
+        output = await _output(_tool("landlock", project), connect_probe(name))
     assert "CONNECTED" not in output and "Operation not permitted" in output, output
 
 
@@ -354,7 +334,7 @@ def test_the_tree_ends_when_pitui_dies(tmp_path: Path) -> None:
         pytest.skip("the kernel has no Landlock")
     marker = tmp_path / "late"
     settings = SandboxSettings(writable_slash_tmp=False)
-    sandbox = Sandbox("landlock", writable_places(tmp_path, settings), namespaces=NAMESPACES)
+    sandbox = build_sandbox("landlock", tmp_path, settings, namespaces=NAMESPACES)
     # A stand-in for pitui: starts the command, then is SIGKILLed before it is done.
     script = (
         "import os, subprocess, sys, time\nargv = sys.argv[1:]\n"
@@ -362,7 +342,7 @@ def test_the_tree_ends_when_pitui_dies(tmp_path: Path) -> None:
         "subprocess.Popen(argv, start_new_session=True)\ntime.sleep(5)\n"
     )
     command = f"setsid sh -c 'sleep 1; touch {marker}' & sleep 30"
-    pitui = subprocess.Popen([PY, "-c", script, *sandbox.wrap(["/bin/sh", "-c", command])])
+    pitui = subprocess.Popen([PY, "-c", script, *sandbox.wrap(["/bin/sh", "-c", command]).argv])
     time.sleep(0.3)
     pitui.kill()
     pitui.wait()
@@ -390,7 +370,7 @@ def test_an_unprivileged_user_gets_the_namespace_through_a_user_namespace() -> N
         folder.chmod(0o777)
         project = folder / "project"
         subprocess.run([*prefix, "mkdir", "-p", str(project / ".git")], check=True)
-        launcher = Sandbox("landlock", (str(project),), namespaces=True).wrap(["true"])
+        launcher = Sandbox("landlock", (str(project),), namespaces=True).wrap(["true"]).argv
         options = launcher[4 : launcher.index("--parent")]
         script = "touch .git/x; touch ok"
         shell = f'cd {project} && exec "$@"'
@@ -432,8 +412,8 @@ def test_a_writable_mount_inside_the_project_stays_writable(tmp_path: Path) -> N
         pytest.skip("needs root and unshare(1) to make a mount of its own")
     (tmp_path / "cache").mkdir()
     settings = SandboxSettings(writable_slash_tmp=False)
-    sandbox = Sandbox("landlock", writable_places(tmp_path, settings), namespaces=True)
-    launcher = sandbox.wrap(["sh", "-c", "touch cache/x top && echo wrote"])
+    sandbox = build_sandbox("landlock", tmp_path, settings, namespaces=True)
+    launcher = sandbox.wrap(["sh", "-c", "touch cache/x top && echo wrote"]).argv
     at = launcher.index("--parent")  # the shell below is its parent, not this process
     launcher = launcher[:at] + launcher[at + 2 :]
     script = 'mount -t tmpfs scratch cache && exec "$@"'
@@ -464,8 +444,8 @@ async def test_a_socket_served_from_another_network_namespace_is_covered_too(
     )
     try:
         assert server.stdout is not None and await server.stdout.readline() == b"up\n"
-        assert "CONNECTED" in await _output(BashTool(project), _connect_probe(path))
-        output = await _output(_tool(kind, project), _connect_probe(path))
+        assert "CONNECTED" in await _output(BashTool(project), connect_probe(path))
+        output = await _output(_tool(kind, project), connect_probe(path))
         assert "CONNECTED" not in output and "Connection refused" in output, output
     finally:
         server.kill()
@@ -522,14 +502,11 @@ async def test_sockets_in_the_users_writable_paths_stay_reachable(
     project, outside = places
     (outside / "db").mkdir()
     settings = SandboxSettings(writable_slash_tmp=False, writable_paths=[str(outside / "db")])
-    sandbox = Sandbox(
-        kind, writable_places(project, settings), namespaces=NAMESPACES,
-        sockets_in=(str(outside / "db"),),
-    )  # fmt: skip
-    with _unix_server(str(outside / "db" / "s.sock")), _unix_server(str(outside / "x.sock")):
+    sandbox = build_sandbox(kind, project, settings, namespaces=NAMESPACES)
+    with unix_server(str(outside / "db" / "s.sock")), unix_server(str(outside / "x.sock")):
         tool = BashTool(project, sandbox=sandbox)
-        assert "CONNECTED" in await _output(tool, _connect_probe(str(outside / "db" / "s.sock")))
-        assert "CONNECTED" not in await _output(tool, _connect_probe(str(outside / "x.sock")))
+        assert "CONNECTED" in await _output(tool, connect_probe(str(outside / "db" / "s.sock")))
+        assert "CONNECTED" not in await _output(tool, connect_probe(str(outside / "x.sock")))
 
 
 @needs_namespaces
