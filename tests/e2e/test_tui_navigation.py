@@ -51,7 +51,7 @@ def _go_to_first_message(terminal: Terminal) -> None:
 def test_text_put_back_by_a_navigation_is_edited_at_its_end(terminal: Terminal) -> None:
     terminal.type("hello")
     terminal.keys("Enter")
-    terminal.wait_for(lambda s: "You said: hello" in s, "the reply")
+    terminal.wait_for(lambda s: "said: hello" in s, "the reply")
     _go_to_first_message(terminal)
     terminal.type(" and more")
     screen = terminal.wait_for(lambda s: "more" in _composer(s), "the typing")
@@ -61,7 +61,7 @@ def test_text_put_back_by_a_navigation_is_edited_at_its_end(terminal: Terminal) 
 def test_a_navigation_clears_the_branches_search(terminal: Terminal) -> None:
     terminal.type("hello")
     terminal.keys("Enter")
-    terminal.wait_for(lambda s: "You said: hello" in s, "the reply")
+    terminal.wait_for(lambda s: "said: hello" in s, "the reply")
     terminal.keys("C-b")
     terminal.wait_for(lambda s: "• user: hello" in s, "the Branches pane")
     terminal.type("hello")
@@ -75,7 +75,7 @@ def test_a_navigation_clears_the_branches_search(terminal: Terminal) -> None:
     terminal.keys("C-u")
     terminal.type("again")
     terminal.keys("Enter")
-    terminal.wait_for(lambda s: "You said: again" in s, "the new reply")
+    terminal.wait_for(lambda s: "said: again" in s, "the new reply")
     terminal.keys("C-b")
     screen = terminal.wait_for(lambda s: "user: again" in s, "the new branch in the pane")
     assert "search: hello" not in screen
