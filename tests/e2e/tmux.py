@@ -69,6 +69,11 @@ class Terminal:
         """Type ``text`` literally, in one burst."""
         subprocess.run([*self._tmux, "send-keys", "-t", self.name, "-l", text], check=True)
 
+    def resize(self, width: int, height: int) -> None:
+        """Resize the terminal (the window: pitui gets a SIGWINCH)."""
+        argv = ["resize-window", "-t", self.name, "-x", f"{width}", "-y", f"{height}"]
+        subprocess.run([*self._tmux, *argv], check=True)
+
     def screen(self) -> str:
         result = subprocess.run(
             [*self._tmux, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True
