@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,52 @@ def test_at_100_columns_the_tree_takes_the_tool_panes_place(tmp_path: Path) -> N
         term.keys("Escape")
         screen = term.wait_for(lambda s: "╭─ Branches" not in s, "the tree gone again")
         assert "╭─ Tools" in screen.splitlines()[0]
+    finally:
+        term.close()
+
+
+def _boxes(screen: str) -> dict[str, int]:
+    """The width of each pane's box on the top line, by title."""
+    top = screen.splitlines()[0]
+    return {t: _box_width(screen, t) for t in ("Conversation", "Tools", "Branches") if t in top}
+
+
+def _laid_out(screen: str, panes: set[str], width: int) -> bool:
+    boxes = _boxes(screen)
+    return set(boxes) == panes and sum(boxes.values()) == width
+
+
+def _tools_hidden(screen: str) -> bool:
+    top = screen.splitlines()[0]  # the whole line drawn: a poll can catch half a frame
+    return "Tools" not in top and "╭─ Branches" in top and top.endswith("╮")
+
+
+def test_the_conversation_keeps_60_columns_at_every_width(tmp_path: Path) -> None:
+    """Issue 22 item 8: at 120 columns with three panes the conversation had 54 columns;
+    hiding Tools (F2) gives its width to the tree."""
+    project = tmp_path / "project"
+    project.mkdir()
+    term = Terminal(project, tmp_path / "home", width=120, height=30, socket=SOCKET)
+    try:
+        term.wait_for(lambda s: "demo (offline)" in s, "the session")
+        term.type("hello")
+        term.keys("Enter")
+        term.wait_for(lambda s: "↓" in s.splitlines()[-1], "the reply's usage")
+        for width in (120, 121, 140, 160, 119, 100, 120):
+            panes = (
+                {"Conversation", "Tools", "Branches"} if width >= 120 else {"Conversation", "Tools"}
+            )
+            # Laid out: these panes, side by side across the width (a frame drawn during
+            # the resize can still show the old widths).
+            screen = term.resize(width, 30, until=partial(_laid_out, panes=panes, width=width))
+            boxes = _boxes(screen)
+            assert boxes["Conversation"] >= 60, (width, boxes)
+        beside_tools = boxes["Branches"]
+        term.keys("F2")
+        screen = term.wait_for(_tools_hidden, "Tools hidden, the tree in its place")
+        boxes = _boxes(screen)
+        assert boxes["Branches"] > beside_tools and boxes["Conversation"] >= 60, boxes
+        assert sum(boxes.values()) == 120, boxes
     finally:
         term.close()
 
