@@ -396,3 +396,21 @@ async def test_typing_while_a_navigation_runs_goes_after_the_text_put_back(
         assert composer.cursor_location == (0, len("second prompt and more"))
         state = tree(app).state
         assert state is not None and state.query == ""
+
+
+async def test_capitals_typed_into_a_search_are_letters(tmp_path: Path) -> None:
+    """Typing ``README`` in the pane searched ``REAME`` (Shift+D, the files of the row,
+    took the D); while a search is typed capitals are letters, and the shifted actions
+    work again once the selection moves."""
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await submit(pilot, "look at README")
+        await pilot.press("ctrl+b", *"README")
+        await settle(pilot)
+        state = tree(app).state
+        assert state is not None and state.query == "README"
+        assert not isinstance(app.screen, LabelEditor)
+        await pilot.press("up", "L")  # the selection moved: Shift+L labels the row
+        await wait_until(pilot, lambda: isinstance(app.screen, LabelEditor), "the editor")
