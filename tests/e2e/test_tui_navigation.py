@@ -66,8 +66,8 @@ def test_a_navigation_clears_the_branches_search(terminal: Terminal) -> None:
     terminal.wait_for(lambda s: "said: hello" in s, "the reply")
     terminal.keys("C-b")
     terminal.wait_for(lambda s: "• user: hello" in s, "the Branches pane")
-    terminal.type("hello")
-    terminal.wait_for(lambda s: "search: hello" in s, "the search")
+    terminal.type("HELLO")  # capitals while typing a search are letters, not Shift+L
+    terminal.wait_for(lambda s: "search: HELLO" in s, "the search")
     terminal.keys("Up")
     terminal.wait_for(lambda s: "› • user: hello" in s, "the user message selected")
     terminal.keys("Enter")
@@ -80,7 +80,7 @@ def test_a_navigation_clears_the_branches_search(terminal: Terminal) -> None:
     terminal.wait_for(lambda s: "said: again" in s, "the new reply")
     terminal.keys("C-b")
     screen = terminal.wait_for(lambda s: "user: again" in s, "the new branch in the pane")
-    assert "search: hello" not in screen
+    assert "search: HELLO" not in screen
 
 
 def test_tmux_without_extended_keys_is_warned_about_once(terminal: Terminal) -> None:
