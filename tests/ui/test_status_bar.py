@@ -47,10 +47,12 @@ def test_a_long_location_is_shortened_in_the_middle_not_run_into_the_model() -> 
     assert fit_location(info, 80) == f"{cwd} (main)"
     assert fit_location(info, 30) == "/tmp/…/prdemo (main)"
     assert fit_location(info, 18) == "…/prdemo (main)"
-    assert fit_location(info, 10) == "…/prdemo…"
+    assert fit_location(info, 10) == "…/prdemo"  # the branch went first
     assert len(fit_location(info, 10)) <= 10
     named = SessionInfo(cwd=cwd, session_name="Port work", read_only=True)
     assert fit_location(named, 40) == "/tmp/…/prdemo • Port work • read-only"
+    marked = SessionInfo(cwd=cwd, git_branch="main", session_name="Port work", read_only=True)
+    assert fit_location(marked, 24) == "…/prdemo • read-only"  # the marker stays
     assert fit_location(SessionInfo(cwd="/srv/p"), 3) == "…/p"
     assert fit_location(SessionInfo(cwd="/srv/project"), 5) == "…/pr…"
 

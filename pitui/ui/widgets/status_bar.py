@@ -43,14 +43,21 @@ def _shorter_paths(path: str) -> list[str]:
 
 def fit_location(info: SessionInfo, room: int) -> str:
     """:func:`location_text` in ``room`` columns: the path gives way in its middle, then
+    the session name and the git branch go (the read-only and files marks stay), then
     the text is cut at its end (``…``), so it never runs into the model beside it."""
     text = location_text(info)
     if len(text) <= room:
         return text
-    for path in _shorter_paths(shorten_path(info.cwd)):
-        text = location_text(info, path)
-        if len(text) <= room:
-            return text
+    path = shorten_path(info.cwd)
+    for candidate in (
+        info,
+        replace(info, session_name=None),
+        replace(info, session_name=None, git_branch=None),
+    ):
+        for shorter in _shorter_paths(path):
+            text = location_text(candidate, shorter)
+            if len(text) <= room:
+                return text
     return text[: max(room - 1, 0)].rstrip() + "…" if room > 0 else ""
 
 
