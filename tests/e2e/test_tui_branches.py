@@ -26,10 +26,10 @@ def test_edit_an_earlier_prompt_from_the_tree(terminal: Terminal) -> None:
     terminal.wait_for(lambda s: "Branches" in s and "demo" in s, "the first frame")
     terminal.type("first prompt")
     terminal.keys("Enter")
-    terminal.wait_for(lambda s: "You said: first prompt" in s, "the first reply")
+    terminal.wait_for(lambda s: "said: first prompt" in s, "the first reply")
     terminal.type("second prompt")
     terminal.keys("Enter")
-    terminal.wait_for(lambda s: "You said: second prompt" in s, "the second reply")
+    terminal.wait_for(lambda s: "said: second prompt" in s, "the second reply")
     terminal.keys("C-b", "Up", "Enter")  # one burst, as a fast typist sends them
     terminal.wait_for(lambda s: "Summarize the branch you are leaving?" in s, "the chooser")
     terminal.keys("Enter")  # No summary

@@ -29,7 +29,7 @@ def test_closing_the_terminal_ends_pitui(tmp_path: Path) -> None:
         terminal.wait_for(lambda s: "demo (offline)" in s, "the session")
         terminal.type("hello")
         terminal.keys("Enter")
-        terminal.wait_for(lambda s: "You said: hello" in s, "the reply")
+        terminal.wait_for(lambda s: "said: hello" in s, "the reply")
         processes = terminal.processes()
     finally:
         terminal.close()

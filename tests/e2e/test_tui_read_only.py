@@ -35,7 +35,7 @@ def test_a_held_session_is_marked_read_only_and_keeps_the_prompt(tmp_path: Path)
     first = Terminal(project, home, args=("-c",), socket=SOCKET)
     second: Terminal | None = None
     try:
-        first.wait_for(lambda s: "You said: hello" in s, "the first pitui")
+        first.wait_for(lambda s: "said: hello" in s, "the first pitui")
         second = Terminal(project, home, args=("-c",), socket=SOCKET)
         second.wait_for(lambda s: "read-only" in s.splitlines()[-2], "the read-only marker")
         second.type("my precious prompt")

@@ -67,7 +67,7 @@ def _tool(terminal: Terminal) -> None:
 def _stream(terminal: Terminal) -> None:
     terminal.type("hello there, tell me a long story")
     terminal.keys("Enter")
-    terminal.wait_for(lambda s: "offline demo" in s.lower() or "You said" in s, "the reply")
+    terminal.wait_for(lambda s: "offline demo" in s.lower() or "said: " in s, "the reply")
 
 
 def _picker(terminal: Terminal) -> None:
@@ -79,7 +79,7 @@ def _picker(terminal: Terminal) -> None:
 def _compaction(terminal: Terminal) -> None:
     terminal.type("hello")
     terminal.keys("Enter")
-    terminal.wait_for(lambda s: "You said: hello" in s, "the reply", timeout=60)
+    terminal.wait_for(lambda s: "said: hello" in s, "the reply", timeout=60)
     terminal.type("/compact")
     terminal.keys("Enter")
     terminal.wait_for(lambda s: "ompacting" in s, "the compaction card")
@@ -93,7 +93,7 @@ def _branch_summary(terminal: Terminal) -> None:
     for prompt in ("first prompt", "second prompt"):
         terminal.type(prompt)
         terminal.keys("Enter")
-        terminal.wait_for(_shows(f"You said: {prompt}"), "the reply", timeout=60)
+        terminal.wait_for(_shows(f"said: {prompt}"), "the reply", timeout=60)
     terminal.keys("C-b", "Up", "Enter")  # back to the second prompt: its reply is left
     terminal.wait_for(lambda s: "Summarize the branch you are leaving?" in s, "the chooser")
     terminal.keys("Down", "Enter")  # Summarize

@@ -14,11 +14,14 @@ pytestmark = [needs_tmux, pytest.mark.e2e]
 
 
 def first_frame(terminal: Terminal, timeout: float = 20) -> str:
-    """The first screen with the panes drawn (polled as fast as tmux answers)."""
+    """The first screen with the panes drawn (polled as fast as tmux answers). A frame is
+    written top to bottom: a poll can catch one half written, so the status line at the
+    bottom must be there too."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         screen = terminal.screen()
-        if "Conversation" in screen and "Branches" in screen:
+        bottom = screen.removesuffix("\n").split("\n")[-1]  # capture-pane keeps blank rows
+        if "Conversation" in screen and "Branches" in screen and bottom.strip():
             return screen
         time.sleep(0.003)
     raise AssertionError("pitui never drew its panes")
@@ -52,6 +55,6 @@ def test_a_prompt_typed_at_once_is_sent_when_the_session_is_up(tmp_path: Path) -
         first_frame(terminal)
         terminal.type("hello early")  # as soon as the panes show, in one burst
         terminal.keys("Enter")
-        terminal.wait_for(lambda s: "You said: hello early" in s, "the reply")
+        terminal.wait_for(lambda s: "said: hello early" in s, "the reply")
     finally:
         terminal.close()

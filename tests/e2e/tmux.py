@@ -69,6 +69,23 @@ class Terminal:
         """Type ``text`` literally, in one burst."""
         subprocess.run([*self._tmux, "send-keys", "-t", self.name, "-l", text], check=True)
 
+    def resize(
+        self, width: int, height: int, until: Callable[[str], bool] = lambda _s: True
+    ) -> str:
+        """Resize the terminal (the window: pitui gets a SIGWINCH); the screen once the
+        app drew itself at the new width (tmux clips the old frame at once) and ``until``
+        holds (a resize can take a frame or two to settle)."""
+        argv = ["resize-window", "-t", self.name, "-x", f"{width}", "-y", f"{height}"]
+        subprocess.run([*self._tmux, *argv], check=True)
+
+        def redrawn(screen: str) -> bool:
+            lines = screen.removesuffix("\n").split("\n")  # capture-pane keeps blank rows
+            top = lines[0]
+            drawn = len(top) == width and top.endswith("╮") and bool(lines[-1].strip())
+            return drawn and until(screen)
+
+        return self.wait_for(redrawn, f"the app drawn at {width} columns")
+
     def screen(self) -> str:
         result = subprocess.run(
             [*self._tmux, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True

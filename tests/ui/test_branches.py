@@ -350,3 +350,67 @@ async def test_ctrl_c_and_ctrl_d_in_the_tree_are_the_tree_s_keys(tmp_path: Path)
         await pilot.press("ctrl+c")  # back, not clear/quit
         await settle(pilot)
         assert app.query_one(Composer).has_focus and app.is_running
+
+
+@pytest.mark.parametrize("slow", ["files", "navigation"])
+async def test_typing_while_a_navigation_runs_goes_after_the_text_put_back(
+    slow: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22 item 9 in fast bursts: keys typed once "No summary" is chosen, while the
+    files are compared or the session moves, went to the tree's search (lost) or made the
+    composer non-empty so the text was not put back; they follow it instead."""
+    import asyncio
+
+    from pitui.ui.controllers.branches import BranchesController
+
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    if slow == "files":
+        files_for_move = BranchesController._files_for_move
+
+        async def slow_files(self: BranchesController, *args: object) -> object:
+            await asyncio.sleep(0.3)
+            return await files_for_move(self, *args)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(BranchesController, "_files_for_move", slow_files)
+    else:
+        navigate = type(session).navigate
+
+        async def slow_navigate(self: AgentSession, *args: object, **kw: object) -> object:
+            await asyncio.sleep(0.3)
+            return await navigate(self, *args, **kw)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(type(session), "navigate", slow_navigate)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await two_prompts(pilot)
+        second = user_entries(session)[1]
+        await select(pilot, second.id)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SummaryChooser), "the chooser")
+        await pilot.press("enter", *" and more")  # No summary, then typing at once
+        await wait_until(pilot, lambda: session.store.get_leaf_id() == second.parent_id, "leaf")
+        await settle(pilot)
+        composer = app.query_one(Composer)
+        assert composer.text == "second prompt and more"
+        assert composer.cursor_location == (0, len("second prompt and more"))
+        state = tree(app).state
+        assert state is not None and state.query == ""
+
+
+async def test_capitals_typed_into_a_search_are_letters(tmp_path: Path) -> None:
+    """Typing ``README`` in the pane searched ``REAME`` (Shift+D, the files of the row,
+    took the D); while a search is typed capitals are letters, and the shifted actions
+    work again once the selection moves."""
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await submit(pilot, "look at README")
+        await pilot.press("ctrl+b", *"README")
+        await settle(pilot)
+        state = tree(app).state
+        assert state is not None and state.query == "README"
+        assert not isinstance(app.screen, LabelEditor)
+        await pilot.press("up", "L")  # the selection moved: Shift+L labels the row
+        await wait_until(pilot, lambda: isinstance(app.screen, LabelEditor), "the editor")

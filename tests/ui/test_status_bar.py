@@ -35,3 +35,51 @@ def test_context_levels() -> None:
     )
     assert context_text(UsageTotals(context_tokens=None), info) == ("?/200k (auto)", "")
     assert context_text(UsageTotals(), SessionInfo()) == ("", "")
+
+
+def test_a_long_location_is_shortened_in_the_middle_not_run_into_the_model() -> None:
+    """Issue 22 item 13: at 60 columns ``/tmp/faults/averyveryvdemo • thinking off`` (the
+    path cut off and run into the model id)."""
+    from pitui.ui.widgets.status_bar import fit_location
+
+    cwd = "/tmp/faults/averyveryverylongdirectoryname/prdemo"
+    info = SessionInfo(cwd=cwd, git_branch="main")
+    assert fit_location(info, 80) == f"{cwd} (main)"
+    assert fit_location(info, 30) == "/tmp/…/prdemo (main)"
+    assert fit_location(info, 18) == "…/prdemo (main)"
+    assert fit_location(info, 10) == "…/prdemo"  # the branch went first
+    assert len(fit_location(info, 10)) <= 10
+    named = SessionInfo(cwd=cwd, session_name="Port work", read_only=True)
+    assert fit_location(named, 40) == "/tmp/…/prdemo • Port work • read-only"
+    marked = SessionInfo(cwd=cwd, git_branch="main", session_name="Port work", read_only=True)
+    assert fit_location(marked, 24) == "…/prdemo • read-only"  # the marker stays
+    assert fit_location(SessionInfo(cwd="/srv/p"), 3) == "…/p"
+    assert fit_location(SessionInfo(cwd="/srv/project"), 5) == "…/pr…"
+
+
+async def test_the_status_line_keeps_a_gap_between_location_and_model() -> None:
+    from textual.app import App, ComposeResult
+
+    from pitui.ui.widgets.status_bar import StatusBar
+
+    class Bar(App[None]):
+        def compose(self) -> ComposeResult:
+            yield StatusBar(id="status")
+
+    info = SessionInfo(
+        cwd="/tmp/faults/averyveryverylongdirectoryname/prdemo",
+        model_id="demo",
+        thinking_level="off",
+        demo=True,
+    )
+    for width in (60, 80):
+        app = Bar()
+        async with app.run_test(size=(width, 2)) as pilot:
+            bar = app.query_one(StatusBar)
+            bar.show(info, UsageTotals())
+            await pilot.pause()
+            location = str(app.query_one("#status-location").render())
+            model = str(app.query_one("#status-model").render())
+            inner = width - 2
+            assert len(location) + 2 + len(model) <= inner, (location, model)
+            assert location.endswith("/prdemo") and model.startswith("demo • thinking off")

@@ -157,14 +157,16 @@ class BranchesController:
             from pitui.ui.screens.navigate import SummaryChooser
 
             chooser = push_for_result(self.host, SummaryChooser(self._row_text(entry_id)))
-        flow = self._navigate_flow(entry_id, chooser)
+        empty = not self.host.main.query_one(Composer).text
+        flow = self._navigate_flow(entry_id, chooser, empty)
         self.host.run_worker(flow, group="navigate", exit_on_error=False)
 
     async def _navigate_flow(
-        self, entry_id: str, chooser: asyncio.Future[SummaryChoice | None] | None
+        self, entry_id: str, chooser: asyncio.Future[SummaryChoice | None] | None, empty: bool
     ) -> None:
         """The summary choice (none when the settings skip the question), a custom
-        prompt if asked for, then the navigation; Esc on either screen: back to the tree."""
+        prompt if asked for, then the navigation; Esc on either screen: back to the tree.
+        ``empty``: the composer was empty when Enter was pressed."""
         from pitui.ui.screens.navigate import CustomPromptScreen
 
         choice = await chooser if chooser is not None else "none"
@@ -173,15 +175,18 @@ class BranchesController:
             prompt = await push_for_result(self.host, CustomPromptScreen())
             if prompt is None:
                 choice = None
+        if choice is not None:
+            # Chosen: the tree is done. Keys typed while the files are compared and the
+            # session moves go to the composer (not the tree's search), and Esc to the app
+            # (it cancels the summary).
+            self.host.main.focus_now(self.host.main.query_one(Composer))
         files = await self._files_for_move(entry_id) if choice is not None else None
         if choice is None or files == CANCELLED:
             self.reopen(entry_id)
             return
-        # Esc must reach the app (it cancels the summary), not the tree.
-        self.host.main.focus_now(self.host.main.query_one(Composer))
         if files is not None and not await self._restore(files):
             return
-        await self._navigate(entry_id, choice, prompt)
+        await self._navigate(entry_id, choice, prompt, empty)
         self._say_restored()
 
     # ------------------------------------------------------------------ files
@@ -290,7 +295,9 @@ class BranchesController:
         index = state.view.index_of(entry_id) if state is not None else None
         return state.view.row(index).text.plain if state is not None and index is not None else ""
 
-    async def _navigate(self, entry_id: str, choice: SummaryChoice, prompt: str | None) -> None:
+    async def _navigate(
+        self, entry_id: str, choice: SummaryChoice, prompt: str | None, empty: bool | None = None
+    ) -> None:
         from pitui.core.session_navigation import NavigationCancelled
 
         session = self.session
@@ -312,7 +319,7 @@ class BranchesController:
             await self.host.apply([ProgressEnded(SUMMARY_OPERATION, f"Error: {exc}", "error")])
             return
         self._show_whole_tree(session.store.get_leaf_id())
-        self.put_in_composer(text)
+        self.put_in_composer(text, empty_before=empty)
 
     def _show_whole_tree(self, leaf: str | None) -> None:
         """After a navigation the pane shows every row again, the new leaf selected (as
@@ -334,11 +341,15 @@ class BranchesController:
             rows.show(rows.state)
         self.host.main.focus_branches()
 
-    def put_in_composer(self, text: str | None) -> None:
-        """A user message's text goes to the composer, only if it is empty (as pi)."""
+    def put_in_composer(self, text: str | None, *, empty_before: bool | None = None) -> None:
+        """A user message's text goes to the composer, only if it is empty (as pi); with
+        ``empty_before``, if it was when the move was asked for: what was typed since,
+        while the move ran, goes on after the text put back."""
         composer = self.host.main.query_one(Composer)
-        if text and not composer.text:
-            composer.put_text(text)
+        if empty_before is None:
+            empty_before = not composer.text
+        if text and empty_before:
+            composer.put_text(text + composer.text)
         self.host.main.leave_branches()
 
     # ------------------------------------------------------------------ label, fork

@@ -4,9 +4,9 @@ Its stylesheet ``main.tcss`` sits beside this module (loaded by the app, since t
 default screen is created before screen stylesheets are read).
 
 Terminals of 120 columns or more show Conversation, Tools and Branches side by side;
-from 100 columns the tool pane sits beside the conversation and Ctrl+B adds Branches;
-narrower ones swap the tool pane (F2) or the branch tree (Ctrl+B) in for the
-conversation.
+from 100 columns the tool pane sits beside the conversation and Ctrl+B swaps Branches in
+for it; narrower ones swap the tool pane (F2) or the branch tree (Ctrl+B) in for the
+conversation. The conversation keeps 60 columns beside the others (main.tcss).
 """
 
 from __future__ import annotations

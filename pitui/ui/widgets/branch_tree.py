@@ -144,6 +144,9 @@ class BranchTree(ScrollView, can_focus=True):
         self.rendered_rows = 0
         """How many rows were rendered anew (not from the cache): for benchmarks."""
         self.typed: Callable[[str], None] | None = None
+        self._searching = False
+        """The last key typed into the search: a capital then is a letter (``README``),
+        not Shift+L/F/D, until another key (a move) comes."""
 
     # ------------------------------------------------------------------ state
 
@@ -308,13 +311,17 @@ class BranchTree(ScrollView, can_focus=True):
 
     def on_key(self, event: events.Key) -> None:
         """Shift+L / Shift+F / Shift+D act on the row; other printable keys search (as in
-        pi)."""
+        pi), capitals too while a search is being typed."""
         row = self.state.selected_row if self.state is not None else None
         character = event.character
         if not event.is_printable or character is None or self.state is None:
+            self._searching = event.key == "backspace" and self._searching
             return
         event.stop()
         event.prevent_default()
+        if self._searching and self.state.query:
+            row = None  # typing on: the capital is part of the word searched
+        self._searching = False
         if character == "L" and row is not None:
             self.post_message(self.EditLabel(row.entry_id, row.label))
         elif character == "F" and row is not None:
@@ -323,6 +330,7 @@ class BranchTree(ScrollView, can_focus=True):
             self.post_message(self.ShowFiles(row.entry_id))
         else:
             self._restructure(lambda s: s.type(character))
+            self._searching = True
 
     def on_paste(self, event: events.Paste) -> None:
         """Pasted text searches too (one line)."""

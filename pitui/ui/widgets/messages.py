@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.content import Content
+from textual.visual import VisualType
 
 from pitui.core.sanitize import inert
 from pitui.ui.view.state import (
@@ -24,6 +25,7 @@ from pitui.ui.view.state import (
 )
 from pitui.ui.widgets.assistant_text import AssistantMarkdown as AssistantMarkdown
 from pitui.ui.widgets.base import ItemStatic
+from pitui.ui.widgets.path_wrapped import PathWrapped
 from pitui.ui.widgets.progress_card import ProgressCard
 from pitui.ui.widgets.tool_renderers import renderer_for
 
@@ -179,7 +181,8 @@ class ApprovalCard(ItemStatic):
 
 
 class NoticeLine(ItemStatic):
-    """A status line, warning or error."""
+    """A status line, warning or error. A long path in it wraps after its separators
+    (``PathWrapped`` breaks it for each width it is laid out at, a resize too)."""
 
     def classes_for(self, item: ChatItem) -> str:
         assert isinstance(item, NoticeItem)
@@ -187,6 +190,10 @@ class NoticeLine(ItemStatic):
 
     def render_item(self, item: NoticeItem) -> Content:
         return Content(inert(item.text))
+
+    def update(self, content: VisualType = "", *, layout: bool = True) -> None:
+        shown = PathWrapped(content) if isinstance(content, Content) else content
+        super().update(shown, layout=layout)
 
 
 CONVERSATION_WIDGETS: dict[type, Any] = {

@@ -16,9 +16,10 @@ CONTEXT_WARNING = 70.0
 CONTEXT_ERROR = 90.0
 
 
-def location_text(info: SessionInfo) -> str:
-    """``~/proj (main) • name`` (``• read-only`` when nothing can be added)."""
-    text = shorten_path(info.cwd)
+def location_text(info: SessionInfo, path: str | None = None) -> str:
+    """``~/proj (main) • name`` (``• read-only`` when nothing can be added); ``path``
+    (a shortened one) instead of the working directory's."""
+    text = shorten_path(info.cwd) if path is None else path
     if info.git_branch:
         text += f" ({info.git_branch})"
     if info.session_name:
@@ -28,6 +29,36 @@ def location_text(info: SessionInfo) -> str:
     if info.files_differ:  # first: a long path is cut from the right
         text = "files differ • " + text
     return text
+
+
+def _shorter_paths(path: str) -> list[str]:
+    """``path`` with ever more of its middle left out: ``/tmp/…/a/proj``, ``/tmp/…/proj``,
+    ``…/proj`` (the project's own name stays longest)."""
+    parts = path.split("/")
+    head = "/" + parts[1] if parts[0] == "" and len(parts) > 1 else parts[0]
+    first = 2 if parts[0] == "" else 1  # the parts after the head
+    shorter = [f"{head}/…/" + "/".join(parts[keep:]) for keep in range(first + 1, len(parts))]
+    return [*shorter, "…/" + parts[-1]] if len(parts) > 1 else []
+
+
+def fit_location(info: SessionInfo, room: int) -> str:
+    """:func:`location_text` in ``room`` columns: the path gives way in its middle, then
+    the session name and the git branch go (the read-only and files marks stay), then
+    the text is cut at its end (``…``), so it never runs into the model beside it."""
+    text = location_text(info)
+    if len(text) <= room:
+        return text
+    path = shorten_path(info.cwd)
+    for candidate in (
+        info,
+        replace(info, session_name=None),
+        replace(info, session_name=None, git_branch=None),
+    ):
+        for shorter in _shorter_paths(path):
+            text = location_text(candidate, shorter)
+            if len(text) <= room:
+                return text
+    return text[: max(room - 1, 0)].rstrip() + "…" if room > 0 else ""
 
 
 def model_text(info: SessionInfo) -> str:
@@ -127,10 +158,12 @@ class StatusBar(Vertical):
         width = self.size.width - 2  # the padding; 0 before the first layout: no fitting
         used = usage_text(usage)
         model = model_text(info)
+        location = location_text(info)
         if width > 0:
             model = fit_model(info, width - MIN_LOCATION - 1)
+            location = fit_location(info, width - len(model) - 2)  # two spaces between
             hints = fit_hints(hints, width - len(used) - 2 - len(text) - 2)
-        self._put("#status-location", location_text(info))
+        self._put("#status-location", location)
         self._put("#status-model", model)
         self._put("#status-usage", used)
         self._put("#status-context", text)
