@@ -31,7 +31,9 @@ def inert(text: str, *, expand_tabs: bool = True) -> str:
     Tabs become four spaces (unless ``expand_tabs`` is false: stored output keeps them)
     and CRLF becomes LF; a lone CR is dropped (it would let output overwrite itself).
     """
-    if not text:
+    if text.isprintable():
+        # The usual case, one C scan: no control, escape or format character, no tab, CR
+        # or newline (``isprintable`` is false for all of them), so nothing to remove.
         return text
     if _INTRODUCER.search(text):
         text = _STRING_SEQ.sub("", text)

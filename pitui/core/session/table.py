@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any, TypeAlias
 
+import msgspec
 import pydantic_core
 from pydantic import ValidationError
 
@@ -20,6 +21,11 @@ from pitui.core.session.invalid import describe_invalid
 
 Raw: TypeAlias = dict[str, Any] | bytes
 """An entry's JSON: the object, or the exact line it was read from (no newline)."""
+
+
+FAST_DECODE_ERRORS = (msgspec.DecodeError, RecursionError)
+"""What a msgspec decoder of a line may raise (bad JSON for it, a type it does not expect,
+nesting too deep): the line then goes to :func:`parse_json_line`, which decides."""
 
 
 def parse_json_line(line: bytes) -> Any:
