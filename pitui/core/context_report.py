@@ -141,8 +141,13 @@ class ContextReport:
             return None
         return tokens * 100 / self.context_window
 
-    def to_json(self) -> dict[str, Any]:
-        """The report as pi-style JSON (``pitui session context --json``)."""
+    def to_json(self, *, lazy_rows: bool = False) -> dict[str, Any]:
+        """The report as pi-style JSON (``pitui session context --json``).
+
+        With ``lazy_rows``, ``notSent`` is an iterator of its row objects (made as they
+        are read): a writer encoding it a chunk at a time never holds 100k dicts.
+        """
+        not_sent = map(NotSent.to_json, self.not_sent)
         return {
             "leafId": self.leaf_id,
             "entryCount": self.entry_count,
@@ -159,7 +164,7 @@ class ContextReport:
             },
             "tools": [self._tool_json(t) for t in self.tools],
             "messages": [self._message_json(m) for m in self.messages],
-            "notSent": [n.to_json() for n in self.not_sent],
+            "notSent": not_sent if lazy_rows else list(not_sent),
             "customMessages": [
                 {
                     "entryId": c.entry_id,

@@ -75,7 +75,11 @@ def flat(text: str, width: int = 80) -> str:
 
 def flat_inert(text: str, width: int = 80) -> str:
     """:func:`flat` of text that is inert already (a tree row)."""
-    line = " ".join(text.split())
+    if text.isascii() and text.isprintable() and "  " not in text:
+        # One line with single spaces already (the usual row): only the ends may change.
+        line = text.strip(" ")
+    else:
+        line = " ".join(text.split())
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
