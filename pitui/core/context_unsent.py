@@ -9,9 +9,7 @@ state). Entries are read raw, so a 100k-entry path costs no validation.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any, NamedTuple, TypeAlias, TypedDict
-
-import msgspec
+from typing import Any, NamedTuple, TypeAlias
 
 from pitui.agent.messages import AgentMessage
 from pitui.core.checkpoints.points import CHECKPOINT_TYPE
@@ -20,7 +18,8 @@ from pitui.core.messages import BashExecutionMessage, CustomMessage, SystemMessa
 from pitui.core.sanitize import inert
 from pitui.core.session.bulk import bulk_allocation
 from pitui.core.session.context import SessionContext
-from pitui.core.session.table import FAST_DECODE_ERRORS, EntryTable
+from pitui.core.session.row_fields import row_fields
+from pitui.core.session.table import EntryTable
 from pitui.core.session.tree_rows import row_text, tool_calls_of
 
 BASH_EXCLUDED = "!! command: shown to you, kept from the model"
@@ -143,51 +142,6 @@ def _entry_reason(kind: str, summarised: str | None, raw: Mapping[str, Any]) -> 
     return _ENTRY_REASONS.get(kind, _UNKNOWN_ENTRY)
 
 
-class _RowMessage(TypedDict, total=False):
-    role: Any
-    content: Any
-    toolCallId: Any
-    toolName: Any
-    stopReason: Any
-    errorMessage: Any
-    command: Any
-    output: Any
-    summary: Any
-    sections: Any
-    toolsAdded: Any
-    toolsRemoved: Any
-
-
-class _RowEntry(TypedDict, total=False):
-    type: Any
-    message: _RowMessage | list[Any] | str | int | float | bool | None
-    content: Any
-    customType: Any
-    summary: Any
-    tokensBefore: Any
-    modelId: Any
-    thinkingLevel: Any
-    label: Any
-    name: Any
-
-
-_decode_row = msgspec.json.Decoder(_RowEntry).decode
-"""An entry line as a dict of only the keys a not-sent row reads (``row_text``,
-``estimate_raw_entry``, ``tool_calls_of``, the reason): usage, ids and timestamps are
-skipped in C, never built. ``tests/core/test_context_unsent_rows.py`` proves the rows
-equal those of the whole entry on every fixture session."""
-
-
-def _row_fields(table: EntryTable, position: int) -> Mapping[str, Any]:
-    line = table.line(position)
-    if line is not None:
-        try:
-            return _decode_row(line)
-        except FAST_DECODE_ERRORS:
-            pass  # what msgspec refuses, the full parser reads (or rejects) as on open
-    return table.raw(position)
-
-
 def not_sent_entries(
     table: EntryTable, context: SessionContext, in_transcript: Collection[str | None]
 ) -> list[NotSent]:
@@ -205,7 +159,7 @@ def not_sent_entries(
             entry_id = ids[position]
             if entry_id in in_transcript:
                 continue
-            raw = _row_fields(table, position)
+            raw = row_fields(table, position)
             kind = types[position]
             role = roles[position]
             if role == "assistant":

@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 
 from pitui.core.compaction.tokens import estimate_raw_entry
-from pitui.core.context_unsent import _entry_reason, _row_fields
+from pitui.core.context_unsent import _entry_reason
 from pitui.core.session.load import EntryHead, _head_of, parse_head
+from pitui.core.session.row_fields import row_fields
 from pitui.core.session.table import EntryTable, parse_json_line
-from pitui.core.session.tree_rows import row_text, tool_calls_of
+from pitui.core.session.tree_rows import has_text, row_text, tool_calls_of
 from tests.core.session.mutants import mutants
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
@@ -95,7 +96,11 @@ KNOWN_CALLS = {
 
 def _row(raw: Any) -> tuple[Any, ...]:
     kind = str(raw.get("type"))
+    message = raw.get("message")
+    message = message if isinstance(message, dict) else {}
     return (
+        has_text(message.get("content")),
+        message.get("stopReason"),
         row_text(raw, KNOWN_CALLS),
         estimate_raw_entry(raw),
         _calls(raw),
@@ -112,4 +117,4 @@ def test_a_row_read_from_part_of_the_line_equals_the_row_of_the_whole(start: int
         if full.__class__ is not dict:
             continue
         position = table.add_raw(line, f"e{len(table)}", None, str(full.get("type")))
-        assert _row(_row_fields(table, position)) == _row(full), line[:200]
+        assert _row(row_fields(table, position)) == _row(full), line[:200]
