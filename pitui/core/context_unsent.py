@@ -3,7 +3,8 @@
 Two sources: transcript messages the request's conversion left out (``!!`` commands,
 custom messages with ``excludeFromContext``), and entries of the session path that are not
 in the transcript at all (summarised away by a compaction, settings, labels, extension
-state). Entries are read raw, so a 100k-entry path costs no validation.
+state). Entries are read raw, from part of their lines (``row_fields``), so a 100k-entry
+path costs no validation and no full parse.
 """
 
 from __future__ import annotations
