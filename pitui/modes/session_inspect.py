@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import orjson
 import pydantic_core
 
@@ -66,6 +67,10 @@ def cmd_tree(argv: list[str]) -> int:
 
 
 def _to_json(data: Any) -> bytes:
+    if isinstance(data, list) and data and isinstance(data[0], msgspec.Struct):
+        # Report rows (NotSent: strings and integers, whose bytes orjson would write
+        # alike), encoded from the structs without a dict per row.
+        return msgspec.json.encode(data)
     try:
         return orjson.dumps(data)  # the fastest; the same bytes as pydantic_core's
     except TypeError:  # an integer beyond 64 bits, a lone surrogate, a non-str key
