@@ -141,8 +141,13 @@ class ContextReport:
             return None
         return tokens * 100 / self.context_window
 
-    def to_json(self) -> dict[str, Any]:
-        """The report as pi-style JSON (``pitui session context --json``)."""
+    def to_json(self, *, lazy_rows: bool = False) -> dict[str, Any]:
+        """The report as pi-style JSON (``pitui session context --json``).
+
+        With ``lazy_rows``, ``notSent`` is the list of :class:`NotSent` rows themselves
+        (msgspec structs, which ``msgspec.json.encode`` writes as these same objects): a
+        writer encoding it a chunk at a time never holds 100k dicts.
+        """
         return {
             "leafId": self.leaf_id,
             "entryCount": self.entry_count,
@@ -159,7 +164,7 @@ class ContextReport:
             },
             "tools": [self._tool_json(t) for t in self.tools],
             "messages": [self._message_json(m) for m in self.messages],
-            "notSent": [n.to_json() for n in self.not_sent],
+            "notSent": self.not_sent if lazy_rows else [n.to_json() for n in self.not_sent],
             "customMessages": [
                 {
                     "entryId": c.entry_id,

@@ -31,7 +31,9 @@ def inert(text: str, *, expand_tabs: bool = True) -> str:
     Tabs become four spaces (unless ``expand_tabs`` is false: stored output keeps them)
     and CRLF becomes LF; a lone CR is dropped (it would let output overwrite itself).
     """
-    if not text:
+    if text.isprintable():
+        # The usual case, one C scan: no control, escape or format character, no tab, CR
+        # or newline (``isprintable`` is false for all of them), so nothing to remove.
         return text
     if _INTRODUCER.search(text):
         text = _STRING_SEQ.sub("", text)
@@ -89,6 +91,8 @@ def json_inert(text: str) -> str:
 
 def json_inert_bytes(data: bytes) -> bytes:
     """:func:`json_inert` for UTF-8 encoded JSON."""
+    if b"\x7f" not in data and b"\xc2" not in data:
+        return data  # two memchr scans: ~100x the regex's speed on 20 MB of output
     if not _JSON_RAW_CONTROL_UTF8.search(data):
         return data
     return json_inert(data.decode("utf-8")).encode("utf-8")

@@ -14,6 +14,8 @@ import re
 from json.encoder import encode_basestring
 from typing import Any
 
+import orjson
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _INDEX_KEY = re.compile(r"0|[1-9][0-9]*")
 _MAX_INDEX = 2**32 - 2
@@ -109,8 +111,32 @@ def js_keys(obj: dict[str, Any]) -> list[str]:
     return sorted(index_keys, key=int) + rest
 
 
+_PLAIN = frozenset({str, int, bool, type(None)})
+"""Exact classes ``json.dumps`` writes as ``JSON.stringify`` does (floats differ: ``1.0``)."""
+
+
+def _flat_plain(value: dict[str, Any]) -> bool:
+    """A dict of plain values (no float, no nesting) whose keys keep their order in JS."""
+    for key, item in value.items():
+        if item.__class__ not in _PLAIN or key.__class__ is not str or key[:1].isdigit():
+            return False
+    return True
+
+
 def js_stringify(value: Any) -> str:
     """``JSON.stringify(value)`` for JSON-shaped data (dicts, lists, str, numbers, bool, None)."""
+    if value.__class__ is dict and _flat_plain(value):
+        # Tool-call arguments, mostly: orjson writes these as JSON.stringify does (same
+        # escapes, UTF-8 as is) and refuses what it would write otherwise.
+        try:
+            return orjson.dumps(value).decode()
+        except TypeError:  # a lone surrogate (JS escapes it), an integer beyond 64 bits
+            pass
+    return js_stringify_walk(value)
+
+
+def js_stringify_walk(value: Any) -> str:
+    """:func:`js_stringify` value by value, in Python (what its C fast path must equal)."""
     if value is None:
         return "null"
     if value is True:
@@ -124,10 +150,10 @@ def js_stringify(value: Any) -> str:
     if isinstance(value, float):
         return js_number(value)
     if isinstance(value, dict):
-        parts = [f"{js_quote(str(k))}:{js_stringify(value[k])}" for k in js_keys(value)]
+        parts = [f"{js_quote(str(k))}:{js_stringify_walk(value[k])}" for k in js_keys(value)]
         return "{" + ",".join(parts) + "}"
     if isinstance(value, list | tuple):
-        return "[" + ",".join(js_stringify(v) for v in value) + "]"
+        return "[" + ",".join(js_stringify_walk(v) for v in value) + "]"
     return "null"
 
 

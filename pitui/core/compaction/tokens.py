@@ -96,18 +96,25 @@ def _str_len(value: object) -> int:
 
 
 def _raw_assistant_chars(content: object) -> int:
+    # Once per assistant entry of a 100k-entry path (the context report, compaction):
+    # the string lengths are inlined (utf16_len's ASCII case).
     chars = 0
     for block in content if isinstance(content, list) else ():
         if not isinstance(block, dict):
             continue
         kind = block.get("type")
         if kind == "text":
-            chars += _str_len(block.get("text"))
+            value = block.get("text")
         elif kind == "thinking":
-            chars += _str_len(block.get("thinking"))
+            value = block.get("thinking")
         elif kind == "toolCall":
             arguments = block.get("arguments")
             chars += _str_len(block.get("name")) + utf16_len(js_stringify(arguments))
+            continue
+        else:
+            continue
+        if isinstance(value, str):
+            chars += len(value) if value.isascii() else utf16_len(value)
     return chars
 
 

@@ -3,8 +3,9 @@
 A long session has 100k entries. Turning every line into Python objects on open costs
 more than pi's whole budget, and keeps millions of objects for the garbage collector to
 walk for the rest of the session. So a line read from a v3 file is kept as its bytes
-(after being parsed once, to check it and to learn its type, id, parent and message
-role); it is parsed again, and validated into a typed entry, only when someone asks.
+(after being decoded once, in part: checked to be JSON while only its type, id, parent
+and message role become Python objects, see ``load.EntryHead``); it is parsed in full,
+and validated into a typed entry, only when someone asks.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, TypeAlias
 
+import msgspec
 import pydantic_core
 from pydantic import ValidationError
 
@@ -20,6 +22,11 @@ from pitui.core.session.invalid import describe_invalid
 
 Raw: TypeAlias = dict[str, Any] | bytes
 """An entry's JSON: the object, or the exact line it was read from (no newline)."""
+
+
+FAST_DECODE_ERRORS = (msgspec.DecodeError, RecursionError)
+"""What a msgspec decoder of a line may raise (bad JSON for it, a type it does not expect,
+nesting too deep): the line then goes to :func:`parse_json_line`, which decides."""
 
 
 def parse_json_line(line: bytes) -> Any:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pitui.core.session.custom_types import CHECKPOINT_TYPE
+from pitui.core.session.row_fields import row_fields
 from pitui.core.session.table import EntryTable
 from pitui.core.session.tree import child_positions
 from pitui.core.session.tree_filters import FILTER_MODES, FILTER_TAGS, FilterMode, position_footer
@@ -212,7 +213,7 @@ class TreeView:
     def _assistant_info(self, position: int) -> tuple[bool, Any]:
         info = self._assistant.get(position)
         if info is None:
-            message = self.table.raw(position).get("message")
+            message = row_fields(self.table, position).get("message")
             message = message if isinstance(message, dict) else {}
             info = (has_text(message.get("content")), message.get("stopReason"))
             self._assistant[position] = info
@@ -236,7 +237,7 @@ class TreeView:
         table = self.table
         for position in range(self._calls_seen, len(table)):
             if table.roles[position] == "assistant":
-                message = table.raw(position).get("message")
+                message = row_fields(table, position).get("message")
                 for call_id, name, args in tool_calls_of(
                     message if isinstance(message, dict) else {}
                 ):
@@ -290,7 +291,7 @@ class TreeView:
             on_path=position in self._active,
             is_leaf=position == self._leaf_row_position(),
             label=self.labels.get(entry_id),
-            text=row_text(self.table.raw(position), calls),
+            text=row_text(row_fields(self.table, position), calls),
             broken=position in self._broken,
             files=self._marks.get(position, 0),
         )

@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pitui.ai.types import AssistantMessage, TextContent, ToolCall, ToolResultMessage, UserMessage
 from pitui.core.compaction.cut import PathView, find_cut_point, prepare_compaction
@@ -16,7 +18,13 @@ from pitui.core.compaction.files import (
     extract_from_raw,
     format_file_operations,
 )
-from pitui.core.compaction.jsjson import js_number, js_stringify, utf16_len, utf16_slice
+from pitui.core.compaction.jsjson import (
+    js_number,
+    js_stringify,
+    js_stringify_walk,
+    utf16_len,
+    utf16_slice,
+)
 from pitui.core.compaction.serialize import serialize_conversation, truncate_for_summary
 from pitui.core.compaction.tokens import estimate_tokens
 from pitui.core.session.entries import parse_entry
@@ -36,6 +44,24 @@ def test_numbers_print_like_javascript(value: float, text: str) -> None:
 def test_stringify_orders_integer_keys_first_and_escapes_lone_surrogates() -> None:
     value = {"b": 1, "10": [1.0, None, True], "2": "x\ud83d", "a": {"k": "😀"}}
     assert js_stringify(value) == '{"2":"x\\ud83d","10":[1,null,true],"b":1,"a":{"k":"😀"}}'
+
+
+_PLAIN_VALUES = st.one_of(
+    st.text(), st.integers(), st.booleans(), st.none(), st.floats(), st.integers(min_value=2**64)
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(st.text(), _PLAIN_VALUES))
+def test_stringify_fast_path_of_flat_dicts_equals_the_walk(value: dict[str, Any]) -> None:
+    # Tool-call arguments go through orjson when they can: the text must be the walk's.
+    assert js_stringify(value) == js_stringify_walk(value)
+
+
+def test_stringify_fast_path_edges() -> None:
+    for value in ({"a": "\u2028\x7f\x00\n\u0085"}, {"a": 2**70}, {"a": "\ud800"}, {"7": 1}):
+        assert js_stringify(value) == js_stringify_walk(value)
+    assert js_stringify({"a": "\ud800", "b": True}) == '{"a":"\\ud800","b":true}'
 
 
 def test_lengths_and_slices_count_utf16_units() -> None:

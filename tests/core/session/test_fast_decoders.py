@@ -1,0 +1,120 @@
+"""The msgspec decoders that read only part of a line agree with the full parser.
+
+Opening a file indexes each line from its head (type, id, parent, role, label target),
+and the context report's not-sent rows read only the keys a row needs. Both must see
+exactly what the full parse of the line gives, and accept and reject the same lines:
+checked on every line of the fixture sessions and of the fuzz test's mutants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pitui.core.compaction.tokens import estimate_raw_entry
+from pitui.core.context_unsent import _entry_reason
+from pitui.core.session.load import EntryHead, _head_of, parse_head
+from pitui.core.session.row_fields import row_fields
+from pitui.core.session.table import EntryTable, parse_json_line
+from pitui.core.session.tree_rows import has_text, row_text, tool_calls_of
+from tests.core.session.mutants import mutants
+
+FIXTURES = Path(__file__).parents[2] / "fixtures"
+_ODD_LINES = [
+    b'{"type":"message","id":"a","x":"\\ud800"}',  # a lone surrogate escape: JSON.parse takes it
+    b'{"type":"message","id":"a","x":NaN}',
+    b'{"type":"message","id":"a","x":"\xff\xfe"}',  # bad UTF-8 inside a string
+    b'{"type":"message","id":"a","x":123456789012345678901234567890}',
+    b'{"type":"a","type":"b","id":"x","id":"y"}',  # duplicate keys: the last wins
+    b'{"type":"message","message":{"role":"user","role":"assistant"}}',
+    b'{"type":"message","message":"text"}',
+    b'{"type":"message","message":[1]}',
+    b'{"type":"message","message":{"role":["x"]}}',
+    b'{"type":"label","targetId":{},"label":5}',
+    b"[1,2]",
+    b'"text"',
+    b'{"type":"message"} trailing',
+    b'{"type":"message",',
+    b"[" * 5000 + b"]" * 5000,
+    b'{"a":' + b"[" * 5000 + b"]" * 5000 + b"}",
+]
+
+
+def _lines() -> Iterator[bytes]:
+    for path in sorted(FIXTURES.rglob("*.jsonl")):
+        yield from path.read_bytes().split(b"\n")
+    for _, data in mutants(60):
+        yield from data.split(b"\n")
+    yield from _ODD_LINES
+
+
+LINES = [line for line in dict.fromkeys(_lines()) if line.strip()]
+
+
+def _full(line: bytes) -> Any:
+    try:
+        return parse_json_line(line)
+    except ValueError:
+        return ValueError
+
+
+def test_the_corpus_is_large() -> None:
+    assert len(LINES) > 1000
+
+
+@pytest.mark.parametrize("start", range(0, 8))
+def test_a_head_is_the_head_of_the_full_parse(start: int) -> None:
+    for line in LINES[start::8]:
+        full = _full(line)
+        try:
+            head: Any = parse_head(line)
+        except ValueError:
+            head = ValueError
+        if full.__class__ is dict:
+            assert head == _head_of(full), line[:200]
+            assert head.__class__ is EntryHead
+        else:
+            assert head == full, line[:200]  # the same value, or both refuse the line
+
+
+def _calls(raw: Any) -> list[tuple[str, str, Any]]:
+    message = raw.get("message")
+    return tool_calls_of(message) if isinstance(message, dict) else []
+
+
+KNOWN_CALLS = {
+    call_id: (name, args)
+    for line in LINES
+    if (full := _full(line)).__class__ is dict
+    for call_id, name, args in _calls(full)
+}
+"""Every tool call of the corpus, so that tool-result rows name their call."""
+
+
+def _row(raw: Any) -> tuple[Any, ...]:
+    kind = str(raw.get("type"))
+    message = raw.get("message")
+    message = message if isinstance(message, dict) else {}
+    return (
+        has_text(message.get("content")),
+        message.get("stopReason"),
+        row_text(raw, KNOWN_CALLS),
+        estimate_raw_entry(raw),
+        _calls(raw),
+        _entry_reason(kind, None, raw),
+        _entry_reason(kind, "summarised", raw),
+    )
+
+
+@pytest.mark.parametrize("start", range(0, 8))
+def test_a_row_read_from_part_of_the_line_equals_the_row_of_the_whole(start: int) -> None:
+    table = EntryTable()
+    for line in LINES[start::8]:
+        full = _full(line)
+        if full.__class__ is not dict:
+            continue
+        position = table.add_raw(line, f"e{len(table)}", None, str(full.get("type")))
+        assert _row(row_fields(table, position)) == _row(full), line[:200]

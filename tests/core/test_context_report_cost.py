@@ -1,0 +1,77 @@
+"""What opening a file and reporting its context may cost (issue 26's 100k-entry row).
+
+Opening indexes each entry from its head and parses no entry line in full; the report
+reads the not-sent rows from part of their lines and validates no entry into a model but
+the ones the context is made of. A change that parses or validates every line again
+(a 4x slowdown on a 100k-entry file) fails here, not only in a benchmark.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import pitui.core.session.load as load
+import pitui.core.session.table as table_module
+from pitui.core.context_report import build_context_report
+from pitui.core.session.store import SessionStore
+from pitui.core.session_setup import SessionOptions, create_agent_session
+from tests.core.session.helpers import ORACLE
+
+COMPACTED = ORACLE / "before-compaction.v3.jsonl"
+
+
+@pytest.fixture(autouse=True)
+def _fast_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
+    calls = [0]
+    real = getattr(module, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+async def test_opening_a_current_file_parses_only_its_header_in_full(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    full = _counting(monkeypatch, load, "parse_json_line")
+    store = await SessionStore.open(COMPACTED, read_only=True)
+    assert store.entry_count() > 500
+    assert full[0] == 1  # the header; every entry was indexed from its head
+
+
+async def test_the_report_reads_rows_without_parsing_or_validating_them(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    store = await SessionStore.open(COMPACTED, read_only=True)
+    session = await create_agent_session(SessionOptions(cwd=tmp_path, store=store))
+    full = _counting(monkeypatch, table_module, "parse_json_line")
+    validated = _counting(monkeypatch, table_module, "parse_entry")
+    try:
+        report = await build_context_report(session)
+    finally:
+        await session.close()
+    summarised = [n for n in report.not_sent if n.reason.startswith("summarised away")]
+    assert len(summarised) > 100
+    typed = sum(store.table.is_typed(i) for i in range(store.entry_count()))
+    # Only what the context is made of (and the settings it reads) was validated, each
+    # entry once; the hundreds of summarised rows cost neither a full parse nor a model.
+    assert validated[0] <= typed < len(report.transcript) + 10
+    assert full[0] <= validated[0]
+
+
+def test_opening_validates_no_entry() -> None:
+    # The TUI's resume and ``session tree`` open files the same way: no model is built
+    # before something asks for an entry.
+    store = asyncio.run(SessionStore.open(COMPACTED, read_only=True))
+    assert not any(store.table.is_typed(i) for i in range(store.entry_count()))
