@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from pitui.core.sandbox import SandboxKind, bwrap_works, landlock_abi
+from pitui.core.sandbox import SandboxKind, build_sandbox, bwrap_works, landlock_abi
+from pitui.core.settings import SandboxSettings
+from pitui.core.tools.bash import BashError, BashTool
 
 LANDLOCK_ABI = landlock_abi()
 HAS_BWRAP = asyncio.run(bwrap_works())
@@ -95,3 +97,27 @@ def connect_probe(address: str) -> str:
         f'{sys.executable} -c "import socket; s = socket.socket(socket.AF_UNIX); '
         f"s.connect({address!r}); print('CONNECTED')\""
     )
+
+
+def sandboxed_bash(
+    kind: SandboxKind, project: Path, *, namespaces: bool | None = None, **settings: object
+) -> BashTool:
+    """The bash tool in ``project`` under the ``kind`` sandbox with these settings
+    (camelCase or snake_case names), in a mount namespace where the machine allows one."""
+    sandbox = build_sandbox(
+        kind,
+        project,
+        SandboxSettings.model_validate(settings),
+        namespaces=NAMESPACES if namespaces is None else namespaces,
+    )
+    return BashTool(project, sandbox=sandbox)
+
+
+async def output_of(tool: BashTool, command: str) -> str:
+    """What ``command`` printed, whether it failed or not."""
+    from tests.core.tools.helpers import run, text
+
+    try:
+        return text(await run(tool, command=command))
+    except BashError as exc:
+        return str(exc)

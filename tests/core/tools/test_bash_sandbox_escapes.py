@@ -30,6 +30,8 @@ from tests.core.sandbox_support import (
     NAMESPACES,
     backends,
     connect_probe,
+    output_of,
+    sandboxed_bash,
     unix_server,
 )
 from tests.core.sandbox_support import visible_outside as visible_outside
@@ -59,16 +61,9 @@ def places(
 def _tool(
     kind: SandboxKind, project: Path, *, network: bool = True, namespaces: bool = NAMESPACES
 ) -> BashTool:
-    settings = SandboxSettings(writable_slash_tmp=False, network=network)
-    return BashTool(project, sandbox=build_sandbox(kind, project, settings, namespaces=namespaces))
-
-
-async def _output(tool: BashTool, command: str) -> str:
-    """What ``command`` printed, whether it failed or not."""
-    try:
-        return text(await run(tool, command=command))
-    except BashError as exc:
-        return str(exc)
+    return sandboxed_bash(
+        kind, project, namespaces=namespaces, writable_slash_tmp=False, network=network
+    )
 
 
 needs_namespaces = pytest.mark.skipif(
@@ -92,7 +87,7 @@ async def test_pitui_and_git_state_are_read_only_but_the_project_is_not(
         "echo ../evil > .git/commondir",
         "git add -A",  # the index decides which gitlinks a later `git status` descends into
     ]
-    output = await _output(_tool(kind, project), "; ".join(attempts) + "; echo ok > src.txt")
+    output = await output_of(_tool(kind, project), "; ".join(attempts) + "; echo ok > src.txt")
     assert (project / ".pitui" / "settings.json").read_text() == "{}\n", output
     assert not (project / ".pitui" / "x").exists()
     assert not hook.exists()
@@ -113,7 +108,7 @@ async def test_a_worktree_git_file_and_its_gitdir_are_read_only(
     (project / ".git").rename(gitdir)
     (project / ".git").write_text(f"gitdir: {gitdir}\n")
     command = f"echo 'gitdir: /elsewhere' > .git; touch {gitdir}/hooks/post-checkout; echo ok"
-    output = await _output(_tool(kind, project), command)
+    output = await output_of(_tool(kind, project), command)
     assert (project / ".git").read_text() == f"gitdir: {gitdir}\n", output
     assert not (gitdir / "hooks" / "post-checkout").exists()
 
@@ -135,7 +130,7 @@ async def test_metadata_outside_the_project_cannot_change(
         "    except OSError as exc:\n        print(name, exc.strerror)\n"
     )
     (project / "probe.py").write_text(probe)
-    output = await _output(_tool(kind, project), f"{PY} probe.py")
+    output = await output_of(_tool(kind, project), f"{PY} probe.py")
     assert "CHANGED" not in output, output
     after = keep.stat()
     assert (after.st_mode, after.st_mtime_ns, after.st_uid) == (
@@ -162,7 +157,7 @@ async def test_terminal_and_agent_sockets_leave_the_environment(
     project, _ = places
     for name, value in _AGENT_VARS.items():
         monkeypatch.setenv(name, value)
-    output = await _output(_tool(kind, project), "env")
+    output = await output_of(_tool(kind, project), "env")
     names = {line.split("=", 1)[0] for line in output.splitlines()}
     assert "KEEP_ME" in names
     assert not names & (set(_AGENT_VARS) - {"KEEP_ME"}), output
@@ -176,8 +171,8 @@ async def test_unix_sockets_outside_the_project_cannot_be_reached(
     project, outside = places
     with unix_server(str(outside / "tmux.sock")), unix_server(str(project / "own.sock")):
         tool = _tool(kind, project)
-        assert "CONNECTED" not in await _output(tool, connect_probe(str(outside / "tmux.sock")))
-        assert "CONNECTED" in await _output(tool, connect_probe(str(project / "own.sock")))
+        assert "CONNECTED" not in await output_of(tool, connect_probe(str(outside / "tmux.sock")))
+        assert "CONNECTED" in await output_of(tool, connect_probe(str(project / "own.sock")))
 
 
 @pytest.mark.skipif(LANDLOCK_ABI < 6, reason=f"Landlock ABI {LANDLOCK_ABI} has no scopes (needs 6)")
@@ -185,7 +180,7 @@ async def test_abstract_unix_sockets_outside_cannot_be_reached(places: tuple[Pat
     project, _ = places
     name = f"\0pitui-test-{os.getpid()}"
     with unix_server(name):
-        output = await _output(_tool("landlock", project), connect_probe(name))
+        output = await output_of(_tool("landlock", project), connect_probe(name))
     assert "CONNECTED" not in output and "Operation not permitted" in output, output
 
 
@@ -219,7 +214,7 @@ async def test_keystrokes_cannot_be_pushed_into_the_users_terminal(
         (project / "probe.py").write_text(probe)
         no_tty = f"{PY} -c \"open('/dev/tty')\""
         tool = _tool(kind, project, namespaces=namespaces and NAMESPACES)
-        output = await _output(tool, f"{PY} probe.py; {no_tty}")
+        output = await output_of(tool, f"{PY} probe.py; {no_tty}")
         os.set_blocking(master, False)
         with contextlib.suppress(BlockingIOError):
             assert b"touch" not in os.read(master, 1024)
@@ -239,7 +234,7 @@ async def test_processes_outside_cannot_be_signalled(
     project, _ = places
     victim = await asyncio.create_subprocess_exec("sleep", "30")
     try:
-        await _output(_tool(kind, project), f"kill -9 {victim.pid}")
+        await output_of(_tool(kind, project), f"kill -9 {victim.pid}")
         await asyncio.sleep(0.1)
         assert victim.returncode is None
     finally:
@@ -261,7 +256,7 @@ async def test_no_process_outlives_its_call(kind: SandboxKind, places: tuple[Pat
     project, _ = places
     marker = f"pitui_escape_{os.getpid()}"
     command = f"setsid sh -c 'sleep 1; touch {marker}' & (nohup sh -c 'sleep 1; : {marker}' &)"
-    await _output(_tool(kind, project), command + "; echo started")
+    await output_of(_tool(kind, project), command + "; echo started")
     await asyncio.sleep(1.5)
     assert not (project / marker).exists()
     assert not _alive(marker)
@@ -308,7 +303,7 @@ async def test_no_network_means_no_udp_and_no_raw_sockets(
     )
     (project / "probe.py").write_text(probe)
     try:
-        output = await _output(_tool(kind, project, network=False), f"{PY} probe.py")
+        output = await output_of(_tool(kind, project, network=False), f"{PY} probe.py")
         with pytest.raises(TimeoutError):
             receiver.recv(1)
     finally:
@@ -399,10 +394,10 @@ async def test_the_users_keyring_is_out_of_reach(places: tuple[Path, Path]) -> N
         pytest.skip(f"no seccomp filter for {os.uname().machine}")
     project, _ = places
     (project / "probe.py").write_text(_KEYRING_PROBE.format(keyctl=keyctl))
-    outside = await _output(BashTool(project), f"{PY} probe.py")
+    outside = await output_of(BashTool(project), f"{PY} probe.py")
     if "KEYRING" not in outside:
         pytest.skip(f"no session keyring to protect here ({outside.strip()})")
-    output = await _output(_tool("landlock", project), f"{PY} probe.py")
+    output = await output_of(_tool("landlock", project), f"{PY} probe.py")
     assert output.strip() == "errno 1", output
 
 
@@ -444,8 +439,8 @@ async def test_a_socket_served_from_another_network_namespace_is_covered_too(
     )
     try:
         assert server.stdout is not None and await server.stdout.readline() == b"up\n"
-        assert "CONNECTED" in await _output(BashTool(project), connect_probe(path))
-        output = await _output(_tool(kind, project), connect_probe(path))
+        assert "CONNECTED" in await output_of(BashTool(project), connect_probe(path))
+        output = await output_of(_tool(kind, project), connect_probe(path))
         assert "CONNECTED" not in output and "Connection refused" in output, output
     finally:
         server.kill()
@@ -476,7 +471,7 @@ async def test_a_submodules_git_file_cannot_become_a_repository_of_its_own(
     _git("submodule", "add", "-q", str(library), "lib", cwd=project)
     before = (project / "lib" / ".git").read_text()
     command = "rm -f lib/.git; mkdir lib/.git && echo '[core]' > lib/.git/config; echo done"
-    output = await _output(_tool(kind, project), command)
+    output = await output_of(_tool(kind, project), command)
     assert (project / "lib" / ".git").read_text() == before, output
 
 
@@ -489,7 +484,7 @@ async def test_hooks_kept_in_the_worktree_are_read_only(
     project, _ = places
     (project / ".husky").mkdir()
     _git("config", "core.hooksPath", ".husky", cwd=project)
-    output = await _output(_tool(kind, project), "echo 'touch pwned' > .husky/pre-commit")
+    output = await output_of(_tool(kind, project), "echo 'touch pwned' > .husky/pre-commit")
     assert not (project / ".husky" / "pre-commit").exists(), output
 
 
@@ -505,8 +500,8 @@ async def test_sockets_in_the_users_writable_paths_stay_reachable(
     sandbox = build_sandbox(kind, project, settings, namespaces=NAMESPACES)
     with unix_server(str(outside / "db" / "s.sock")), unix_server(str(outside / "x.sock")):
         tool = BashTool(project, sandbox=sandbox)
-        assert "CONNECTED" in await _output(tool, connect_probe(str(outside / "db" / "s.sock")))
-        assert "CONNECTED" not in await _output(tool, connect_probe(str(outside / "x.sock")))
+        assert "CONNECTED" in await output_of(tool, connect_probe(str(outside / "db" / "s.sock")))
+        assert "CONNECTED" not in await output_of(tool, connect_probe(str(outside / "x.sock")))
 
 
 @needs_namespaces
@@ -517,7 +512,7 @@ async def test_a_git_that_is_a_symbolic_link_cannot_be_replaced(
     (project / ".git").rename(project / "store.git")
     (project / ".git").symlink_to("store.git")
     command = "rm -f .git; mkdir .git; echo '[core]' > .git/config; touch store.git/hooks/x"
-    output = await _output(_tool("landlock", project), command)
+    output = await output_of(_tool("landlock", project), command)
     assert (project / ".git").is_symlink(), output
     assert os.readlink(project / ".git") == "store.git"
     assert not (project / "store.git" / "hooks" / "x").exists()

@@ -14,13 +14,10 @@ from pathlib import Path
 import pytest
 
 from pitui import paths
-from pitui.core.sandbox import SandboxKind, build_sandbox
-from pitui.core.settings import SandboxSettings
-from pitui.core.tools.bash import BashError, BashTool
-from tests.core.sandbox_support import NAMESPACES, backends
+from pitui.core.sandbox import SandboxKind
+from pitui.core.tools.bash import BashTool
+from tests.core.sandbox_support import NAMESPACES, backends, output_of, sandboxed_bash
 from tests.core.sandbox_support import visible_outside as visible_outside
-
-from .helpers import run, text
 
 each_backend = pytest.mark.parametrize("kind", backends())
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -36,15 +33,7 @@ def project(tmp_path: Path, pitui_home: Path) -> Path:
 
 
 def _tool(kind: SandboxKind, project: Path) -> BashTool:
-    sandbox = build_sandbox(kind, project, SandboxSettings(), namespaces=NAMESPACES)
-    return BashTool(project, sandbox=sandbox)
-
-
-async def _output(tool: BashTool, command: str) -> str:
-    try:
-        return text(await run(tool, command=command))
-    except BashError as exc:
-        return str(exc)
+    return sandboxed_bash(kind, project)
 
 
 def _users_git(project: Path, *args: str) -> str:
@@ -74,7 +63,7 @@ async def test_a_planted_git_is_moved_out_before_the_users_git_runs_it(
 ) -> None:
     marker = visible_outside / "pwned"
     command = f"git init -q && {plant.format(marker=marker)}; echo planted"
-    output = await _output(_tool(kind, project), command)
+    output = await output_of(_tool(kind, project), command)
     assert "planted" in output
     assert "pitui moved it out of the project" in output, output
     assert not (project / ".git").is_symlink() and not (project / ".git").exists()
@@ -91,11 +80,11 @@ async def test_an_inert_new_repository_is_kept_and_then_read_only(
     kind: SandboxKind, project: Path
 ) -> None:
     tool = _tool(kind, project)
-    output = await _output(tool, f"git init -q && git add -A && {_IDENTITY} commit -qm first")
+    output = await output_of(tool, f"git init -q && git add -A && {_IDENTITY} commit -qm first")
     assert "[pitui sandbox]" not in output, output
     assert "first" in await asyncio.to_thread(_users_git, project, "log", "--oneline")
     if NAMESPACES or kind == "bwrap":
-        await _output(tool, "git config core.fsmonitor 'touch x'")
+        await output_of(tool, "git config core.fsmonitor 'touch x'")
         assert "fsmonitor" not in (project / ".git" / "config").read_text()
 
 
@@ -106,6 +95,6 @@ async def test_a_submodule_in_a_new_index_is_not_kept(kind: SandboxKind, project
         "mkdir sub && git -C sub init -q && git -C sub config core.fsmonitor 'touch x; false' "
         f"&& {_IDENTITY} -C sub commit -q --allow-empty -m s && git init -q && git add sub"
     )
-    output = await _output(_tool(kind, project), command)
+    output = await output_of(_tool(kind, project), command)
     assert "its index holds a submodule" in output, output
     assert not (project / ".git").exists()

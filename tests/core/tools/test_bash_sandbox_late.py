@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from pitui.core.sandbox import SandboxKind, build_sandbox
-from pitui.core.settings import SandboxSettings
-from pitui.core.tools.bash import BashError, BashTool
+from pitui.core.sandbox import SandboxKind
 from tests.core.sandbox_support import (
     HAS_BWRAP,
     NAMESPACES,
     backends,
+    output_of,
+    sandboxed_bash,
     unix_server,
 )
 from tests.core.sandbox_support import visible_outside as visible_outside
@@ -49,19 +49,6 @@ def late_dir() -> Iterator[Path]:
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-
-
-def _tool(kind: SandboxKind, project: Path, **settings: object) -> BashTool:
-    sandbox = build_sandbox(kind, project, SandboxSettings.model_validate(settings),
-                            namespaces=NAMESPACES)  # fmt: skip
-    return BashTool(project, sandbox=sandbox)
-
-
-async def _output(tool: BashTool, command: str) -> str:
-    try:
-        return text(await run(tool, command=command))
-    except BashError as exc:
-        return str(exc)
 
 
 def _wait_then_connect(project: Path, paths: list[str]) -> str:
@@ -107,7 +94,7 @@ async def test_sockets_made_after_the_command_started_cannot_be_reached(
         print("not testing /run/user: needs root")
     try:
         task = asyncio.ensure_future(
-            _output(_tool(kind, project), _wait_then_connect(project, paths))
+            output_of(sandboxed_bash(kind, project), _wait_then_connect(project, paths))
         )
         await asyncio.sleep(0.4)  # the command is running, the servers start now
         servers = [unix_server(path) for path in paths]
@@ -139,7 +126,7 @@ async def test_a_tmux_server_started_later_cannot_run_anything(
         f"for i in $(seq 60); do [ -S {socket_path} ] && break; sleep 0.05; done; "
         f"{tmux} -S {socket_path} run-shell 'touch {marker}'; echo tried"
     )
-    task = asyncio.ensure_future(_output(_tool(kind, project), command))
+    task = asyncio.ensure_future(output_of(sandboxed_bash(kind, project), command))
     await asyncio.sleep(0.4)
     server = [tmux, "-S", str(socket_path)]
     await asyncio.to_thread(_run, [*server, "new-session", "-d", "-x", "80", "-y", "24"])
@@ -156,7 +143,7 @@ async def test_a_tmux_server_started_later_cannot_run_anything(
 async def test_the_temp_dirs_are_the_sessions_own_and_last_across_calls(
     kind: SandboxKind, project: Path
 ) -> None:
-    tool = _tool(kind, project)
+    tool = sandboxed_bash(kind, project)
     name = f"pitui-own-{os.getpid()}"
     await run(tool, command=f"echo kept > /tmp/{name} && echo also > /var/tmp/{name}.v")
     host = [Path("/tmp", name), Path("/var/tmp", f"{name}.v")]
@@ -185,7 +172,7 @@ async def test_git_python_and_npm_still_work_in_the_project(
     if shutil.which("npm"):
         (project / "package.json").write_text('{"name": "p", "scripts": {"hi": "echo npm-ok"}}')
         steps.append("npm run -s hi")
-    output = await _output(_tool(kind, project), " && ".join(steps))
+    output = await output_of(sandboxed_bash(kind, project), " && ".join(steps))
     assert "?? a.txt" in output and "[1, 2]" in output and "/tmp/" in output, output
     assert "npm-ok" in output or not shutil.which("npm"), output
 
@@ -209,7 +196,7 @@ async def test_bwrap_runs_the_command_under_the_seccomp_filter(
     if keyctl is None:
         pytest.skip(f"no seccomp filter for {os.uname().machine}")
     (project / "probe.py").write_text(_SECCOMP_PROBE.format(keyctl=keyctl))
-    output = await _output(_tool("bwrap", project, network=network), f"{PY} probe.py")
+    output = await output_of(sandboxed_bash("bwrap", project, network=network), f"{PY} probe.py")
     lines = output.splitlines()
     assert lines[0] == "2", output  # mode 2: a filter
     assert lines[1] == "keyctl -1 1", output  # EPERM: the user's keyring is out of reach
@@ -221,7 +208,7 @@ async def test_bwrap_runs_the_command_under_the_seccomp_filter(
 async def test_the_full_output_log_can_be_read_by_the_next_command(
     kind: SandboxKind, project: Path
 ) -> None:
-    tool = _tool(kind, project)
+    tool = sandboxed_bash(kind, project)
     result = await run(tool, command="seq 1 20000")  # past 50 KB: spilled to a log
     path = (result.details or {}).get("fullOutputPath")
     assert isinstance(path, str), result.details
