@@ -10,6 +10,7 @@ enabled and the edit-diff machinery must not have been imported, nor a CA bundle
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -57,6 +58,19 @@ NEVER_IN_PRINT_MODE = (
     "pitui.core.tools.ls",
     "pitui.core.tools.gitignore",
     "pitui.core.tools.edit_diff",
+    # No proxy is configured: the request goes out through pitui's asyncio client, so
+    # no httpx stack (nor httpx's command line: rich, click, pygments) loads.
+    "httpx",
+    "httpx_sse",
+    "httpcore",
+    "anyio",
+    "h11",
+    "rich",
+    "click",
+    "pygments",
+    # pydantic's plugin loader is a stand-in: no distribution metadata is read.
+    "importlib.metadata",
+    "email",
     # No MCP server is configured: neither the SDK nor pitui's MCP runtime loads.
     "mcp",
     "mcp_types",
@@ -68,9 +82,11 @@ NEVER_IN_PRINT_MODE = (
 def loaded(args: list[str], cwd: Path) -> set[str]:
     """The modules a ``pitui ARGS`` process had imported when it finished (and it loaded
     no CA bundle)."""
+    no_proxy = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
     proc = subprocess.run(
         [sys.executable, "-c", PROBE, *args],
         cwd=cwd,
+        env=no_proxy,  # a proxy would rightly take the httpx path
         input="",
         capture_output=True,
         text=True,

@@ -141,7 +141,8 @@ class _Connection:
         )
 
     def close(self) -> None:
-        self.writer.close()
+        if not self.loop.is_closed():  # a closed loop took its transports with it
+            self.writer.close()
 
 
 _idle: dict[tuple[bool, str, int], list[_Connection]] = {}
