@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
-import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
@@ -28,6 +26,7 @@ import orjson
 from pitui.ai import tls
 from pitui.ai.options import RetryPolicy, StreamOptions
 from pitui.ai.providers import _wire
+from pitui.ai.providers._proxies import environment_proxies
 from pitui.ai.providers._sse import ServerSentEvent, aiter_sse
 
 SSEHandler = Callable[[AsyncIterator[ServerSentEvent]], Awaitable[None]]
@@ -150,33 +149,6 @@ def backoff_seconds(policy: RetryPolicy, attempt: int, server_delay: float | Non
     base = policy.base_delay_ms / 1000 * float(1 << attempt)
     jitter: float = random.uniform(0.75, 1.0)
     return min(base, 8.0) * jitter
-
-
-def environment_proxies() -> bool:
-    """Whether a proxy is configured, as httpx would find one (``urllib.request.getproxies``).
-
-    On Linux that is the environment's ``*_proxy`` variables, read here the way the
-    standard library reads them without importing ``urllib.request`` (``http.client``,
-    ``email`` …); elsewhere the system's settings count too, so the library answers.
-    """
-    if sys.platform != "linux":
-        import urllib.request
-
-        return any(scheme != "no" for scheme in urllib.request.getproxies())
-    found: dict[str, str] = {}
-    for name, value in os.environ.items():
-        lower = name.lower()
-        if value and lower[-6:] == "_proxy":
-            found[lower[:-6]] = value
-    if "REQUEST_METHOD" in os.environ:  # CGI: HTTP_PROXY may come from a client header
-        found.pop("http", None)
-    for name, value in os.environ.items():
-        if name[-6:] == "_proxy":
-            if value:
-                found[name[:-6].lower()] = value
-            else:
-                found.pop(name[:-6].lower(), None)
-    return any(scheme != "no" for scheme in found)
 
 
 async def post_sse(

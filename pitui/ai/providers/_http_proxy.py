@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 from pitui.ai import tls
 from pitui.ai.httpx_import import httpx
 from pitui.ai.providers import _wire
+from pitui.ai.providers._proxies import environment_proxies
 
 CONNECT_TIMEOUT_S = 30.0
 
@@ -34,8 +35,6 @@ def shared_client(url: str) -> httpx.AsyncClient:
     it ever tried, verification would fail rather than pass. A proxy from the environment
     may itself be ``https://``, so with one set every URL goes through the TLS client.
     """
-    from pitui.ai.providers._http import environment_proxies
-
     secure = tls.uses_tls(url) or environment_proxies()
     key = (id(asyncio.get_running_loop()), secure)
     client = _clients.get(key)

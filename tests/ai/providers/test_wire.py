@@ -24,6 +24,7 @@ import pytest
 from pitui.ai import tls
 from pitui.ai.options import RetryPolicy, StreamOptions
 from pitui.ai.providers import _http, _http_proxy, _wire
+from pitui.ai.providers._proxies import environment_proxies
 from pitui.ai.providers._sse import ServerSentEvent
 
 Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
@@ -325,4 +326,4 @@ def test_proxy_detection_reads_the_environment_as_the_standard_library(
         for name, value in case.items():
             monkeypatch.setenv(name, value)
         expected = any(scheme != "no" for scheme in urllib.request.getproxies())
-        assert _http.environment_proxies() == expected, case
+        assert environment_proxies() == expected, case
