@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import socket
 import ssl
 import zlib
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -118,8 +119,12 @@ def _target(url: str) -> _Target:
     return _Target(secure, host, port, shown, path, authorization)
 
 
+#: Linux's "acknowledge at once" socket option (absent elsewhere).
+_QUICKACK: int | None = getattr(socket, "TCP_QUICKACK", None)
+
+
 class _Connection:
-    __slots__ = ("key", "loop", "reader", "writer")
+    __slots__ = ("_socket", "key", "loop", "reader", "writer")
 
     def __init__(
         self,
@@ -131,6 +136,22 @@ class _Connection:
         self.reader = reader
         self.writer = writer
         self.loop = asyncio.get_running_loop()
+        self._socket = writer.get_extra_info("socket") if _QUICKACK is not None else None
+
+    def ack_at_once(self) -> None:
+        """Have the kernel acknowledge the next bytes received at once, not ~40 ms later.
+
+        A server that writes a reply in pieces (the head, then each event) without
+        ``TCP_NODELAY`` — Python's ``http.server``, many small local servers — holds each
+        piece until the previous one is acknowledged (Nagle), and a delayed ACK makes
+        that a 40 ms stall per piece. The option lasts until the kernel's next ACK
+        decision, so it is set again before each read; elsewhere than Linux it is a no-op.
+        """
+        if self._socket is not None:
+            try:
+                self._socket.setsockopt(socket.IPPROTO_TCP, _QUICKACK, 1)
+            except OSError:
+                self._socket = None  # not TCP after all (a test's socket pair …)
 
     def usable(self) -> bool:
         """Still open on this loop, with nothing unread from the server (no EOF)."""
@@ -308,6 +329,7 @@ class Response:
             raise RemoteProtocolError("Malformed chunked body: no line end after a chunk")
 
     async def _read(self, size: int) -> bytes:
+        self._connection.ack_at_once()
         try:
             async with asyncio.timeout(self._timeout):
                 return await self._connection.reader.read(size)
@@ -317,6 +339,7 @@ class Response:
             raise ReadError(str(exc) or type(exc).__name__) from exc
 
     async def _line(self) -> bytes:
+        self._connection.ack_at_once()
         try:
             async with asyncio.timeout(self._timeout):
                 line = await self._connection.reader.readline()
@@ -371,6 +394,7 @@ async def _read_head(connection: _Connection, timeout_s: float) -> tuple[int, di
     """Status, headers and whether the connection may be reused (``1xx`` skipped)."""
     reader = connection.reader
     while True:
+        connection.ack_at_once()
         try:
             async with asyncio.timeout(timeout_s):
                 status_line = await reader.readline()

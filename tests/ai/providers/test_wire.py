@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import shutil
+import socket
 import ssl
 import subprocess
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -327,3 +328,16 @@ def test_proxy_detection_reads_the_environment_as_the_standard_library(
             monkeypatch.setenv(name, value)
         expected = any(scheme != "no" for scheme in urllib.request.getproxies())
         assert environment_proxies() == expected, case
+
+
+@pytest.mark.skipif(not hasattr(socket, "TCP_QUICKACK"), reason="Linux socket option")
+async def test_replies_are_acknowledged_at_once_so_a_nagling_server_never_stalls() -> None:
+    reply = head("200 OK", "Content-Length: 2") + b"ok"
+    async with serving(lambda _s, _n: [reply]) as server:
+        response_cm = _wire.post(server.url, {}, b"", **_LIMITS)
+        async with response_cm as response:
+            raw = response._connection.writer.get_extra_info("socket")
+            # Set before each read: the kernel clears it at its next ACK decision.
+            response._connection.ack_at_once()
+            assert raw.getsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK) == 1
+            assert await response.aread() == b"ok"
