@@ -32,6 +32,7 @@ from pitui import __version__
 _LINE_LIMIT = 1 << 20
 _READ_SIZE = 1 << 16
 _MAX_HEADERS = 200
+_HAPPY_EYEBALLS_S = 0.25
 USER_AGENT = f"pitui/{__version__}"
 
 
@@ -215,6 +216,9 @@ async def _connect(
                 ssl=context,
                 server_hostname=target.host if context is not None else None,
                 limit=_LINE_LIMIT,
+                # Race the addresses (IPv6, IPv4) as anyio does for httpx: a host whose
+                # IPv6 route is dead still connects over IPv4 at once.
+                happy_eyeballs_delay=_HAPPY_EYEBALLS_S,
             )
     except TimeoutError:
         raise ConnectTimeout(f"Timed out connecting to {target.host_header}") from None
