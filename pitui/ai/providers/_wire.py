@@ -300,6 +300,11 @@ class Response:
         while not self._done:
             if before_read is not None:
                 before_read()
+            # Every read is a turn of the event loop, as with httpx (anyio checkpoints
+            # each receive), even when the bytes are already buffered: what the reader
+            # pushed so far (the stream's start, once the head is in) reaches the
+            # subscribers before the next bytes are parsed.
+            await asyncio.sleep(0)
             data = await (self._next_chunked() if self._chunked else self._next_plain())
             if data:
                 yield data
