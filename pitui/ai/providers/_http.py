@@ -224,6 +224,16 @@ class _Response(Protocol):
         ...
 
 
+def merge_headers(*layers: Mapping[str, str]) -> dict[str, str]:
+    """The layers' headers, a later layer's value winning whatever the names' case (as
+    httpx merges them): ``Accept`` from models.json replaces the default ``accept``."""
+    merged: dict[str, tuple[str, str]] = {}
+    for layer in layers:
+        for name, value in layer.items():
+            merged[name.lower()] = (name, value)
+    return dict(merged.values())
+
+
 def _send(
     request: SSERequest, headers: dict[str, str], timeout_s: float
 ) -> AbstractAsyncContextManager[_Response]:
@@ -231,7 +241,8 @@ def _send(
     body = json.dumps(
         request.body, ensure_ascii=False, separators=(",", ":"), allow_nan=False
     ).encode()  # the bytes httpx's ``json=`` sends
-    headers = {**headers, "content-type": "application/json"}
+    if not any(name.lower() == "content-type" for name in headers):
+        headers = {**headers, "content-type": "application/json"}  # unless given, as httpx
     if environment_proxies():
         from pitui.ai.providers import _http_proxy
 
@@ -252,7 +263,7 @@ async def _post_once(
     handle: SSEHandler,
     before_read: Callable[[], None] | None = None,
 ) -> None:
-    headers = {"accept": "text/event-stream", **request.headers, **options.headers}
+    headers = merge_headers({"accept": "text/event-stream"}, request.headers, options.headers)
     async with _send(request, headers, options.timeout_s) as response:
         if response.status_code >= 400:
             body = await response.aread()

@@ -341,3 +341,20 @@ async def test_replies_are_acknowledged_at_once_so_a_nagling_server_never_stalls
             response._connection.ack_at_once()
             assert raw.getsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK) == 1
             assert await response.aread() == b"ok"
+
+
+async def test_headers_merge_whatever_their_case_and_content_type_can_be_given() -> None:
+    reply = head("200 OK", "Content-Type: text/event-stream", "Content-Length: 10")
+    reply += b"data: ok\n\n"
+    async with serving(lambda _s, _n: [reply]) as server:
+        request = _http.SSERequest(
+            url=server.url, headers={"Accept": "text/plain", "Content-Type": "x/y"}, body={}
+        )
+
+        async def handle(sse: AsyncIterator[ServerSentEvent]) -> None:
+            assert [event.data async for event in sse] == ["ok"]
+
+        await _http.post_sse(request, StreamOptions(), handle, lambda: False)
+    sent = server.requests[0].decode().lower()
+    assert sent.count("\r\naccept:") == 1 and "\r\naccept: text/plain\r\n" in sent
+    assert sent.count("\r\ncontent-type:") == 1 and "\r\ncontent-type: x/y\r\n" in sent
