@@ -71,6 +71,14 @@ NEVER_IN_PRINT_MODE = (
     # pydantic's plugin loader is a stand-in: no distribution metadata is read.
     "importlib.metadata",
     "email",
+    # No skills or prompts folder: no frontmatter to parse.
+    "yaml",
+    # A turn that changes no file takes no checkpoint: the engine stays unloaded.
+    "pitui.core.checkpoints.engine",
+    "pitui.core.checkpoints.git",
+    "pitui.core.checkpoints.snapshot",
+    # A new session draws no tree.
+    "pitui.core.session.tree_rows",
     # No MCP server is configured: neither the SDK nor pitui's MCP runtime loads.
     "mcp",
     "mcp_types",
