@@ -150,3 +150,37 @@ def test_only_the_enabled_tools_are_imported(
 def test_help_and_version_load_no_models_or_providers(tmp_path: Path, args: list[str]) -> None:
     modules = loaded(args, tmp_path)
     assert under(modules, "pydantic", "httpx", "asyncio", "textual", "pitui.ai") == []
+
+
+def _chat_sse(*deltas: dict[str, object], finish: str) -> bytes:
+    chunks: list[dict[str, object]] = [
+        {"choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas
+    ]
+    chunks.append({"choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+    body = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+    return body.encode()
+
+
+def test_a_read_then_answer_turn_over_chat_completions_stays_light(
+    tmp_path: Path, pitui_home: Path, server: ReplayServer
+) -> None:
+    """The bench's scenario (bench/startup.py): a read tool call, then the answer."""
+    provider = {
+        "baseUrl": server.url + "/v1",
+        "apiKey": "k",
+        "api": "openai-completions",
+        "models": [{"id": "tiny"}],
+    }
+    pitui_home.mkdir(parents=True, exist_ok=True)
+    (pitui_home / "models.json").write_text(json.dumps({"providers": {"chat": provider}}))
+    (tmp_path / "notes.txt").write_text("green\n")
+    arguments = json.dumps({"path": "notes.txt"})
+    call = {"index": 0, "id": "c1", "function": {"name": "read", "arguments": arguments}}
+    server.add(
+        Reply(body=_chat_sse({"role": "assistant", "tool_calls": [call]}, finish="tool_calls")),
+        Reply(body=_chat_sse({"content": "It says green."}, finish="stop")),
+    )
+    modules = loaded(["-p", "--model", "chat/tiny", "read notes.txt"], tmp_path)
+    assert len(server.requests) == 2  # the tool ran and its result went back
+    assert "pitui.ai.providers.openai_completions" in modules
+    assert under(modules, *NEVER_IN_PRINT_MODE) == []
