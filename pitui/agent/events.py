@@ -12,40 +12,45 @@ from pydantic import Field, SerializeAsAny
 
 from pitui.agent.messages import AgentMessage
 from pitui.agent.tool import AgentToolResult
-from pitui.ai._base import PiModel
 from pitui.ai.events import AssistantMessageEvent
+from pitui.ai.own_model import OwnModel
 from pitui.ai.types import AssistantMessage, ToolResultMessage
+
+
+class _Event(OwnModel):
+    """Built by pitui only: unvalidated, validators on first use (see OwnModel)."""
+
 
 # Custom messages are subclasses: serialise them as what they are, not as the base.
 AnyAgentMessage: TypeAlias = SerializeAsAny[AgentMessage]
 
 
-class AgentStartEvent(PiModel):
+class AgentStartEvent(_Event):
     type: Literal["agent_start"] = "agent_start"
 
 
-class AgentEndEvent(PiModel):
+class AgentEndEvent(_Event):
     type: Literal["agent_end"] = "agent_end"
     messages: list[AnyAgentMessage]
     """Every message this run added."""
 
 
-class TurnStartEvent(PiModel):
+class TurnStartEvent(_Event):
     type: Literal["turn_start"] = "turn_start"
 
 
-class TurnEndEvent(PiModel):
+class TurnEndEvent(_Event):
     type: Literal["turn_end"] = "turn_end"
     message: AnyAgentMessage
     tool_results: list[ToolResultMessage]
 
 
-class MessageStartEvent(PiModel):
+class MessageStartEvent(_Event):
     type: Literal["message_start"] = "message_start"
     message: AnyAgentMessage
 
 
-class MessageUpdateEvent(PiModel):
+class MessageUpdateEvent(_Event):
     """A streaming assistant update; ``message`` is a snapshot of the partial."""
 
     type: Literal["message_update"] = "message_update"
@@ -53,19 +58,19 @@ class MessageUpdateEvent(PiModel):
     assistant_message_event: AssistantMessageEvent
 
 
-class MessageEndEvent(PiModel):
+class MessageEndEvent(_Event):
     type: Literal["message_end"] = "message_end"
     message: AnyAgentMessage
 
 
-class ToolExecutionStartEvent(PiModel):
+class ToolExecutionStartEvent(_Event):
     type: Literal["tool_execution_start"] = "tool_execution_start"
     tool_call_id: str
     tool_name: str
     args: dict[str, Any]
 
 
-class ToolExecutionUpdateEvent(PiModel):
+class ToolExecutionUpdateEvent(_Event):
     type: Literal["tool_execution_update"] = "tool_execution_update"
     tool_call_id: str
     tool_name: str
@@ -73,7 +78,7 @@ class ToolExecutionUpdateEvent(PiModel):
     partial_result: AgentToolResult
 
 
-class ToolExecutionEndEvent(PiModel):
+class ToolExecutionEndEvent(_Event):
     type: Literal["tool_execution_end"] = "tool_execution_end"
     tool_call_id: str
     tool_name: str

@@ -31,7 +31,8 @@ AgentMessage: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage | C
 _PROTOCOL_TYPES = (UserMessage, AssistantMessage, ToolResultMessage)
 _PROTOCOL_TYPE_SET: frozenset[type] = frozenset(_PROTOCOL_TYPES)
 _PROTOCOL_ROLES = frozenset({"user", "assistant", "toolResult"})
-_protocol_adapter: TypeAdapter[Message] = TypeAdapter(Message)
+_protocol_adapter: TypeAdapter[Message] | None = None
+"""Built on the first message read from JSON (a new session reads none)."""
 _registry: dict[str, type[CustomAgentMessage]] = {}
 
 
@@ -54,6 +55,9 @@ def parse_agent_message(data: dict[str, Any]) -> AgentMessage:
     """
     role = data.get("role")
     if role.__class__ is str and role in _PROTOCOL_ROLES:  # not hashable if a list
+        global _protocol_adapter
+        if _protocol_adapter is None:
+            _protocol_adapter = TypeAdapter(Message)
         return _protocol_adapter.validate_python(data, context=LOAD_CONTEXT)
     cls = _registry.get(role) if isinstance(role, str) else None
     if cls is not None:

@@ -1,1 +1,1 @@
-"""The LLM layer: pi's message model and streaming clients over httpx."""
+"""The LLM layer: pi's message model and its streaming provider clients."""

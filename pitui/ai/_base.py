@@ -9,18 +9,43 @@ was read from a file is written back as ``null``).
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 from pydantic.alias_generators import to_camel
-from pydantic.plugin import _loader as _plugin_loader
 
-# pydantic looks for plugins (entry points of every installed distribution) when the first
-# model is built: ~80 M instructions, 6% of a `pitui -p` turn, more with a larger
-# environment. pitui's models are its own wire format, not a library's: no validation
-# plugin is meant to watch them, so the search is answered "none" before it runs.
-if getattr(_plugin_loader, "_plugins", ...) is None:
-    _plugin_loader._plugins = {}
+_PLUGIN_LOADER = "pydantic.plugin._loader"
+
+
+def _no_plugin_search() -> None:
+    """Answer pydantic's plugin search with "none", before the first model is built.
+
+    pydantic looks for plugins (entry points of every installed distribution) when the
+    first model is built: ~80 M instructions, 6% of a `pitui -p` turn, more with a larger
+    environment; and merely importing its loader imports ``importlib.metadata`` (with
+    ``email``, ``zipfile``, ``csv`` …: ~75 M more). pitui's models are its own wire format,
+    not a library's: no validation plugin is meant to watch them. So when the loader is not
+    loaded yet, a stand-in takes its place whose ``get_plugins`` finds none (the loader's
+    only function pydantic calls); when it is, its cache is set to "none found".
+    """
+    loader = sys.modules.get(_PLUGIN_LOADER)
+    if loader is not None:
+        if getattr(loader, "_plugins", ...) is None:
+            loader._plugins = {}  # type: ignore[attr-defined]
+        return
+    stand_in = types.ModuleType(_PLUGIN_LOADER, "pitui: pydantic plugins are not searched.")
+    stand_in.__dict__.update(
+        get_plugins=lambda: (),
+        _plugins={},
+        _loading_plugins=False,
+        PYDANTIC_ENTRY_POINT_GROUP="pydantic",
+    )
+    sys.modules[_PLUGIN_LOADER] = stand_in
+
+
+_no_plugin_search()
 
 #: The config of a model a run may never use (an event of a rare situation, a message
 #: kind a session may not hold): its validator is built on first use, not at import.

@@ -11,11 +11,15 @@ from typing import Annotated, Literal, TypeAlias
 
 from pydantic import Field
 
-from pitui.ai._base import PiModel
+from pitui.ai.own_model import OwnModel
 from pitui.ai.types import AssistantMessage, ToolCall
 
 
-class _Partial(PiModel):
+class _Event(OwnModel):
+    """Built by pitui only: unvalidated, validators on first use (see OwnModel)."""
+
+
+class _Partial(_Event):
     partial: AssistantMessage
 
 
@@ -69,13 +73,13 @@ class ToolCallEndEvent(_Block):
     tool_call: ToolCall
 
 
-class DoneEvent(PiModel):
+class DoneEvent(_Event):
     type: Literal["done"] = "done"
     reason: Literal["stop", "length", "toolUse"]
     message: AssistantMessage
 
 
-class ErrorEvent(PiModel):
+class ErrorEvent(_Event):
     type: Literal["error"] = "error"
     reason: Literal["aborted", "error"]
     error: AssistantMessage

@@ -8,9 +8,8 @@ loader lets an ``OSError`` or ``UnicodeDecodeError`` escape as a traceback.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
-
-import aiofiles
 
 from pitui.errors import ConfigError
 
@@ -22,8 +21,7 @@ async def read_config_text(path: Path) -> str | None:
         ConfigError: ``path`` exists but cannot be read as UTF-8 text.
     """
     try:
-        async with aiofiles.open(path, "rb") as handle:
-            data = await handle.read()
+        data = await asyncio.to_thread(_read_bytes, path)  # one trip to a thread, not three
     except FileNotFoundError:
         return None
     except IsADirectoryError:
@@ -31,6 +29,11 @@ async def read_config_text(path: Path) -> str | None:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     return decode_config(data, path)
+
+
+def _read_bytes(path: Path) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
 
 
 def decode_config(data: bytes, path: Path | str) -> str:

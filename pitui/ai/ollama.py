@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from pitui.ai.types import InputKind, Model
 
 if TYPE_CHECKING:
-    import httpx
+    from pitui.ai.httpx_import import httpx
 
 DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434"
 PROVIDER = "ollama"
@@ -59,7 +59,7 @@ async def detect_ollama(
     root = (base_url or default_ollama_url()).rstrip("/").removesuffix("/v1")
     if not await _listening(root, timeout):
         return []
-    import httpx  # only when something listens: most machines run no Ollama (~3 MB, ~20 ms)
+    from pitui.ai.httpx_import import httpx  # only when something listens (~3 MB, ~20 ms)
 
     try:
         async with httpx.AsyncClient(base_url=root, timeout=timeout) as client:

@@ -2,19 +2,19 @@
 
 Building it loads the whole CA bundle (certifi's, or ``SSL_CERT_FILE`` / ``SSL_CERT_DIR``
 as httpx honours them): ~70 ms of a print-mode run, spent before the first byte goes
-out. It is the same context ``httpx.AsyncClient()`` builds by default — verification is
-never relaxed — only built at a better time: :func:`prepare` starts a background thread
-(``load_verify_locations`` releases the GIL, so the start-up work goes on beside it), and
-:func:`context` waits for it. A run that only talks to ``http://`` never builds one.
-
-Kept import-light: httpx is imported only once a TLS URL is seen.
+out. It is the same context ``httpx.AsyncClient()`` builds by default (httpx 0.28's
+``create_ssl_context()``, made here the same way so that a request without a proxy needs
+no httpx at all) — verification is never relaxed — only built at a better time:
+:func:`prepare` starts a background thread (``load_verify_locations`` releases the GIL,
+so the start-up work goes on beside it), and :func:`context` waits for it. A run that
+only talks to ``http://`` never builds one.
 """
 
 from __future__ import annotations
 
+import os
 import ssl
 import threading
-from collections.abc import Callable
 
 _lock = threading.Lock()
 _thread: threading.Thread | None = None
@@ -34,11 +34,11 @@ def prepare(url: str) -> None:
     with _lock:
         if _thread is None:
             # Imported here, not in the thread: a module imported by two threads at once
-            # can deadlock; the request needs httpx anyway.
-            import httpx
+            # can deadlock.
+            import certifi
 
             _thread = threading.Thread(
-                target=_build, args=(httpx.create_ssl_context,), name="pitui-tls", daemon=True
+                target=_build, args=(certifi.where(),), name="pitui-tls", daemon=True
             )
             _thread.start()
 
@@ -54,12 +54,23 @@ def context() -> ssl.SSLContext:
     return _result
 
 
-def _build(create: Callable[[], ssl.SSLContext]) -> None:
+def create_default(certifi_bundle: str) -> ssl.SSLContext:
+    """httpx's default context (``verify=True, trust_env=True``): ``SSL_CERT_FILE``, else
+    ``SSL_CERT_DIR``, else certifi's bundle; the one protocol spoken is HTTP/1.1."""
+    if cafile := os.environ.get("SSL_CERT_FILE"):
+        context = ssl.create_default_context(cafile=cafile)
+    elif capath := os.environ.get("SSL_CERT_DIR"):
+        context = ssl.create_default_context(capath=capath)
+    else:
+        context = ssl.create_default_context(cafile=certifi_bundle)
+    context.set_alpn_protocols(["http/1.1"])  # as httpcore sets it for HTTP/1.1
+    return context
+
+
+def _build(certifi_bundle: str) -> None:
     global _result
     try:
-        # httpx's own default (verify=True, trust_env=True): nothing differs from
-        # httpx.AsyncClient() building it itself.
-        _result = create()
+        _result = create_default(certifi_bundle)
     except BaseException as exc:  # handed to the caller of context()
         _result = exc
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import Field, PrivateAttr
 
-from pitui.ai._base import PiModel
+from pitui.ai._base import ON_FIRST_USE, PiModel
 
 # pi writes integral costs as ``0`` and fractional ones as floats; keep both as read.
 Number: TypeAlias = int | float
@@ -175,7 +175,10 @@ class Tool(PiModel):
 
 
 class Context(PiModel):
-    """Everything one model request carries."""
+    """Everything one model request carries (built by the agent loop with
+    ``model_construct``: its validator, which embeds every message's, waits for first use)."""
+
+    model_config = ON_FIRST_USE
 
     system_prompt: str | None = None
     messages: list[Message] = Field(default_factory=list)

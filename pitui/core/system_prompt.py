@@ -15,8 +15,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import aiofiles
-
 from pitui import paths
 from pitui.core.resources.skill_prompt import format_skills_for_prompt, skill_reader
 from pitui.core.resources.skills import Skill
@@ -126,34 +124,41 @@ def _expand_user(value: str) -> Path:
     return Path(os.path.expanduser(value))
 
 
-async def _read_text(path: Path) -> str | None:
+def _read_text_now(path: Path) -> str | None:
     try:
-        async with aiofiles.open(path, encoding="utf-8") as handle:
-            return await handle.read()
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
         return None
 
 
-async def _first_context_file(directory: Path) -> ContextFile | None:
-    for name in CONTEXT_FILE_NAMES:
-        content = await _read_text(directory / name)
+def _first_existing(candidates: Sequence[Path]) -> tuple[Path, str] | None:
+    for path in candidates:
+        content = _read_text_now(path)
         if content is not None:
-            return ContextFile(directory / name, content)
+            return path, content
     return None
 
 
-async def load_context_files(cwd: Path) -> list[ContextFile]:
-    """The pitui home's AGENTS.md/CLAUDE.md, then one per directory from root to ``cwd``."""
+def _context_files_now(cwd: Path) -> list[ContextFile]:
     found: list[ContextFile] = []
     seen: set[Path] = set()
     absolute = _absolute(cwd)
-    directories = [paths.home(), *reversed(absolute.parents), absolute]
-    for directory in directories:
-        item = await _first_context_file(directory)
-        if item is not None and item.path not in seen:
-            seen.add(item.path)
-            found.append(item)
+    for directory in [paths.home(), *reversed(absolute.parents), absolute]:
+        first = _first_existing([directory / name for name in CONTEXT_FILE_NAMES])
+        if first is not None and first[0] not in seen:
+            seen.add(first[0])
+            found.append(ContextFile(*first))
     return found
+
+
+async def load_context_files(cwd: Path) -> list[ContextFile]:
+    """The pitui home's AGENTS.md/CLAUDE.md, then one per directory from root to ``cwd``.
+
+    The whole walk is one trip to a worker thread: a file per directory and name is
+    tried (~20 for a usual depth), and a trip each cost more than the reads.
+    """
+    return await asyncio.to_thread(_context_files_now, cwd)
 
 
 async def resolve_prompt_option(value: str | None, fallbacks: Sequence[Path]) -> str | None:
@@ -161,13 +166,10 @@ async def resolve_prompt_option(value: str | None, fallbacks: Sequence[Path]) ->
     if value:
         maybe_file = _expand_user(value)
         if len(value) < 4096 and await asyncio.to_thread(maybe_file.is_file):
-            return await _read_text(maybe_file)
+            return await asyncio.to_thread(_read_text_now, maybe_file)
         return value
-    for candidate in fallbacks:
-        content = await _read_text(candidate)
-        if content is not None:
-            return content
-    return None
+    first = await asyncio.to_thread(_first_existing, fallbacks)
+    return first[1] if first is not None else None
 
 
 async def load_system_prompt(

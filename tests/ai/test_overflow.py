@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pitui.ai.overflow import OVERFLOW_PATTERNS, is_context_overflow
+from pitui.ai.overflow import is_context_overflow, overflow_patterns
 from pitui.ai.types import AssistantMessage, StopReason, Usage
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "providers"
@@ -70,7 +70,7 @@ def test_provider_overflow_texts_are_detected(text: str) -> None:
 
 
 def test_every_pattern_has_an_example() -> None:
-    for pattern in OVERFLOW_PATTERNS:
+    for pattern in overflow_patterns():
         assert any(pattern.search(text) for text in OVERFLOW_TEXTS), pattern.pattern
 
 

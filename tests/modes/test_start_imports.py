@@ -10,6 +10,7 @@ enabled and the edit-diff machinery must not have been imported, nor a CA bundle
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -57,6 +58,27 @@ NEVER_IN_PRINT_MODE = (
     "pitui.core.tools.ls",
     "pitui.core.tools.gitignore",
     "pitui.core.tools.edit_diff",
+    # No proxy is configured: the request goes out through pitui's asyncio client, so
+    # no httpx stack (nor httpx's command line: rich, click, pygments) loads.
+    "httpx",
+    "httpx_sse",
+    "httpcore",
+    "anyio",
+    "h11",
+    "rich",
+    "click",
+    "pygments",
+    # pydantic's plugin loader is a stand-in: no distribution metadata is read.
+    "importlib.metadata",
+    "email",
+    # No skills or prompts folder: no frontmatter to parse.
+    "yaml",
+    # A turn that changes no file takes no checkpoint: the engine stays unloaded.
+    "pitui.core.checkpoints.engine",
+    "pitui.core.checkpoints.git",
+    "pitui.core.checkpoints.snapshot",
+    # A new session draws no tree.
+    "pitui.core.session.tree_rows",
     # No MCP server is configured: neither the SDK nor pitui's MCP runtime loads.
     "mcp",
     "mcp_types",
@@ -68,9 +90,11 @@ NEVER_IN_PRINT_MODE = (
 def loaded(args: list[str], cwd: Path) -> set[str]:
     """The modules a ``pitui ARGS`` process had imported when it finished (and it loaded
     no CA bundle)."""
+    no_proxy = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
     proc = subprocess.run(
         [sys.executable, "-c", PROBE, *args],
         cwd=cwd,
+        env=no_proxy,  # a proxy would rightly take the httpx path
         input="",
         capture_output=True,
         text=True,
@@ -126,3 +150,37 @@ def test_only_the_enabled_tools_are_imported(
 def test_help_and_version_load_no_models_or_providers(tmp_path: Path, args: list[str]) -> None:
     modules = loaded(args, tmp_path)
     assert under(modules, "pydantic", "httpx", "asyncio", "textual", "pitui.ai") == []
+
+
+def _chat_sse(*deltas: dict[str, object], finish: str) -> bytes:
+    chunks: list[dict[str, object]] = [
+        {"choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas
+    ]
+    chunks.append({"choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+    body = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+    return body.encode()
+
+
+def test_a_read_then_answer_turn_over_chat_completions_stays_light(
+    tmp_path: Path, pitui_home: Path, server: ReplayServer
+) -> None:
+    """The bench's scenario (bench/startup.py): a read tool call, then the answer."""
+    provider = {
+        "baseUrl": server.url + "/v1",
+        "apiKey": "k",
+        "api": "openai-completions",
+        "models": [{"id": "tiny"}],
+    }
+    pitui_home.mkdir(parents=True, exist_ok=True)
+    (pitui_home / "models.json").write_text(json.dumps({"providers": {"chat": provider}}))
+    (tmp_path / "notes.txt").write_text("green\n")
+    arguments = json.dumps({"path": "notes.txt"})
+    call = {"index": 0, "id": "c1", "function": {"name": "read", "arguments": arguments}}
+    server.add(
+        Reply(body=_chat_sse({"role": "assistant", "tool_calls": [call]}, finish="tool_calls")),
+        Reply(body=_chat_sse({"content": "It says green."}, finish="stop")),
+    )
+    modules = loaded(["-p", "--model", "chat/tiny", "read notes.txt"], tmp_path)
+    assert len(server.requests) == 2  # the tool ran and its result went back
+    assert "pitui.ai.providers.openai_completions" in modules
+    assert under(modules, *NEVER_IN_PRINT_MODE) == []

@@ -21,34 +21,18 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from pitui.ai.events import TextDeltaEvent, ThinkingDeltaEvent, ToolCallDeltaEvent
+from pitui.ai.own_model import fill_unvalidated, plain_defaults
 from pitui.ai.types import AssistantMessage
 
 E = TypeVar("E", bound=BaseModel)
 D = TypeVar("D", bound=TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent)
 
-_DEFAULTS: dict[type[BaseModel], dict[str, Any]] = {}
-
-
-def _defaults(cls: type[BaseModel]) -> dict[str, Any]:
-    found = _DEFAULTS.get(cls)
-    if found is None:
-        if any(field.default_factory is not None for field in cls.model_fields.values()):
-            raise TypeError(f"{cls.__name__}: fast_event needs plain (immutable) defaults")
-        found = {
-            name: field.default
-            for name, field in cls.model_fields.items()
-            if not field.is_required()
-        }
-        _DEFAULTS[cls] = found
-    return found
-
-
 _new = object.__new__
 _slots = vars(BaseModel)
-_set_dict: Callable[[BaseModel, dict[str, Any]], None] = _slots["__dict__"].__set__
 _set_fields_set: Callable[[BaseModel, set[str]], None] = _slots["__pydantic_fields_set__"].__set__
 _set_extra: Callable[[BaseModel, dict[str, Any]], None] = _slots["__pydantic_extra__"].__set__
 _set_private: Callable[[BaseModel, None], None] = _slots["__pydantic_private__"].__set__
+_set_dict: Callable[[BaseModel, dict[str, Any]], None] = _slots["__dict__"].__set__
 
 
 def fast_event(cls: type[E], **fields: Any) -> E:
@@ -57,12 +41,8 @@ def fast_event(cls: type[E], **fields: Any) -> E:
     Equal to ``cls(**fields)`` for well-typed ``fields``; every field counts as set, as
     it does for an object built in code (see :class:`pitui.ai._base.PiModel`).
     """
-    values = {**(_DEFAULTS.get(cls) or _defaults(cls)), **fields}
     event = _new(cls)
-    _set_dict(event, values)
-    _set_fields_set(event, set(values))
-    _set_extra(event, {})
-    _set_private(event, None)
+    fill_unvalidated(event, fields)
     return event
 
 
@@ -71,7 +51,7 @@ def _delta_kind(cls: type[D]) -> str:
     names = tuple(cls.model_fields)
     if names != ("partial", "content_index", "type", "delta"):
         raise TypeError(f"{cls.__name__}: unexpected fields {names}")
-    kind: str = _defaults(cls)["type"]
+    kind: str = plain_defaults(cls)["type"]
     return kind
 
 

@@ -4,27 +4,30 @@ Retry rules (PROVIDERS.md §5): retry 408 / 409 / 429 / 5xx / overloaded and con
 failures, honouring ``x-should-retry``, ``retry-after-ms`` and ``retry-after``; never
 insufficient quota, spend limits or context overflow; and only while no content has
 reached the consumer — once a delta was shown the error is surfaced with the partial.
+
+The request goes out through the small asyncio client of :mod:`._wire`; only with a
+proxy configured in the environment does it take httpx (:mod:`._http_proxy`), which
+speaks to proxies as before. Both hand the body's bytes to the one SSE parser.
 """
 
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import json
 import random
-import ssl
 import time
-import urllib.request
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-import httpx
 import orjson
-from httpx_sse import EventSource, ServerSentEvent
 
 from pitui.ai import tls
 from pitui.ai.options import RetryPolicy, StreamOptions
+from pitui.ai.providers import _wire
+from pitui.ai.providers._proxies import environment_proxies
+from pitui.ai.providers._sse import ServerSentEvent, aiter_sse
 
 SSEHandler = Callable[[AsyncIterator[ServerSentEvent]], Awaitable[None]]
 
@@ -36,6 +39,8 @@ _MAX_BODY_IN_MESSAGE = 600
 #: normally arrives with the end marker; a server that keeps the body open delays the
 #: stream's ``done`` by this much, and its connection is closed rather than reused.
 DRAIN_TIMEOUT_S = 0.5
+#: How long connecting (TCP and TLS) may take; reads and writes get the request's timeout.
+CONNECT_TIMEOUT_S = 30.0
 
 
 class ProviderError(Exception):
@@ -75,7 +80,7 @@ def redact(text: str, secrets: tuple[str, ...]) -> str:
 
 
 def error_from_body(
-    status: int, body: bytes, headers: httpx.Headers | None = None
+    status: int, body: bytes, headers: Mapping[str, str] | None = None
 ) -> ProviderError:
     """Turn a non-2xx response into a :class:`ProviderError` with the server's own words."""
     text = body.decode("utf-8", "replace").strip()
@@ -114,7 +119,7 @@ def _status_retryable(status: int) -> bool:
     return status in (408, 409, 429) or status >= 500
 
 
-def retry_after_seconds(headers: httpx.Headers) -> float | None:
+def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
     """The server's requested delay: ``retry-after-ms``, else ``retry-after`` (s or date)."""
     raw_ms = headers.get("retry-after-ms")
     if raw_ms:
@@ -128,8 +133,13 @@ def retry_after_seconds(headers: httpx.Headers) -> float | None:
     try:
         return max(0.0, float(raw))
     except ValueError:
-        parsed = email.utils.parsedate_to_datetime(raw) if raw else None
-        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
+        import email.utils  # an HTTP date: rare, and the email package is not small
+
+        try:
+            parsed = email.utils.parsedate_to_datetime(raw)
+        except (TypeError, ValueError):
+            return None
+        return max(0.0, parsed.timestamp() - time.time())
 
 
 def backoff_seconds(policy: RetryPolicy, attempt: int, server_delay: float | None) -> float:
@@ -139,34 +149,6 @@ def backoff_seconds(policy: RetryPolicy, attempt: int, server_delay: float | Non
     base = policy.base_delay_ms / 1000 * float(1 << attempt)
     jitter: float = random.uniform(0.75, 1.0)
     return min(base, 8.0) * jitter
-
-
-_clients: dict[tuple[int, bool], httpx.AsyncClient] = {}
-
-
-def shared_client(url: str) -> httpx.AsyncClient:
-    """The client for ``url``: one connection pool per event loop, so keep-alive
-    connections are reused, and per kind of URL, so that plain ``http://`` (a local
-    model) never pays for loading the CA bundle.
-
-    The TLS client verifies as httpx does by default (see :mod:`pitui.ai.tls`). The plain
-    one is given a context that trusts no certificate: it never makes a TLS connection, and if
-    it ever tried, verification would fail rather than pass. A proxy from the environment
-    may itself be ``https://``, so with one set every URL goes through the TLS client.
-    """
-    secure = tls.uses_tls(url) or _environment_proxies()
-    key = (id(asyncio.get_running_loop()), secure)
-    client = _clients.get(key)
-    if client is None or client.is_closed:
-        verify = tls.context() if secure else ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-        client = httpx.AsyncClient(timeout=httpx.Timeout(600.0, connect=30.0), verify=verify)
-        _clients[key] = client
-    return client
-
-
-def _environment_proxies() -> bool:
-    """Whether a proxy is configured in the environment (httpx reads the same variables)."""
-    return any(scheme != "no" for scheme in urllib.request.getproxies())
 
 
 async def post_sse(
@@ -195,9 +177,11 @@ async def post_sse(
             return
         except ProviderError as exc:
             failure = exc
-        except httpx.TimeoutException as exc:
+        except _wire.WireTimeout as exc:
             failure = ProviderError(f"Request timed out: {exc}".strip(), retryable=True)
-        except httpx.TransportError as exc:
+        except _wire.InvalidRequest as exc:
+            failure = ProviderError(str(exc))
+        except _wire.WireError as exc:
             failure = ProviderError(_transport_message(exc), retryable=True)
         if not _should_retry(failure, policy, attempt, content_started()):
             raise ProviderError(
@@ -218,10 +202,59 @@ def _should_retry(
     return delay is None or delay * 1000 <= policy.max_delay_ms
 
 
-def _transport_message(exc: httpx.TransportError) -> str:
+def _transport_message(exc: _wire.WireError) -> str:
     text = str(exc).strip()
-    kind = type(exc).__name__
+    kind = exc.kind
     return f"Connection error ({kind}): {text}" if text else f"Connection error ({kind})"
+
+
+class _Response(Protocol):
+    """What a request path hands back: the head, and the body as it arrives."""
+
+    @property
+    def status_code(self) -> int: ...
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+    async def aread(self) -> bytes: ...
+
+    def aiter_bytes(self, before_read: Callable[[], None] | None = None) -> AsyncIterator[bytes]:
+        """The decoded body; ``before_read`` runs before each read from the network."""
+        ...
+
+
+def merge_headers(*layers: Mapping[str, str]) -> dict[str, str]:
+    """The layers' headers, a later layer's value winning whatever the names' case (as
+    httpx merges them): ``Accept`` from models.json replaces the default ``accept``."""
+    merged: dict[str, tuple[str, str]] = {}
+    for layer in layers:
+        for name, value in layer.items():
+            merged[name.lower()] = (name, value)
+    return dict(merged.values())
+
+
+def _send(
+    request: SSERequest, headers: dict[str, str], timeout_s: float
+) -> AbstractAsyncContextManager[_Response]:
+    """The POST, through the asyncio client, or through httpx when a proxy is configured."""
+    body = json.dumps(
+        request.body, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+    ).encode()  # the bytes httpx's ``json=`` sends
+    if not any(name.lower() == "content-type" for name in headers):
+        headers = {**headers, "content-type": "application/json"}  # unless given, as httpx
+    if environment_proxies():
+        from pitui.ai.providers import _http_proxy
+
+        return _http_proxy.post(request.url, headers, body, timeout_s=timeout_s)
+    return _wire.post(
+        request.url,
+        headers,
+        body,
+        timeout_s=timeout_s,
+        connect_timeout_s=CONNECT_TIMEOUT_S,
+        tls=tls.context,
+    )
 
 
 async def _post_once(
@@ -230,12 +263,8 @@ async def _post_once(
     handle: SSEHandler,
     before_read: Callable[[], None] | None = None,
 ) -> None:
-    client = shared_client(request.url)
-    headers = {"accept": "text/event-stream", **request.headers, **options.headers}
-    timeout = httpx.Timeout(options.timeout_s, connect=30.0)
-    async with client.stream(
-        "POST", request.url, headers=headers, json=request.body, timeout=timeout
-    ) as response:
+    headers = merge_headers({"accept": "text/event-stream"}, request.headers, options.headers)
+    async with _send(request, headers, options.timeout_s) as response:
         if response.status_code >= 400:
             body = await response.aread()
             raise error_from_body(response.status_code, body, response.headers)
@@ -246,9 +275,7 @@ async def _post_once(
             raise ProviderError(
                 f"Expected an event stream but got {content_type or 'no content type'}: {snippet}"
             )
-        if before_read is not None and isinstance(response.stream, httpx.AsyncByteStream):
-            response.stream = _NotifyingStream(response.stream, before_read)
-        events: AsyncIterator[ServerSentEvent] = EventSource(response).aiter_sse()
+        events: AsyncIterator[ServerSentEvent] = aiter_sse(response.aiter_bytes(before_read))
         if options.idle_timeout_s is not None:
             events = _until_idle(events, options.idle_timeout_s)
         await handle(events)
@@ -268,7 +295,7 @@ async def _drain(events: AsyncIterator[ServerSentEvent]) -> None:
         async with asyncio.timeout(DRAIN_TIMEOUT_S):
             async for _ in events:
                 pass
-    except (TimeoutError, httpx.HTTPError):
+    except (TimeoutError, _wire.WireError, ProviderError):
         pass  # the connection is closed rather than reused, as before the drain
 
 
@@ -303,27 +330,6 @@ async def _until_idle(
 
 def _keep_alive(event: ServerSentEvent) -> bool:
     return event.event == "ping" or not event.data.strip()
-
-
-class _NotifyingStream(httpx.AsyncByteStream):
-    """A response byte stream that calls ``hook`` before each (possibly blocking) read."""
-
-    def __init__(self, inner: httpx.AsyncByteStream, hook: Callable[[], None]) -> None:
-        self._inner = inner
-        self._hook = hook
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        chunks = self._inner.__aiter__()
-        while True:
-            self._hook()
-            try:
-                chunk = await chunks.__anext__()
-            except StopAsyncIteration:
-                return
-            yield chunk
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
 
 
 #: The hot-path JSON parser for SSE payloads (several times faster than ``json.loads``).

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
-from httpx_sse import ServerSentEvent
-
 from pitui.ai.event_stream import AssistantMessageEventStream
 from pitui.ai.events import StartEvent
 from pitui.ai.keys import env_api_key
 from pitui.ai.options import StreamOptions
 from pitui.ai.providers._http import ProviderError, SSERequest, post_sse
+from pitui.ai.providers._sse import ServerSentEvent
 from pitui.ai.types import AssistantMessage, Model, ThinkingLevel
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"

@@ -18,8 +18,6 @@ import json
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, ClassVar
 
-from httpx_sse import ServerSentEvent
-
 from pitui.ai.event_stream import AssistantMessageEventStream, error_stream, run_stream
 from pitui.ai.events import (
     AssistantMessageEvent,
@@ -45,6 +43,7 @@ from pitui.ai.providers._http import (
     parse_json_text,
     post_sse,
 )
+from pitui.ai.providers._sse import ServerSentEvent
 from pitui.ai.providers.anthropic_request import (
     DEFAULT_BASE_URL,
     build_body,

@@ -15,8 +15,6 @@ import json
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
-from httpx_sse import ServerSentEvent
-
 from pitui.ai.event_stream import AssistantMessageEventStream, run_stream
 from pitui.ai.events import (
     AssistantMessageEvent,
@@ -44,6 +42,7 @@ from pitui.ai.providers._openai_common import (
     post_openai,
     require_object,
 )
+from pitui.ai.providers._sse import ServerSentEvent
 from pitui.ai.providers.openai_compat import resolve_compat
 from pitui.ai.providers.openai_completions_request import build_body
 from pitui.ai.stream import empty_output

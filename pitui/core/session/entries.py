@@ -14,7 +14,7 @@ from pydantic import Discriminator, PlainSerializer, PlainValidator, Tag, TypeAd
 
 import pitui.core.messages  # noqa: F401  (registers the coding-agent message roles)
 from pitui.agent.messages import AgentMessage, parse_agent_message
-from pitui.ai._base import LOAD_CONTEXT, PiModel
+from pitui.ai._base import LOAD_CONTEXT, ON_FIRST_USE, PiModel
 from pitui.ai.types import UserContent
 
 
@@ -81,6 +81,8 @@ class ModelChangeEntry(EntryBase):
 class CompactionEntry(EntryBase):
     """The path before this entry was summarised; entries from ``first_kept_entry_id`` stay."""
 
+    model_config = ON_FIRST_USE  # a kind a new session may never hold
+
     type: Literal["compaction"] = "compaction"
     summary: str
     first_kept_entry_id: str | None = None
@@ -92,6 +94,8 @@ class CompactionEntry(EntryBase):
 class BranchSummaryEntry(EntryBase):
     """Summary of the branch the user navigated away from (``from_id`` = where it starts)."""
 
+    model_config = ON_FIRST_USE  # a kind a new session may never hold
+
     type: Literal["branch_summary"] = "branch_summary"
     from_id: str
     summary: str
@@ -102,6 +106,8 @@ class BranchSummaryEntry(EntryBase):
 class CustomEntry(EntryBase):
     """Extension state: stored, never sent to the model."""
 
+    model_config = ON_FIRST_USE  # a kind a new session may never hold
+
     type: Literal["custom"] = "custom"
     custom_type: str
     data: Any = None
@@ -109,6 +115,8 @@ class CustomEntry(EntryBase):
 
 class CustomMessageEntry(EntryBase):
     """An injected message that is part of the context (as a user message)."""
+
+    model_config = ON_FIRST_USE  # a kind a new session may never hold
 
     type: Literal["custom_message"] = "custom_message"
     custom_type: str
@@ -122,6 +130,8 @@ class CustomMessageEntry(EntryBase):
 class LabelEntry(EntryBase):
     """Sets (or, with no label, clears) the label of ``target_id``."""
 
+    model_config = ON_FIRST_USE  # a kind a new session may never hold
+
     type: Literal["label"] = "label"
     target_id: str
     label: str | None = None
@@ -130,12 +140,16 @@ class LabelEntry(EntryBase):
 class SessionInfoEntry(EntryBase):
     """Session metadata; the latest non-empty ``name`` is the session's name."""
 
+    model_config = ON_FIRST_USE  # a kind a new session may never hold
+
     type: Literal["session_info"] = "session_info"
     name: str | None = None
 
 
 class UnknownEntry(EntryBase):
     """An entry of a type pitui does not know: kept verbatim, part of the tree, never sent."""
+
+    model_config = ON_FIRST_USE  # only ever read from a file
 
 
 KNOWN_ENTRY_TYPES = frozenset(
@@ -174,11 +188,16 @@ SessionEntry: TypeAlias = Annotated[
     Discriminator(_entry_tag),
 ]
 
-_entry_adapter: TypeAdapter[SessionEntry] = TypeAdapter(SessionEntry)
+_entry_adapter: TypeAdapter[SessionEntry] | None = None
+"""Built on the first entry read: a new session (a print run's) never reads one, and the
+union's validator embeds every entry type's, the rare ones too."""
 
 
 def parse_entry(data: dict[str, Any]) -> SessionEntry:
     """Validate one entry object read from a file, keeping exactly its keys."""
+    global _entry_adapter
+    if _entry_adapter is None:
+        _entry_adapter = TypeAdapter(SessionEntry)
     return _entry_adapter.validate_python(data, context=LOAD_CONTEXT)
 
 

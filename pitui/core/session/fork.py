@@ -9,7 +9,6 @@ from pitui.core.session.ids import iso_now, new_entry_id
 from pitui.core.session.store import SessionStore
 from pitui.core.session.table import EntryTable, Raw
 from pitui.core.session.tree import child_positions
-from pitui.core.session.tree_rows import content_text
 from pitui.core.session.writer import dumps_line
 from pitui.errors import SessionError
 
@@ -216,6 +215,8 @@ def _answers(table: EntryTable, position: int) -> str | None:
 def fork_points(table: EntryTable) -> list[tuple[str, str]]:
     """``(entry id, text)`` of every user message with text, all branches, newest first
     (what ``/fork`` offers, PI_SPEC §5.10)."""
+    from pitui.core.session.tree_rows import content_text  # the tree's row text: /fork only
+
     points: list[tuple[str, str]] = []
     for position in range(len(table) - 1, -1, -1):
         if table.roles[position] != "user":

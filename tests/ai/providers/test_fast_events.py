@@ -19,7 +19,7 @@ from pitui.ai.types import AssistantMessage, ToolCall
 def test_same_as_validated() -> None:
     out = AssistantMessage(api="a", provider="p", model="m")
     fast = fast_event(TextDeltaEvent, content_index=2, delta="hé", partial=out)
-    slow = TextDeltaEvent(content_index=2, delta="hé", partial=out)
+    slow = TextDeltaEvent.model_validate({"content_index": 2, "delta": "hé", "partial": out})
     assert fast == slow
     assert fast.to_json_dict() == slow.to_json_dict()
     assert fast.partial is out
@@ -47,7 +47,7 @@ def test_delta_factory_builds_what_validation_builds(
 ) -> None:
     out = AssistantMessage(api="a", provider="p", model="m")
     fast = delta_factory(cls)(out, 3, "piece 👋")
-    slow = cls(content_index=3, delta="piece 👋", partial=out)
+    slow = cls.model_validate({"content_index": 3, "delta": "piece 👋", "partial": out})
     assert type(fast) is cls
     assert fast == slow
     assert fast.to_json_dict() == slow.to_json_dict()
@@ -85,3 +85,28 @@ def test_delta_run_yields_what_the_factory_builds_when_read(
 def test_delta_run_refuses_other_shapes() -> None:
     with pytest.raises(TypeError, match="unexpected fields"):
         delta_run(TextEndEvent)  # type: ignore[type-var]
+
+
+def test_own_models_are_built_unvalidated_as_validation_would_build_them() -> None:
+    from pitui.agent.events import MessageEndEvent, ToolExecutionStartEvent
+    from pitui.ai.events import StartEvent
+
+    out = AssistantMessage(api="a", provider="p", model="m")
+    cases: list[tuple[type[BaseModel], dict[str, object]]] = [
+        (MessageEndEvent, {"message": out}),
+        (StartEvent, {"partial": out}),
+        (ToolExecutionStartEvent, {"args": {"a": 1}, "tool_name": "read", "tool_call_id": "c"}),
+    ]
+    for cls, fields in cases:
+        built = cls(**fields)
+        validated = cls.model_validate(fields)
+        assert built == validated
+        assert list(built.__dict__) == list(validated.__dict__)
+        assert built.model_fields_set == validated.model_fields_set
+        assert built.model_dump(mode="json", by_alias=True) == validated.model_dump(
+            mode="json", by_alias=True
+        )
+    with pytest.raises(TypeError, match="missing field 'message'"):
+        MessageEndEvent()  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"unknown fields \['extra'\]"):
+        MessageEndEvent(message=out, extra=1)

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from pitui.ai import tls
-from pitui.ai.providers import _http
+from pitui.ai.providers import _http_proxy as _http
 
 PROXY_VARS = ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")
 

@@ -109,3 +109,16 @@ async def test_a_body_kept_open_after_the_reply_ends_is_given_up_on(
         run = await collect(openai_completions.stream(chat_model(server.url), CONTEXT, OPTIONS))
         assert run.message.stop_reason == "stop"
         assert server.connections == 2
+
+
+async def test_the_start_reaches_the_consumer_before_a_body_that_came_with_the_head() -> None:
+    """Reads are event-loop turns even when the bytes are buffered: a consumer sees the
+    stream's start with the empty partial, as pi's message_start carries it."""
+    body = (FIXTURES / "providers" / "openai_chat_text.sse").read_bytes()
+    async with serving(body) as server:  # head and body in one write
+        stream = openai_completions.stream(chat_model(server.url), CONTEXT, OPTIONS)
+        async for event in stream:
+            assert event.type == "start"
+            assert event.partial.content == []
+            break
+        await stream.result()

@@ -10,12 +10,12 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from httpx_sse import ServerSentEvent
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pitui.ai.event_stream import AssistantMessageEventStream, run_stream
 from pitui.ai.events import StartEvent
+from pitui.ai.providers._sse import ServerSentEvent
 from pitui.ai.providers.openai_completions import ChunkReader
 from pitui.ai.stream import empty_output
 from pitui.ai.types import AssistantMessage, Model, TextContent, ThinkingContent, ToolCall
