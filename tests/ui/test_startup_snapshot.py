@@ -317,3 +317,31 @@ async def test_a_stale_listing_is_replaced_when_the_session_attaches(tmp_path: P
             return bool(lines) and lines[-1].startswith("Keys") and "gone-skill" not in lines[0]
 
         await wait_for(pilot, replaced, "the loaded resources' listing")
+
+
+async def test_a_prompt_typed_while_loading_takes_the_listing_away_for_good(
+    tmp_path: Path,
+) -> None:
+    """The listing is in the first frame now, so a fast typist sends before the session
+    is up: the listing goes with that prompt and the attach does not bring it back."""
+    from tests.ui.flows import submit
+
+    project = tmp_path / "project"
+    project.mkdir()
+    args = build_parser().parse_args(["--no-session"])
+    write_snapshot(snapshot_key(args, project), FACTS, ["Keys      / commands"])
+    app = launch(project, "--no-session")
+    release = slow_startup(app)
+    async with app.run_test(size=(140, 36)) as pilot:
+        await pilot.pause()
+        assert listing_widget(app) is not None
+        await submit(pilot, "hello")
+        await wait_for(pilot, lambda: listing_widget(app) is None, "the listing gone")
+        release.set()
+        await started(pilot)
+        live = app.live
+        assert live is not None and live.facade is not None
+        session = live.facade
+        await wait_for(pilot, lambda: len(session.messages) >= 2, "the queued prompt's reply")
+        await pilot.pause(0.3)
+        assert listing_widget(app) is None and app.main.listing == []

@@ -152,9 +152,9 @@ class Launcher:
             from pitui.ui.commands.mcp import ask_project_servers
 
             host.run_guarded(ask_project_servers(host, session.mcp), "mcp")
-        listing = await self._show_listing(host, session)
         files, typed = split_file_arguments(list(self.args.messages))
         prompts = [m for m in typed if m.strip()] + host.prompts.take_early_prompts()
+        listing = await self._show_listing(host, session, prompted=bool(prompts or files))
         if prompts or files:
             host.run_guarded(_prompt_in_turn(session, prompts or [""], files), "session")
         await asyncio.to_thread(write_snapshot, self.snapshot, live.info(), listing)
@@ -195,15 +195,18 @@ class Launcher:
         await host.notice(f"Project skills and prompt templates {shown}.")
 
     @staticmethod
-    async def _show_listing(host: UiHost, session: AgentSession) -> list[str]:
-        """What is loaded, above the conversation, until the first prompt (its lines, for
-        the start-up snapshot: the next start draws them in its first frame)."""
+    async def _show_listing(host: UiHost, session: AgentSession, *, prompted: bool) -> list[str]:
+        """What is loaded, above the conversation, until the first prompt (``prompted``:
+        one is on its way already, from the command line or typed while loading). Returns
+        its lines, for the start-up snapshot: the next start draws them in its first frame."""
         from pitui.ui.view.startup_listing import startup_lines
 
         resources = session.resources
         quiet = session.settings.quiet_startup
         lines = startup_lines(session.cwd, resources.context_files, resources, quiet)
-        if not session.messages:
+        if prompted:
+            await host.main.hide_startup_listing()
+        elif not session.messages:
             await host.main.show_startup_listing(lines)
         return lines
 

@@ -61,6 +61,7 @@ class PromptController:
         elif live is None and host.loading and not stripped.startswith("!"):
             # Still loading: queued, and sent in order once the session is up.
             self.early_prompts.append(stripped)
+            await host.main.hide_startup_listing()  # it goes with the first prompt
             await host.apply([QueueMessage(stripped, "followUp")])
         elif live is None and host.loading:  # still loading: keep the text
             self.composer.put_text(text)

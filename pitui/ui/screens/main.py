@@ -73,6 +73,8 @@ class MainScreen(Screen[None]):
         super().__init__()
         self.listing: list[str] = listing or []
         """The start-up listing's lines on screen (none: not shown)."""
+        self._listing_dismissed = False
+        """The first prompt took the listing away: it is not shown again."""
         self._resized_to: Size | None = None
         """The size of the last Resize (the same size again needs no new layout)."""
         self._new_session = new_session
@@ -130,19 +132,24 @@ class MainScreen(Screen[None]):
 
     async def show_startup_listing(self, lines: list[str]) -> None:
         """What is loaded, above the conversation (replacing an earlier listing; nothing
-        changes when the same lines are already shown)."""
+        changes when the same lines are already shown, nor once the first prompt took the
+        listing away: one typed before the session was up comes before the listing)."""
         from pitui.ui.widgets.startup_listing import StartupListing
 
-        if lines == self.listing:
+        if lines == self.listing or self._listing_dismissed:
             return
-        await self.hide_startup_listing()
+        await self._remove_listing()
         self.listing = lines
         if lines:
             box = self.query_one("#conversation-box", Vertical)
             await box.mount(StartupListing(lines, id="startup-listing"), before=self.conversation)
 
     async def hide_startup_listing(self) -> None:
-        """Remove the start-up listing (after the first prompt)."""
+        """Remove the start-up listing for good (the first prompt was sent)."""
+        self._listing_dismissed = True
+        await self._remove_listing()
+
+    async def _remove_listing(self) -> None:
         self.listing = []
         found = self.query("#startup-listing")
         if found:
