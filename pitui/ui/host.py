@@ -89,6 +89,11 @@ class PromptControl(Protocol):
         """The prompts typed while the session loaded (the launcher sends them)."""
         ...
 
+    async def follow_run(self, run: Awaitable[None]) -> None:
+        """Await a run, then show what it recorded after its last event (the files'
+        checkpoint): the tree's rows and the status bar."""
+        ...
+
 
 class KeyControl(Protocol):
     """The user's keys (keybindings.json) and pi's Ctrl+C / Ctrl+D."""

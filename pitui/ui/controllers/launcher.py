@@ -156,7 +156,8 @@ class Launcher:
         prompts = [m for m in typed if m.strip()] + host.prompts.take_early_prompts()
         listing = await self._show_listing(host, session, prompted=bool(prompts or files))
         if prompts or files:
-            host.run_guarded(_prompt_in_turn(session, prompts or [""], files), "session")
+            run = _prompt_in_turn(session, prompts or [""], files)
+            host.run_guarded(host.prompts.follow_run(run), "session")
         await asyncio.to_thread(write_snapshot, self.snapshot, live.info(), listing)
 
     @staticmethod

@@ -124,10 +124,10 @@ class PromptController:
                     session.steer(sent, pictures or None)
                 await host.apply([QueueMessage(text, "steer")])
         elif session is None:
-            host.run_guarded(self._run(live.port.prompt(text)), "session")
+            host.run_guarded(self.follow_run(live.port.prompt(text)), "session")
         else:
             run = session.prompt(sent, pictures or None, expand=False)
-            host.run_guarded(self._run(run), "session")
+            host.run_guarded(self.follow_run(run), "session")
 
     def _restore(self, text: str, images: Sequence[ImageContent]) -> None:
         """Put a text and its images back into the composer (nothing was sent)."""
@@ -139,7 +139,7 @@ class PromptController:
         for number, image in enumerate(images, 1):
             composer.add_image(PendingImage(f"image {number}", image))
 
-    async def _run(self, run: Awaitable[None]) -> None:
+    async def follow_run(self, run: Awaitable[None]) -> None:
         """A run, then what it recorded after its last event (the files' checkpoint) is
         shown: the tree's rows and the status bar."""
         await run
