@@ -5,7 +5,11 @@ milliseconds on a large, unchanged tree) says what changed since the last snapsh
 nothing did, ``write-tree`` answers from the cache tree. Otherwise the changed files are
 checked for size first (an over-size file is never hashed: it goes into the store's
 exclude file and out of its index), the file count is checked against the limit, and
-``git add -A`` + ``write-tree`` store the rest.
+the rest are stored: many at once as one pack written by :mod:`.pack_writer`, then
+``git update-index`` records exactly the listed paths with their stat data (no second
+walk of the tree, which ``git add -A`` would make), and ``write-tree``. When
+``update-index`` refuses a path (an unreadable file, a file turned folder), ``git add -A
+--ignore-errors`` does the whole job instead.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ import struct
 from dataclasses import dataclass, field
 
 from pitui.core.checkpoints.errors import CheckpointError, TooManyFiles
+from pitui.core.checkpoints.pack_writer import write_pack, write_tree_pack
 from pitui.core.checkpoints.store import ShadowStore
+from pitui.core.checkpoints.trees import encode_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,14 +35,8 @@ class Snapshot:
 
 
 BULK_FILES = 64
-"""From this many changed files on, contents stream into one pack instead of a loose
-object each (the first checkpoint of a large project: a fraction of the syscalls)."""
-
-
-def _bulk_options(changed: int) -> tuple[str, ...]:
-    if changed < BULK_FILES:
-        return ()
-    return ("-c", "core.bigFileThreshold=1", "-c", "pack.compression=1")
+"""From this many changed files on, contents go into one pack instead of a loose object
+(a file, an inode) each: the first checkpoint of a large project."""
 
 
 def _split_z(raw: bytes) -> list[str]:
@@ -97,16 +97,43 @@ async def take_snapshot(store: ShadowStore) -> Snapshot:
             await asyncio.to_thread(store.write_excludes, oversize)
             stdin = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in big)
             await git.run("update-index", "-z", "--force-remove", "--stdin", stdin=stdin)
-        added = await git.run(
-            *_bulk_options(len(changed)), "add", "-A", "--ignore-errors", check=False
-        )
-        if added.code != 0 and b"fatal:" in added.stderr:  # unreadable files only warn
-            raise CheckpointError(f"git add failed: {added.text()}")
+        await _store_files(store, [p for p in changed if p not in set(big)])
     if oversize != state.get("oversize", []):
         state["oversize"] = oversize
         await asyncio.to_thread(store.write_state, state)
     tree = (await git.out("write-tree")).decode().strip()
     return Snapshot(tree=tree, newly_skipped=newly)
+
+
+async def _store_files(store: ShadowStore, changed: list[str]) -> None:
+    """Put the changed (added, modified, deleted) paths into the store and its index."""
+    # A nested repository is listed as "dir/": it is never snapshotted.
+    files = [path for path in changed if not path.endswith("/")]
+    bulk = len(files) >= BULK_FILES
+    pack_dir = store.git_dir / "objects" / "pack"
+    if bulk:
+        limit = store.limits.max_file_bytes
+        await asyncio.to_thread(write_pack, pack_dir, store.cwd, files, limit)
+    if not await update_index(store, files):
+        added = await store.git.run("add", "-A", "--ignore-errors", check=False)
+        if added.code != 0 and b"fatal:" in added.stderr:  # unreadable files only warn
+            raise CheckpointError(f"git add failed: {added.text()}")
+    if bulk:  # their folders' trees too: write-tree then writes no loose object
+        staged = await store.git.out("ls-files", "-s", "-z")
+        await asyncio.to_thread(write_tree_pack, pack_dir, staged)
+
+
+async def update_index(store: ShadowStore, paths: list[str]) -> bool:
+    """Record ``paths`` as they are on disk now (missing ones leave the index); False
+    when git refused one of them (nothing is recorded then)."""
+    if not paths:
+        return True
+    stdin = b"".join(encode_path(path) + b"\0" for path in paths)
+    result = await store.git.run(
+        "update-index", "--add", "--remove", "--replace", "-z", "--stdin",
+        stdin=stdin, check=False,
+    )  # fmt: skip
+    return result.code == 0
 
 
 async def _recount(store: ShadowStore) -> None:
