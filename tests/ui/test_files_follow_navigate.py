@@ -1,0 +1,137 @@
+"""Enter on a tree row whose files differ: one chooser, pi's summary choices with
+**Restore files (N)** and the preview beside them (no second dialog)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from pitui.core.agent_session import AgentSession
+from pitui.ui.app import PituiApp
+from pitui.ui.screens.files_restore import FilesPreview, RestoreFilesQuestion
+from pitui.ui.screens.navigate import SummaryChooser
+from tests.core.checkpoints.helpers import make_project
+from tests.ui.command_support import notices, settle, wait_until
+from tests.ui.test_branches import select
+from tests.ui.test_files_follow_switch import _app, _checkpointed
+
+
+async def _two_points(tmp_path: Path) -> tuple[Path, AgentSession, str]:
+    """A session whose first reply has app.py at 9090 and whose leaf has it at 8080 (the
+    working tree too); returns the project, the session and the first reply's id."""
+    project = make_project(tmp_path / "p", {"app.py": "port = 9090\n"})
+    session = await _checkpointed(project, tmp_path / "sessions")
+    checkpoint = session.store.get_leaf_entry()
+    assert checkpoint is not None and checkpoint.parent_id is not None
+    first_reply = checkpoint.parent_id  # the row shown (checkpoints have none)
+    (project / "app.py").write_text("port = 8080\n")
+    await session.prompt("again")
+    assert await session.checkpoints.checkpoint("manual") is not None
+    return project, session, first_reply
+
+
+def _at(session: AgentSession, entry_id: str) -> bool:
+    """The navigation happened: its new leaf is the chosen entry."""
+    return session.store.get_leaf_id() == entry_id
+
+
+async def _chooser(pilot: Pilot[None], app: PituiApp, entry_id: str) -> SummaryChooser:
+    await select(pilot, entry_id)
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: isinstance(app.screen, SummaryChooser), "the chooser")
+    screen = app.screen
+    assert isinstance(screen, SummaryChooser)
+    await wait_until(pilot, lambda: screen.diffs is not None, "the files offered")
+    return screen
+
+
+def _options(screen: SummaryChooser) -> list[str]:
+    from textual.widgets import OptionList
+
+    options = screen.query_one(OptionList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+async def test_the_chooser_offers_restore_files_and_a_preview(tmp_path: Path) -> None:
+    project, session, first_reply = await _two_points(tmp_path)
+    app = _app(session, tmp_path / "sessions")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        screen = await _chooser(pilot, app, first_reply)
+        assert _options(screen) == [
+            "No summary",
+            "Summarize",
+            "Summarize with custom prompt",
+            "[x] Restore files (1)",
+            "Preview the file changes",
+        ]
+        await pilot.press("p")
+        await wait_until(pilot, lambda: isinstance(app.screen, FilesPreview), "the preview")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen, "back at the chooser")
+        await pilot.press("enter")  # No summary (the files come along)
+        await wait_until(pilot, lambda: _at(session, first_reply), "moved")
+        await settle(pilot)
+        assert not any(isinstance(s, RestoreFilesQuestion) for s in app.screen_stack)
+        assert any(n.startswith("Restored 1 file") for n in notices(app))
+    assert (project / "app.py").read_text() == "port = 9090\n"
+
+
+async def test_restore_files_off_keeps_them(tmp_path: Path) -> None:
+    project, session, first_reply = await _two_points(tmp_path)
+    app = _app(session, tmp_path / "sessions")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        screen = await _chooser(pilot, app, first_reply)
+        await pilot.press("r")
+        assert _options(screen)[3].startswith("[ ] Restore files (1)")
+        await pilot.press("enter")  # No summary
+        await wait_until(pilot, lambda: _at(session, first_reply), "moved")
+        await settle(pilot)
+        assert not any(n.startswith("Restored") for n in notices(app))
+    assert (project / "app.py").read_text() == "port = 8080\n"
+
+
+async def test_escape_in_the_chooser_changes_nothing(tmp_path: Path) -> None:
+    project, session, first_reply = await _two_points(tmp_path)
+    leaf = session.store.get_leaf_id()
+    app = _app(session, tmp_path / "sessions")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await _chooser(pilot, app, first_reply)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert session.store.get_leaf_id() == leaf
+    assert (project / "app.py").read_text() == "port = 8080\n"
+
+
+async def test_a_choice_before_the_files_are_known_waits_for_them(tmp_path: Path) -> None:
+    """Enter pressed as the chooser opens (a burst of keys): the move waits for the
+    comparison and keeps the default, so the files come along."""
+    project, session, first_reply = await _two_points(tmp_path)
+    app = _app(session, tmp_path / "sessions")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await select(pilot, first_reply)
+        await pilot.press("enter", "enter")
+        await wait_until(pilot, lambda: _at(session, first_reply), "moved")
+        await settle(pilot)
+    assert (project / "app.py").read_text() == "port = 9090\n"
+
+
+async def test_same_files_offer_nothing(tmp_path: Path) -> None:
+    project, session, first_reply = await _two_points(tmp_path)
+    (project / "app.py").write_text("port = 9090\n")  # as at the target already
+    app = _app(session, tmp_path / "sessions")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await select(pilot, first_reply)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SummaryChooser), "the chooser")
+        screen = app.screen
+        assert isinstance(screen, SummaryChooser)
+        await wait_until(pilot, lambda: not screen.comparing, "the comparison")
+        await pilot.pause(0.05)  # (the move's worker waits for the chooser: no settle)
+        assert len(_options(screen)) == 3
+        await pilot.press("escape")
