@@ -279,8 +279,8 @@ class BranchesController:
         """Say what the restore did (if one came with the move), and bring the status
         bar's "files differ" up to date for the new point."""
         text, self._restored = self._restored, None
-        if text:
-            self.host.notice_after_events(text)
+        if text:  # not replaced by the move's own line ("Cloned to a new session: …")
+            self.host.notice_after_events(text, lasting=True)
         session = self.session
         if session is not None and session.checkpoints.enabled:
             self.host.run_worker(self._refresh_files_mark(session), group="files-mark")
@@ -438,7 +438,8 @@ class BranchesController:
         """``Forked to a new session: ~/…/file.jsonl`` (the home as ``~``)."""
         from pitui.core.display import shorten_path  # lazy: not first-frame
 
-        self.host.notice_after_events(f"{what}: {shorten_path(str(session.session_file))}")
+        path = shorten_path(str(session.session_file))
+        self.host.notice_after_events(f"{what}: {path}", lasting=True)
 
     # ------------------------------------------------------------------ rewind
 
