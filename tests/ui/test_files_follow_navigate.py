@@ -135,3 +135,21 @@ async def test_same_files_offer_nothing(tmp_path: Path) -> None:
         await pilot.pause(0.05)  # (the move's worker waits for the chooser: no settle)
         assert len(_options(screen)) == 3
         await pilot.press("escape")
+
+
+async def test_files_edited_outside_pitui_show_after_the_next_reply(tmp_path: Path) -> None:
+    """A reply with no tool records no checkpoint; once it ends, the status bar says the
+    working tree is no longer the current point's checkpoint."""
+    from textual.widgets import Static
+
+    from tests.ui.command_support import submit
+
+    project, session, _ = await _two_points(tmp_path)
+    app = _app(session, tmp_path / "sessions")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        location = app.query_one("#status-location", Static)
+        assert "files differ" not in str(location.content)
+        (project / "app.py").write_text("port = 7070\n")  # in the user's editor
+        await submit(pilot, "hello again")
+        await wait_until(pilot, lambda: "files differ" in str(location.content), "the mark")

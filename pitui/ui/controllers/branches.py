@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from pitui.errors import PituiError
@@ -285,8 +285,19 @@ class BranchesController:
         if session is not None and session.checkpoints.enabled:
             self.host.run_worker(self._refresh_files_mark(session), group="files-mark")
 
-    async def _refresh_files_mark(self, session: AgentSession) -> None:
-        await session.checkpoints.refresh_differs()
+    def after_events(self, events: Sequence[object]) -> None:
+        """After a run or a switch of session file: is the working tree still the
+        current point's checkpoint? (Files edited outside pitui meanwhile show as
+        "files differ" in the status bar.) In the background: it takes a snapshot."""
+        kinds = {getattr(e, "type", None) for e in events}
+        session = self.session
+        asks = kinds & {"agent_end", "session_changed"}
+        if asks and session is not None and session.checkpoints.enabled:
+            mark = self._refresh_files_mark(session, after_run=True)
+            self.host.run_worker(mark, group="files-mark")
+
+    async def _refresh_files_mark(self, session: AgentSession, *, after_run: bool = False) -> None:
+        await session.checkpoints.refresh_differs(after_run=after_run)
         self.host.refresh_status()
 
     async def _restore_then(self, files: Comparison | None, move: Awaitable[None]) -> None:
