@@ -34,7 +34,7 @@ CHOICES: tuple[tuple[SummaryChoice, str], ...] = (
 )
 _FILES, _PREVIEW = "files", "preview"
 _HINT = "↑↓ move · Enter choose · Esc back to the tree"
-_FILES_HINT = "↑↓ move · Enter choose · r restore files on/off · p preview · Esc back"
+_FILES_HINT = "↑↓ move · Enter choose · r files on/off · p preview · Esc back"
 
 
 @dataclass(frozen=True, slots=True)
