@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from pitui.core.agent_session import AgentSession
@@ -14,7 +15,7 @@ from pitui.ui.screens.navigate import SummaryChooser
 from tests.core.checkpoints.helpers import make_project
 from tests.ui.command_support import notices, settle, wait_until
 from tests.ui.test_branches import select
-from tests.ui.test_files_follow_switch import _app, _checkpointed
+from tests.ui.test_files_follow_switch import _app, _checkpointed, _session
 
 
 async def _two_points(tmp_path: Path) -> tuple[Path, AgentSession, str]:
@@ -153,3 +154,55 @@ async def test_files_edited_outside_pitui_show_after_the_next_reply(tmp_path: Pa
         (project / "app.py").write_text("port = 7070\n")  # in the user's editor
         await submit(pilot, "hello again")
         await wait_until(pilot, lambda: "files differ" in str(location.content), "the mark")
+
+
+async def test_keystrokes_echo_while_a_large_checkpoint_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first checkpoint of a project of 1,500 files (~30 MB) runs in git and in
+    threads: the composer shows what is typed before it is done. (Each file's packing is
+    slowed down a little, as on a slow disk, so that the checkpoint surely outlasts the
+    keys.)"""
+    import asyncio
+    import os
+    import time
+
+    from textual import events
+
+    from pitui.core.checkpoints import pack_writer
+    from pitui.ui.widgets.composer import Composer
+
+    pack_one = pack_writer._pack_one
+
+    def slow_pack_one(full: str, limit: int) -> object:
+        time.sleep(0.001)
+        return pack_one(full, limit)
+
+    monkeypatch.setattr(pack_writer, "_pack_one", slow_pack_one)
+
+    project = make_project(tmp_path / "p", {"app.py": "port = 9090\n"})
+    block = os.urandom(20_000)
+    for index in range(1500):
+        folder = project / f"pkg{index % 15}"
+        folder.mkdir(exist_ok=True)
+        (folder / f"f{index}.bin").write_bytes(block[index:] + index.to_bytes(4, "big"))
+    session = await _session(project, tmp_path / "sessions")
+    app = _app(session, tmp_path / "sessions")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        composer = app.query_one(Composer)
+        composer.focus()
+        work = asyncio.ensure_future(session.checkpoints.checkpoint("manual"))
+        await asyncio.sleep(0.05)
+        # Keys posted as a terminal would send them, polled with plain sleeps (Pilot's
+        # own pauses wait for the process to go idle, which the packing threads delay).
+        for character in "abc":
+            composer.post_message(events.Key(character, character))
+        for _ in range(200):
+            if composer.text == "abc" or work.done():
+                break
+            await asyncio.sleep(0.005)
+        shown = composer.text == "abc"
+        running = not work.done()
+        assert await work is not None
+        assert shown and running, (shown, running)

@@ -44,6 +44,18 @@ class _Packed:
     oid: bytes
     record: bytes
     """The pack's bytes for the object: its type-and-size header and deflated content."""
+    info: os.stat_result | None = None
+    """A file's stat data, taken before it was read (for the index)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PackedFiles:
+    """What :func:`write_pack` stored."""
+
+    objects: int
+    """Objects in the pack (files with the same content share one)."""
+    files: dict[str, tuple[bytes, os.stat_result]]
+    """Each file packed: its object id and its stat data from before it was read."""
 
 
 def _object_header(kind: int, size: int) -> bytes:
@@ -57,8 +69,9 @@ def _object_header(kind: int, size: int) -> bytes:
     return bytes(out)
 
 
-def _read_regular(full: str, limit: int) -> bytes | None:
-    """The content of a regular file of at most ``limit`` bytes, else None."""
+def _read_regular(full: str, limit: int) -> tuple[bytes, os.stat_result] | None:
+    """The content of a regular file of at most ``limit`` bytes and its stat data (taken
+    first: a change while it is read then shows as a different stat), else None."""
     try:
         fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
@@ -70,7 +83,7 @@ def _read_regular(full: str, limit: int) -> bytes | None:
         chunks = []
         while chunk := os.read(fd, _READ):
             chunks.append(chunk)
-        return b"".join(chunks)
+        return b"".join(chunks), info
     except OSError:
         return None
     finally:
@@ -78,8 +91,11 @@ def _read_regular(full: str, limit: int) -> bytes | None:
 
 
 def _pack_one(full: str, limit: int) -> _Packed | None:
-    data = _read_regular(full, limit)
-    return None if data is None else _packed(_OBJ_BLOB, data)
+    found = _read_regular(full, limit)
+    if found is None:
+        return None
+    packed = _packed(_OBJ_BLOB, found[0])
+    return _Packed(packed.oid, packed.record, found[1])
 
 
 def _batches(items: list[str]) -> Iterator[list[str]]:
@@ -144,21 +160,29 @@ def _write_body(
         offset += len(packed.record)
 
 
-def write_pack(pack_dir: Path, root: Path, relative: list[str], limit: int) -> int:
+def write_pack(pack_dir: Path, root: Path, relative: list[str], limit: int) -> PackedFiles:
     """Store the regular files ``relative`` (to ``root``) as one pack in ``pack_dir``.
 
-    Returns the number of objects stored (0: nothing was written). Blocking: call it in a
-    thread. On any error the partial pack is removed and the error raised.
+    Blocking: call it in a thread. On any error the partial pack is removed and the
+    error raised.
     """
     base = str(root)
+    files: dict[str, tuple[bytes, os.stat_result]] = {}
+
+    def noting(batch: list[str], results: Iterable[_Packed | None]) -> Iterator[_Packed | None]:
+        for path, packed in zip(batch, results, strict=True):
+            if packed is not None and packed.info is not None:
+                files[path] = (packed.oid, packed.info)
+            yield packed
 
     def produce() -> Iterator[Iterable[_Packed | None]]:
         with ThreadPoolExecutor(2, thread_name_prefix="pitui-pack") as pool:
             for batch in _batches(relative):
                 fulls = [os.path.join(base, path) for path in batch]
-                yield pool.map(_pack_one, fulls, [limit] * len(fulls))
+                yield noting(batch, pool.map(_pack_one, fulls, [limit] * len(fulls)))
 
-    return _write_pack_file(pack_dir, produce())
+    objects = _write_pack_file(pack_dir, produce())
+    return PackedFiles(objects, files)
 
 
 def write_tree_pack(pack_dir: Path, staged: bytes) -> int:

@@ -5,9 +5,10 @@ milliseconds on a large, unchanged tree) says what changed since the last snapsh
 nothing did, ``write-tree`` answers from the cache tree. Otherwise the changed files are
 checked for size first (an over-size file is never hashed: it goes into the store's
 exclude file and out of its index), the file count is checked against the limit, and
-the rest are stored: many at once as one pack written by :mod:`.pack_writer`, then
-``git update-index`` records exactly the listed paths with their stat data (no second
-walk of the tree, which ``git add -A`` would make), and ``write-tree``. When
+the rest are stored: many at once as one pack written by :mod:`.pack_writer` (and, for
+the first checkpoint, the index by :mod:`.index_writer`), then ``git update-index``
+records exactly the listed paths with their stat data (no second walk of the tree, which
+``git add -A`` would make), and ``write-tree``. When
 ``update-index`` refuses a path (an unreadable file, a file turned folder), ``git add -A
 --ignore-errors`` does the whole job instead.
 """
@@ -20,6 +21,7 @@ import struct
 from dataclasses import dataclass, field
 
 from pitui.core.checkpoints.errors import CheckpointError, TooManyFiles
+from pitui.core.checkpoints.index_writer import write_fresh_index
 from pitui.core.checkpoints.pack_writer import write_pack, write_tree_pack
 from pitui.core.checkpoints.store import ShadowStore
 from pitui.core.checkpoints.trees import encode_path
@@ -109,18 +111,38 @@ async def _store_files(store: ShadowStore, changed: list[str]) -> None:
     """Put the changed (added, modified, deleted) paths into the store and its index."""
     # A nested repository is listed as "dir/": it is never snapshotted.
     files = [path for path in changed if not path.endswith("/")]
-    bulk = len(files) >= BULK_FILES
-    pack_dir = store.git_dir / "objects" / "pack"
-    if bulk:
-        limit = store.limits.max_file_bytes
-        await asyncio.to_thread(write_pack, pack_dir, store.cwd, files, limit)
-    if not await update_index(store, files):
-        added = await store.git.run("add", "-A", "--ignore-errors", check=False)
-        if added.code != 0 and b"fatal:" in added.stderr:  # unreadable files only warn
-            raise CheckpointError(f"git add failed: {added.text()}")
-    if bulk:  # their folders' trees too: write-tree then writes no loose object
-        staged = await store.git.out("ls-files", "-s", "-z")
-        await asyncio.to_thread(write_tree_pack, pack_dir, staged)
+    if len(files) < BULK_FILES:
+        await _index_or_add(store, files)
+        return
+    pack_dir, index = store.git_dir / "objects" / "pack", store.git_dir / "index"
+    limit = store.limits.max_file_bytes
+    packed = await asyncio.to_thread(write_pack, pack_dir, store.cwd, files, limit)
+    if packed.files and not await asyncio.to_thread(index.exists):  # the first checkpoint
+        await asyncio.to_thread(write_fresh_index, index, packed.files)
+        rest = [path for path in files if path not in packed.files]  # symlinks…
+        staged = await _staged(store) if await update_index(store, rest) else None
+        if staged is not None:  # git read pitui's index (and checked its checksum)
+            await asyncio.to_thread(write_tree_pack, pack_dir, staged)
+            return
+        await asyncio.to_thread(index.unlink, True)  # refused: git builds it itself
+    await _index_or_add(store, files)
+    staged = await store.git.out("ls-files", "-s", "-z")
+    # Their folders' trees too: write-tree then writes no loose object.
+    await asyncio.to_thread(write_tree_pack, pack_dir, staged)
+
+
+async def _index_or_add(store: ShadowStore, files: list[str]) -> None:
+    if await update_index(store, files):
+        return
+    added = await store.git.run("add", "-A", "--ignore-errors", check=False)
+    if added.code != 0 and b"fatal:" in added.stderr:  # unreadable files only warn
+        raise CheckpointError(f"git add failed: {added.text()}")
+
+
+async def _staged(store: ShadowStore) -> bytes | None:
+    """``git ls-files -s -z`` (None: git could not read the index)."""
+    listed = await store.git.run("ls-files", "-s", "-z", check=False)
+    return listed.stdout if listed.code == 0 else None
 
 
 async def update_index(store: ShadowStore, paths: list[str]) -> bool:

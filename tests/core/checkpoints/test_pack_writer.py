@@ -50,7 +50,8 @@ def test_pack_and_trees_are_what_git_would_write(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q", "--bare", str(store)], check=True)
     listed = [*files, "tool.sh", "link", "fifo", "missing.txt"]
     packed = write_pack(store / "objects" / "pack", project, listed, limit=1 << 20)
-    assert packed == len(files) - 1 + 1  # same.txt shares a.txt's object; +tool.sh
+    assert packed.objects == len(files) - 1 + 1  # same.txt shares a.txt's object; +tool.sh
+    assert set(packed.files) == {*files, "tool.sh"}  # not the link, the FIFO, the missing
     stdin = b"".join(name.encode() + b"\0" for name in [*files, "tool.sh", "link"])
     _git(store, "update-index", "--add", "-z", "--stdin", cwd=project, stdin=stdin)
     loose_before = set((store / "objects").glob("??/*"))
@@ -75,6 +76,9 @@ async def test_a_large_first_snapshot_writes_no_loose_object(tmp_path: Path) -> 
     assert not list(objects.glob("??/*"))
     assert len(list((objects / "pack").glob("*.idx"))) == 2  # the files, then their trees
     assert set(await list_tree(engine.store.git, snap.tree)) == set(names)
+    # pitui wrote the index: git trusts its stat data (nothing to re-hash) and reads it.
+    assert (await engine.store.git.out("ls-files", "-m", "-z")) == b""
+    assert len((await engine.store.git.out("ls-files", "-z")).split(b"\0")) - 1 == len(names)
     (project / "pkg0" / "sub0" / "f0.py").write_text("changed\n")
     assert (await engine.snapshot()).tree != snap.tree
     (project / "pkg0" / "sub0" / "f0.py").write_text("value = 0\n")
@@ -97,3 +101,19 @@ async def test_when_update_index_refuses_add_does_the_job(
     snap = await engine.snapshot()
     files = await list_tree(engine.store.git, snap.tree)
     assert snap.tree != first.tree and {"ok.txt", "new.txt"} <= set(files)
+
+
+async def test_an_index_git_refuses_is_rebuilt_by_git(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names = {f"d{i % 5}/f{i}.txt": f"{i}\n" for i in range(snapshot.BULK_FILES + 5)}
+    project = make_project(tmp_path / "p", names)
+
+    def broken(index: Path, files: object) -> None:
+        index.write_bytes(b"DIRC not an index")
+
+    monkeypatch.setattr(snapshot, "write_fresh_index", broken)
+    engine = CheckpointEngine(project)
+    snap = await engine.snapshot()
+    assert set(await list_tree(engine.store.git, snap.tree)) == set(names)
+    assert (await engine.store.git.out("ls-files", "-m", "-z")) == b""
