@@ -206,3 +206,19 @@ async def test_keystrokes_echo_while_a_large_checkpoint_runs(
         running = not work.done()
         assert await work is not None
         assert shown and running, (shown, running)
+
+
+async def test_files_known_before_the_chooser_is_shown_are_offered(tmp_path: Path) -> None:
+    """A fast comparison can finish before the chooser is composed: its rows are there."""
+    from pitui.core.checkpoints.file_diffs import FileDiff
+
+    _, session, _ = await _two_points(tmp_path)
+    app = _app(session, tmp_path / "sessions")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        screen = SummaryChooser("user: x", files_pending=True)
+        screen.offer_files([FileDiff("app.py", "modified", "-1 a\n+1 b", "--- a\n+++ b")])
+        app.push_screen(screen)
+        await wait_until(pilot, lambda: app.screen is screen, "the chooser")
+        await pilot.pause()
+        assert _options(screen)[3:] == ["[x] Restore files (1)", "Preview the file changes"]

@@ -77,8 +77,16 @@ class SummaryChooser(ModalScreen[Navigation | None]):
         with Vertical(id="navigate-dialog", classes="pitui-dialog"):
             yield Static("Summarize the branch you are leaving?", classes="dialog-title")
             yield Static(self.target, id="navigate-target", classes="dialog-detail", markup=False)
-            yield OptionList(*(Option(text, id=key) for key, text in CHOICES), id="navigate-list")
+            choices = [Option(text, id=key) for key, text in CHOICES]
+            yield OptionList(*choices, *self._files_options(), id="navigate-list")
             yield Static(self._hint(), id="navigate-hint", classes="dialog-hint")
+
+    def _files_options(self) -> list[Option | None]:
+        """The files rows (after a separator), once the files are known to differ."""
+        if not self.diffs:
+            return []
+        toggle = Option(restore_prompt(len(self.diffs), self.restore_files), id=_FILES)
+        return [None, toggle, Option("Preview the file changes", id=_PREVIEW)]
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
@@ -108,13 +116,10 @@ class SummaryChooser(ModalScreen[Navigation | None]):
         if self._chosen_early is not None:
             self._finish(self._chosen_early)
             return
-        if not self.is_mounted:
-            return
-        if self.diffs:
-            options = self.query_one(OptionList)
-            options.add_option(None)
-            options.add_option(Option(restore_prompt(len(self.diffs), True), id=_FILES))
-            options.add_option(Option("Preview the file changes", id=_PREVIEW))
+        lists = self.query(OptionList)
+        if not lists:
+            return  # not composed yet: compose shows them
+        lists.first().add_options(self._files_options())
         self.query_one("#navigate-hint", Static).update(self._hint())
 
     def action_toggle_files(self) -> None:
