@@ -222,3 +222,27 @@ async def test_files_known_before_the_chooser_is_shown_are_offered(tmp_path: Pat
         await wait_until(pilot, lambda: app.screen is screen, "the chooser")
         await pilot.pause()
         assert _options(screen)[3:] == ["[x] Restore files (1)", "Preview the file changes"]
+
+
+@pytest.mark.parametrize(("setting", "expected"), [("always", "9090"), ("never", "8080")])
+async def test_the_restore_setting_skips_the_question(
+    tmp_path: Path, setting: str, expected: str
+) -> None:
+    """``checkpoints.restore``: "always" brings the files without asking, "never" leaves
+    them; either way the chooser offers only pi's summary choices."""
+    project, session, first_reply = await _two_points(tmp_path)
+    session.settings.checkpoints.restore = setting  # type: ignore[assignment]
+    app = _app(session, tmp_path / "sessions")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await select(pilot, first_reply)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SummaryChooser), "the chooser")
+        screen = app.screen
+        assert isinstance(screen, SummaryChooser)
+        await wait_until(pilot, lambda: not screen.comparing, "the comparison")
+        assert len(_options(screen)) == 3
+        await pilot.press("enter")  # No summary
+        await wait_until(pilot, lambda: _at(session, first_reply), "moved")
+        await settle(pilot)
+    assert (project / "app.py").read_text() == f"port = {expected}\n"
