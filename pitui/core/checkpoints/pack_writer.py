@@ -6,9 +6,12 @@ with ``core.bigFileThreshold`` (its "bulk check-in") hashes every byte four time
 object, the pack as it is written, and twice more when it fixes the pack's header up) and
 re-allocates zlib's state for every file. This module writes a standard version-2 pack and
 ``.idx`` in one pass: each file is read once, hashed once and deflated once, on two threads
-(``hashlib`` and ``zlib`` release the GIL). ``git update-index`` then records the files
-with their stat data; it hashes them again (git checks for SHA-1 collisions while doing
-so) and finds every object already stored, so it writes none.
+(``hashlib`` and ``zlib`` release the GIL). The first checkpoint's index is then written
+from the same reads (:mod:`.index_writer`); later ones let ``git update-index`` record
+the files, which hashes them again and finds every object stored, so it writes none.
+Object ids here are plain SHA-1 (git's own hashing also detects crafted collisions): a
+project shipping a colliding pair could at worst have one of its own two files restored
+as the other, so nothing outside what it already controls.
 
 Only regular files are packed (opened without following symlinks, never blocking on a
 FIFO); anything else, or a file that cannot be read, is left to git.
