@@ -117,3 +117,18 @@ async def test_an_index_git_refuses_is_rebuilt_by_git(
     snap = await engine.snapshot()
     assert set(await list_tree(engine.store.git, snap.tree)) == set(names)
     assert (await engine.store.git.out("ls-files", "-m", "-z")) == b""
+
+
+def test_a_folder_of_many_files_makes_a_tree_git_reads(tmp_path: Path) -> None:
+    """A tree larger than zlib's largest window (32 KB) is stored and read back."""
+    from pitui.core.checkpoints.pack_writer import _trees
+
+    store = tmp_path / "store"
+    subprocess.run(["git", "init", "-q", "--bare", str(store)], check=True)
+    blob = b"e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # the empty file
+    staged = b"".join(b"100644 %s 0\tbig/f%05d.txt\0" % (blob, i) for i in range(3000))
+    assert write_tree_pack(store / "objects" / "pack", staged) == 2
+    root = [t.oid.hex() for t in _trees(staged)][-1]
+    listing = _git(store, "ls-tree", "-r", "--name-only", "-z", root, cwd=tmp_path)
+    assert listing.count(b"\0") == 3000
+    _git(store, "cat-file", "-p", f"{root}:big", cwd=tmp_path)  # the 120 KB tree inflates
