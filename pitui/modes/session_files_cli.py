@@ -88,7 +88,7 @@ def _changes_json(comparison: Comparison) -> list[dict[str, str]]:
 def _list_text(comparison: Comparison) -> str:
     rows = [f"{_KIND_MARK[c.kind]} {c.path}" for c in comparison.changes]
     count = comparison.count
-    head = f"{count} file{'s' if count != 1 else ''} differ from checkpoint "
+    head = f"{count} file{' differs' if count == 1 else 's differ'} from checkpoint "
     head += f"{comparison.point.entry_id} (A: restoring creates it, D: deletes it)"
     return inert("\n".join([head, *rows]) + "\n")
 

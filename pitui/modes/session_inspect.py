@@ -165,9 +165,12 @@ def _context_text(report: ContextReport) -> str:
             f"tool {tool.name:<12} ~{tool.tokens:>6} tok (schema ~{tool.schema_tokens})"
             f"{_share(report, tool.tokens)}"
         )
-    outside = len(report.not_sent) - (len(report.transcript) - len(sent))
-    if outside:
-        lines.append(f"{outside} entries of the path are not messages the model sees (--json)")
+    in_transcript = set(report.transcript_entry_ids)
+    outside = [n for n in report.not_sent if n.entry_id not in in_transcript]
+    if outside:  # settings, labels, file checkpoints…: in the file, never in the context
+        lines.append(f"not sent ({len(outside)} entries of the path the model never sees):")
+        for entry in outside:
+            lines.append(f"  {entry.entry_id or '-':<8}  {entry.preview}  {entry.reason}")
     total = report.total_tokens
     window = f" of {report.context_window}{_share(report, total)}" if report.context_window else ""
     lines.append(f"{len(report.transcript)} messages, ~{total} tokens (chars/4){window}")

@@ -449,6 +449,7 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         if live is not None and live.facade is not None and live.changes_info(events):
             self.update_info(live.info())
             self.branches.sync()
+            self.branches.after_events(events)
 
     async def rebuild(self, state: ChatState, *, keep_queue: bool = False) -> None:
         """Replace the whole view (after /new, resume, navigation, compaction).

@@ -188,8 +188,11 @@ class UiHost(Protocol):
         """Show a line in the conversation."""
         ...
 
-    def notice_after_events(self, text: str, level: NoticeLevel = "info") -> None:
-        """A notice shown after the session events sent so far."""
+    def notice_after_events(
+        self, text: str, level: NoticeLevel = "info", *, lasting: bool = False
+    ) -> None:
+        """A notice shown after the session events sent so far (``lasting``: not
+        replaced by the next status line)."""
         ...
 
     async def guarded(self, work: Awaitable[None]) -> None:
@@ -319,10 +322,12 @@ class HostServices:
     def apply_after_events(self: _ServiceBase, events: Sequence[AnyEvent]) -> None:
         self.after_events(self.apply, list(events))
 
-    def notice_after_events(self: _ServiceBase, text: str, level: NoticeLevel = "info") -> None:
+    def notice_after_events(
+        self: _ServiceBase, text: str, level: NoticeLevel = "info", *, lasting: bool = False
+    ) -> None:
         from pitui.ui.view.events import AddNotice  # lazy: not first-frame
 
-        self.apply_after_events([AddNotice(text, level)])
+        self.apply_after_events([AddNotice(text, level, lasting)])
 
     async def guarded(self: _ServiceBase, work: Awaitable[None]) -> None:
         try:

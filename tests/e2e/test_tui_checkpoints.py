@@ -1,7 +1,8 @@
 """The issue's "Done when", in a real terminal: the demo model edits a file (approved),
-going back to before the edit with Restore files puts the old file back, switching to the
-other sibling branch with restore brings the edit back, and the project's ``.git`` is
-byte-identical all along."""
+going back to before the edit with Restore files (offered in the navigation's one chooser,
+beside the summary choices) puts the old file back, switching to the other sibling branch
+with restore brings the edit back, and the project's ``.git`` is byte-identical all
+along."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from tests.e2e.tmux import Terminal, needs_tmux
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
-SOCKET = "h-checkpoints-e2e"
+SOCKET = "s6-checkpoints-e2e"
 
 
 @pytest.fixture
@@ -56,10 +57,19 @@ def test_files_follow_the_branch(terminal: Terminal, project: Path) -> None:
     terminal.wait_for(lambda s: "±1 assistant: Here is" in s, "the tree's file marker")
     # Back to the prompt that made the edit, with its files.
     terminal.keys("Up", "Up", "Up", "Enter")
-    terminal.wait_for(lambda s: "Summarize the branch you are leaving?" in s, "the chooser")
-    terminal.keys("Enter")  # No summary
-    _restore_question(terminal)
+    screen = terminal.wait_for(
+        lambda s: "Summarize the branch you are leaving?" in s and "Restore files (1)" in s,
+        "the chooser, with the files beside the summary choices",
+    )
+    assert "[x] Restore files (1)" in screen and "No summary" in screen
+    terminal.keys("p")  # the preview, from the chooser
+    preview = terminal.wait_for(lambda s: "would change" in s, "the preview")
+    assert "M app.py" in preview
+    terminal.keys("Escape")
+    terminal.wait_for(lambda s: "Summarize the branch" in s, "back at the chooser")
+    terminal.keys("Enter")  # No summary, with the files
     terminal.wait_for(lambda s: "Restored 1 file" in s, "what the restore did")
+    assert "1 file differs at this point" not in terminal.screen()  # no second dialog
     assert app.read_text() == "port = 9090\n"
     # A new version of the prompt: a sibling branch made on the old files.
     terminal.keys("C-c")

@@ -125,3 +125,22 @@ def _pitui_context(path: Path) -> list[dict[str, Any]]:
         return [m.to_json_dict() for m in store.build_context().messages]
 
     return asyncio.run(build())
+
+
+def test_session_context_lists_checkpoints_under_not_sent(
+    pitui_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
+    source = _pitui_session(project, pitui_home)
+    ids = [line["id"] for line in _lines(source) if _is_checkpoint(line)]
+    result = run_pitui(project, "session", "context", str(source))
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert "not sent (" in text
+    tail = text.split("not sent (", 1)[1]
+    for entry_id in ids:
+        assert f"{entry_id}  [custom: {CHECKPOINT_TYPE}]  file checkpoint" in tail
+    files = run_pitui(project, "session", "files", str(source), "--at", ids[0])
+    assert files.stdout.startswith("1 file differs from checkpoint"), files.stdout

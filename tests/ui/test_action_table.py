@@ -117,3 +117,13 @@ async def test_every_view_shows_every_action_with_the_same_keys(tmp_path: Path) 
 def test_each_slash_command_dispatches_through_the_table(name: str) -> None:
     action = next(a for a in slash_commands() if a.slash == name)
     assert action.handler is not None
+
+
+def test_hotkeys_list_the_branches_panes_own_keys() -> None:
+    """Shift+D (the files at an entry) is a capital letter: plain ``d`` types into the
+    pane's search, so /hotkeys must say so, as the pane's hint does."""
+    from pitui.ui.widgets.branch_tree import PANE_HINTS
+
+    fixed = {keys: text for keys, text, _ in hotkey_rows(default_keybindings())}
+    assert "differ from the working tree" in fixed["Shift+D"]
+    assert "⇧D files" in PANE_HINTS

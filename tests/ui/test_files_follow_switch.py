@@ -21,6 +21,7 @@ from tests.core.checkpoints.helpers import make_project
 from tests.ui.command_support import (
     make_registry,
     no_local_ollama,  # noqa: F401  (autouse fixture)
+    notices,
     settle,
     wait_until,
 )
@@ -117,3 +118,44 @@ async def test_switching_session_offers_its_files(tmp_path: Path, key: str) -> N
         assert current.session_file not in (None, started)
     expected = "port = 9090\n" if key == "enter" else "port = 8080\n"
     assert (project / "app.py").read_text() == expected
+
+
+async def test_clone_says_what_it_restored_after_the_switch(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p", {"app.py": "port = 9090\n"})
+    session = await _checkpointed(project, tmp_path / "sessions")
+    before = session.session_file
+    (project / "app.py").write_text("port = 8080\n")
+    app = _app(session, tmp_path / "sessions")
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await _send(pilot, "/clone")
+        await _answer(pilot, app, "enter")  # Restore files
+        await wait_until(pilot, lambda: session.session_file != before, "the clone")
+        await settle(pilot)
+        await pilot.pause(0.3)
+        await settle(pilot)
+        said = notices(app)
+        assert any(n.startswith("Restored 1 file") for n in said), said
+        assert any(n.startswith("Cloned to a new session") for n in said), said
+
+
+async def test_import_says_what_it_restored_after_the_switch(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p", {"app.py": "port = 9090\n"})
+    old = await _checkpointed(project, tmp_path / "sessions")
+    source = old.session_file
+    await old.close()
+    assert source is not None
+    (project / "app.py").write_text("port = 8080\n")
+    current = await _session(project, tmp_path / "sessions")
+    app = _app(current, tmp_path / "sessions")
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        await _send(pilot, f"/import {source}")
+        await _answer(pilot, app, "enter")
+        await wait_until(pilot, lambda: not isinstance(app.screen, RestoreFilesQuestion), "gone")
+        await settle(pilot)
+        await pilot.pause(0.3)
+        await settle(pilot)
+        said = notices(app)
+        assert any(n.startswith("Restored 1 file") for n in said), said
+        assert any(n.startswith("Session imported from") for n in said), said

@@ -275,3 +275,25 @@ def test_pvector_matches_list() -> None:
 
 def test_usage_helper() -> None:
     assert usage(1, 2).total_tokens == 3
+
+
+def test_a_lasting_status_line_is_never_replaced() -> None:
+    """Consecutive status lines replace each other (pi), but a result the user must read
+    ("Restored 3 files (undo: …)") stays when the move's own line follows it."""
+    from pitui.ui.view.events import AddNotice
+
+    state = reduce_all(
+        ChatState(),
+        [
+            AddNotice("Restored 1 file (undo: restore abc)", lasting=True),
+            AddNotice("Cloned to a new session: ~/s.jsonl", lasting=True),
+            AddNotice("working…"),
+            AddNotice("done"),
+        ],
+    )
+    texts = [i.text for i in state.items if isinstance(i, NoticeItem)]
+    assert texts == [
+        "Restored 1 file (undo: restore abc)",
+        "Cloned to a new session: ~/s.jsonl",
+        "done",
+    ]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pitui.core.checkpoints.git import git_problem
 from pitui.core.checkpoints.restore import RestoreOutcome, clean_leftovers, restore_tree
-from pitui.core.checkpoints.snapshot import Snapshot, take_snapshot
+from pitui.core.checkpoints.snapshot import Snapshot, take_snapshot, update_index
 from pitui.core.checkpoints.store import Limits, ShadowStore
 from pitui.core.checkpoints.trees import Change, diff_trees, has_tree, read_blobs
 
@@ -54,9 +54,11 @@ class CheckpointEngine:
 
     async def restore_locked(self, current: str, target: str) -> RestoreOutcome:
         """Make the files ``target``'s, given they are ``current`` (just snapshotted);
-        then re-snapshot so the store's index matches the project again."""
+        then record the paths it wrote in the store's index, so that it matches the
+        project again (their contents are in the store already)."""
         outcome = await restore_tree(self.store, current, target)
-        await take_snapshot(self.store)
+        if not await update_index(self.store, [*outcome.written, *outcome.deleted]):
+            await take_snapshot(self.store)
         return outcome
 
     async def last_known(self) -> str | None:

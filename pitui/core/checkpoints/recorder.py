@@ -40,6 +40,10 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 
 
+SETTLE_TIMEOUT_S = 60.0
+"""How long :meth:`CheckpointRecorder.refresh_differs` waits for a run's end at most."""
+
+
 class CheckpointHost(Protocol):
     """What recording checkpoints needs from the session it works for."""
 
@@ -67,6 +71,9 @@ class CheckpointRecorder:
         self._warm: asyncio.Future[None] | None = None
         self.files_differ = False
         """The status bar's "files differ" (see :meth:`refresh_differs`)."""
+        self._settled = asyncio.Event()
+        """Set while no run is between its first turn and its run-end checkpoint."""
+        self._settled.set()
         self.last: Recorded | None = None
         """The checkpoint recorded last (tests and the UI's marker read it)."""
 
@@ -108,6 +115,7 @@ class CheckpointRecorder:
     async def on_event(self, event: object) -> None:
         """Checkpoint before the first tool of a turn that may change files."""
         if isinstance(event, TurnStartEvent):
+            self._settled.clear()
             self._turn_done = False
             if self._warm is not None and self._warm.done():
                 self._warm = None
@@ -148,16 +156,24 @@ class CheckpointRecorder:
     async def after_run(self) -> Recorded | None:
         """The run's last checkpoint, when one of its tools may have changed files (a
         conversation that never touches files gets no checkpoint entries)."""
-        if not self._run_changed:
-            return None
-        self._run_changed = False
-        recorded = await self.checkpoint("runEnd")
-        self.files_differ = False  # the leaf's checkpoint is the files as they are now
-        return recorded
+        try:
+            if not self._run_changed:
+                return None
+            self._run_changed = False
+            recorded = await self.checkpoint("runEnd")
+            self.files_differ = False  # the leaf's checkpoint is the files as they are now
+            return recorded
+        finally:
+            self._settled.set()
 
-    async def refresh_differs(self) -> bool:
+    async def refresh_differs(self, *, after_run: bool = False) -> bool:
         """Whether the working tree differs from the current point's checkpoint (kept in
-        :attr:`files_differ` for the status bar)."""
+        :attr:`files_differ` for the status bar). ``after_run``: once the run that is
+        ending has recorded its last checkpoint (asked at its ``agent_end``, which comes
+        before that checkpoint; files edited outside pitui meanwhile then show)."""
+        if after_run:
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._settled.wait(), SETTLE_TIMEOUT_S)
         files = await self.files()
         try:
             self.files_differ = files is not None and await files.differs()

@@ -107,12 +107,22 @@ class SessionFiles:
         return await self._append(snap.tree, reason, snap.newly_skipped)
 
     async def _append(
-        self, tree: str, reason: Reason, newly_skipped: list[str] | None = None
+        self,
+        tree: str,
+        reason: Reason,
+        newly_skipped: list[str] | None = None,
+        known: tuple[str, list[Change]] | None = None,
     ) -> Recorded | None:
+        """Record ``tree`` unless it is the path's last checkpoint; ``known``: a
+        comparison already made, (old tree, changes old → ``tree``)."""
         previous = self.latest()
         if previous is not None and previous.tree == tree:
             return None
-        changes = await self.engine.changes(previous.tree if previous else EMPTY_TREE, tree)
+        old = previous.tree if previous else EMPTY_TREE
+        if known is not None and known[0] == old:
+            changes = known[1]
+        else:
+            changes = await self.engine.changes(old, tree)
         paths = [c.path for c in changes]
         data = {
             "tree": tree,
@@ -162,10 +172,11 @@ class SessionFiles:
             pre = await engine.snapshot_locked()
             previous = self.latest()
             known = await engine.last_known() or (previous.tree if previous else None)
-            outside: list[str] = []
-            if known is not None and await engine.has_tree(known) and known != pre.tree:
-                outside = [c.path for c in await engine.changes(known, pre.tree)]
-            recorded = await self._append(pre.tree, "beforeRestore")
+            outside: list[Change] = []
+            if known is not None and known != pre.tree and await engine.has_tree(known):
+                outside = await engine.changes(known, pre.tree)
+            compared = (known, outside) if known is not None else None
+            recorded = await self._append(pre.tree, "beforeRestore", known=compared)
             await self.store.flush()  # on disk before the first file is written
             if recorded is not None:
                 pre_point = Point(recorded.entry_id, recorded.tree)
@@ -173,7 +184,7 @@ class SessionFiles:
                 pre_point = previous or Point("", pre.tree)
             outcome = await engine.restore_locked(pre.tree, point.tree)
             await engine.remember(point.tree)
-        return RestoreResult(point, pre_point, outside, outcome)
+        return RestoreResult(point, pre_point, [c.path for c in outside], outcome)
 
     async def _require(self, point: Point) -> None:
         if not await self.engine.has_tree(point.tree):

@@ -5,7 +5,12 @@ milliseconds on a large, unchanged tree) says what changed since the last snapsh
 nothing did, ``write-tree`` answers from the cache tree. Otherwise the changed files are
 checked for size first (an over-size file is never hashed: it goes into the store's
 exclude file and out of its index), the file count is checked against the limit, and
-``git add -A`` + ``write-tree`` store the rest.
+the rest are stored: many at once as one pack written by :mod:`.pack_writer` (and, for
+the first checkpoint, the index by :mod:`.index_writer`), then ``git update-index``
+records exactly the listed paths with their stat data (no second walk of the tree, which
+``git add -A`` would make), and ``write-tree``. When
+``update-index`` refuses a path (an unreadable file, a file turned folder), ``git add -A
+--ignore-errors`` does the whole job instead.
 """
 
 from __future__ import annotations
@@ -16,7 +21,10 @@ import struct
 from dataclasses import dataclass, field
 
 from pitui.core.checkpoints.errors import CheckpointError, TooManyFiles
+from pitui.core.checkpoints.index_writer import write_fresh_index
+from pitui.core.checkpoints.pack_writer import write_pack, write_tree_pack
 from pitui.core.checkpoints.store import ShadowStore
+from pitui.core.checkpoints.trees import encode_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,14 +37,8 @@ class Snapshot:
 
 
 BULK_FILES = 64
-"""From this many changed files on, contents stream into one pack instead of a loose
-object each (the first checkpoint of a large project: a fraction of the syscalls)."""
-
-
-def _bulk_options(changed: int) -> tuple[str, ...]:
-    if changed < BULK_FILES:
-        return ()
-    return ("-c", "core.bigFileThreshold=1", "-c", "pack.compression=1")
+"""From this many changed files on, contents go into one pack instead of a loose object
+(a file, an inode) each: the first checkpoint of a large project."""
 
 
 def _split_z(raw: bytes) -> list[str]:
@@ -97,16 +99,63 @@ async def take_snapshot(store: ShadowStore) -> Snapshot:
             await asyncio.to_thread(store.write_excludes, oversize)
             stdin = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in big)
             await git.run("update-index", "-z", "--force-remove", "--stdin", stdin=stdin)
-        added = await git.run(
-            *_bulk_options(len(changed)), "add", "-A", "--ignore-errors", check=False
-        )
-        if added.code != 0 and b"fatal:" in added.stderr:  # unreadable files only warn
-            raise CheckpointError(f"git add failed: {added.text()}")
+        await _store_files(store, [p for p in changed if p not in set(big)])
     if oversize != state.get("oversize", []):
         state["oversize"] = oversize
         await asyncio.to_thread(store.write_state, state)
     tree = (await git.out("write-tree")).decode().strip()
     return Snapshot(tree=tree, newly_skipped=newly)
+
+
+async def _store_files(store: ShadowStore, changed: list[str]) -> None:
+    """Put the changed (added, modified, deleted) paths into the store and its index."""
+    # A nested repository is listed as "dir/": it is never snapshotted.
+    files = [path for path in changed if not path.endswith("/")]
+    if len(files) < BULK_FILES:
+        await _index_or_add(store, files)
+        return
+    pack_dir, index = store.git_dir / "objects" / "pack", store.git_dir / "index"
+    limit = store.limits.max_file_bytes
+    packed = await asyncio.to_thread(write_pack, pack_dir, store.cwd, files, limit)
+    if packed.files and not await asyncio.to_thread(index.exists):  # the first checkpoint
+        await asyncio.to_thread(write_fresh_index, index, packed.files)
+        rest = [path for path in files if path not in packed.files]  # symlinks…
+        staged = await _staged(store) if await update_index(store, rest) else None
+        if staged is not None:  # git read pitui's index (and checked its checksum)
+            await asyncio.to_thread(write_tree_pack, pack_dir, staged)
+            return
+        await asyncio.to_thread(index.unlink, True)  # refused: git builds it itself
+    await _index_or_add(store, files)
+    staged = await store.git.out("ls-files", "-s", "-z")
+    # Their folders' trees too: write-tree then writes no loose object.
+    await asyncio.to_thread(write_tree_pack, pack_dir, staged)
+
+
+async def _index_or_add(store: ShadowStore, files: list[str]) -> None:
+    if await update_index(store, files):
+        return
+    added = await store.git.run("add", "-A", "--ignore-errors", check=False)
+    if added.code != 0 and b"fatal:" in added.stderr:  # unreadable files only warn
+        raise CheckpointError(f"git add failed: {added.text()}")
+
+
+async def _staged(store: ShadowStore) -> bytes | None:
+    """``git ls-files -s -z`` (None: git could not read the index)."""
+    listed = await store.git.run("ls-files", "-s", "-z", check=False)
+    return listed.stdout if listed.code == 0 else None
+
+
+async def update_index(store: ShadowStore, paths: list[str]) -> bool:
+    """Record ``paths`` as they are on disk now (missing ones leave the index); False
+    when git refused one of them (nothing is recorded then)."""
+    if not paths:
+        return True
+    stdin = b"".join(encode_path(path) + b"\0" for path in paths)
+    result = await store.git.run(
+        "update-index", "--add", "--remove", "--replace", "-z", "--stdin",
+        stdin=stdin, check=False,
+    )  # fmt: skip
+    return result.code == 0
 
 
 async def _recount(store: ShadowStore) -> None:

@@ -63,4 +63,4 @@ async def import_file(host: UiHost, arg: str) -> None:
     imported = await import_session(source, directory)
     # Switching is /resume's, notices and all (what loading skipped, another cwd).
     await switch_session(host, imported.path)
-    host.notice_after_events(f"Session imported from: {source}")
+    host.notice_after_events(f"Session imported from: {source}", lasting=True)

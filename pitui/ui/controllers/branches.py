@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from pitui.errors import PituiError
@@ -24,10 +24,11 @@ from pitui.ui.widgets.composer import Composer
 
 if TYPE_CHECKING:
     from pitui.core.agent_session import AgentSession
+    from pitui.core.checkpoints.file_diffs import FileDiff
     from pitui.core.checkpoints.session_files import Comparison
     from pitui.core.session.store import SessionStore
     from pitui.ui.host import UiHost
-    from pitui.ui.screens.navigate import SummaryChoice
+    from pitui.ui.screens.navigate import Navigation, SummaryChoice, SummaryChooser
     from pitui.ui.view.tree_pane import TreePaneState  # loads with a session (models)
 
 ALREADY_HERE = "Already at this point"
@@ -145,42 +146,51 @@ class BranchesController:
     # ------------------------------------------------------------------ navigate
 
     def navigate(self, entry_id: str) -> None:
-        """Enter on a row: pi's flow (already here / chooser / summary / new leaf)."""
+        """Enter on a row: pi's flow (already here / chooser / summary / new leaf), the
+        chooser offering the point's files when they differ from the working tree."""
         session = self.session
         if session is None:
             return
         if entry_id == session.store.get_leaf_id():
             self.host.run_worker(self.host.apply([AddNotice(ALREADY_HERE)]))
             return
-        chooser: asyncio.Future[SummaryChoice | None] | None = None
+        chooser: tuple[SummaryChooser, asyncio.Future[Navigation | None]] | None = None
         if not session.settings.branch_summary.skip_prompt:
             from pitui.ui.screens.navigate import SummaryChooser
 
-            chooser = push_for_result(self.host, SummaryChooser(self._row_text(entry_id)))
+            asks = session.settings.checkpoints.restore == "ask" and session.checkpoints.enabled
+            screen = SummaryChooser(self._row_text(entry_id), files_pending=asks)
+            chooser = (screen, push_for_result(self.host, screen))
         empty = not self.host.main.query_one(Composer).text
         flow = self._navigate_flow(entry_id, chooser, empty)
         self.host.run_worker(flow, group="navigate", exit_on_error=False)
 
     async def _navigate_flow(
-        self, entry_id: str, chooser: asyncio.Future[SummaryChoice | None] | None, empty: bool
+        self,
+        entry_id: str,
+        chooser: tuple[SummaryChooser, asyncio.Future[Navigation | None]] | None,
+        empty: bool,
     ) -> None:
-        """The summary choice (none when the settings skip the question), a custom
-        prompt if asked for, then the navigation; Esc on either screen: back to the tree.
-        ``empty``: the composer was empty when Enter was pressed."""
+        """The chooser's answer (summary and files; without a chooser, the files'
+        own question), a custom prompt if asked for, then the restore and the
+        navigation; Esc on any screen: back to the tree, nothing done. ``empty``: the
+        composer was empty when Enter was pressed."""
         from pitui.ui.screens.navigate import CustomPromptScreen
 
-        choice = await chooser if chooser is not None else "none"
+        if chooser is None:
+            files = await self._files_for_move(entry_id)
+            choice: SummaryChoice | None = None if files == CANCELLED else "none"
+        else:
+            files, choice = await self._choose(entry_id, *chooser)
         prompt: str | None = None
         if choice == "custom":
             prompt = await push_for_result(self.host, CustomPromptScreen())
             if prompt is None:
                 choice = None
         if choice is not None:
-            # Chosen: the tree is done. Keys typed while the files are compared and the
-            # session moves go to the composer (not the tree's search), and Esc to the app
-            # (it cancels the summary).
+            # Chosen: the tree is done. Keys typed while the session moves go to the
+            # composer (not the tree's search), and Esc to the app (it cancels the summary).
             self.host.main.focus_now(self.host.main.query_one(Composer))
-        files = await self._files_for_move(entry_id) if choice is not None else None
         if choice is None or files == CANCELLED:
             self.reopen(entry_id)
             return
@@ -188,6 +198,37 @@ class BranchesController:
             return
         await self._navigate(entry_id, choice, prompt, empty)
         self._say_restored()
+
+    async def _choose(
+        self, entry_id: str, screen: SummaryChooser, answer: asyncio.Future[Navigation | None]
+    ) -> tuple[Comparison | None, SummaryChoice | None]:
+        """Compare the files while the chooser is open and offer them there; the
+        comparison to restore (if chosen, or ``checkpoints.restore`` is "always") and the
+        summary choice (None: Esc)."""
+        session = self.session
+        always = session is not None and session.settings.checkpoints.restore == "always"
+        found: tuple[Comparison, list[FileDiff]] | None = None
+        try:
+            found = await self._compare(entry_id)
+        finally:  # the chooser may be waiting for the files, whatever happened
+            screen.offer_files(found[1] if found is not None and not always else None)
+        navigation = await answer
+        if navigation is None:
+            return None, None
+        wanted = found is not None and (navigation.restore_files or always)
+        return (found[0] if found is not None and wanted else None), navigation.summary
+
+    async def _compare(self, entry_id: str) -> tuple[Comparison, list[FileDiff]] | None:
+        """The files of ``entry_id`` against the working tree (None: the same, or
+        ``checkpoints.restore`` is "never", or they cannot be compared: said)."""
+        session = self.session
+        if session is None or session.settings.checkpoints.restore == "never":
+            return None
+        try:
+            return await session.checkpoints.preview_for(entry_id)
+        except PituiError as exc:
+            await self.host.apply([AddNotice(f"Files not compared: {exc}", "warning")])
+            return None
 
     # ------------------------------------------------------------------ files
 
@@ -210,14 +251,8 @@ class BranchesController:
         brings, when they differ from the working tree and the user (or
         ``checkpoints.restore``) wants them; ``CANCELLED``: Esc."""
         session = self.session
-        if session is None or session.settings.checkpoints.restore == "never":
-            return None
-        try:
-            found = await session.checkpoints.preview_for(entry_id)
-        except PituiError as exc:
-            await self.host.apply([AddNotice(f"Files not compared: {exc}", "warning")])
-            return None
-        if found is None:
+        found = await self._compare(entry_id)
+        if found is None or session is None:
             return None
         comparison, diffs = found
         if session.settings.checkpoints.restore == "always":
@@ -249,14 +284,25 @@ class BranchesController:
         """Say what the restore did (if one came with the move), and bring the status
         bar's "files differ" up to date for the new point."""
         text, self._restored = self._restored, None
-        if text:
-            self.host.notice_after_events(text)
+        if text:  # not replaced by the move's own line ("Cloned to a new session: …")
+            self.host.notice_after_events(text, lasting=True)
         session = self.session
         if session is not None and session.checkpoints.enabled:
             self.host.run_worker(self._refresh_files_mark(session), group="files-mark")
 
-    async def _refresh_files_mark(self, session: AgentSession) -> None:
-        await session.checkpoints.refresh_differs()
+    def after_events(self, events: Sequence[object]) -> None:
+        """After a run or a switch of session file: is the working tree still the
+        current point's checkpoint? (Files edited outside pitui meanwhile show as
+        "files differ" in the status bar.) In the background: it takes a snapshot."""
+        kinds = {getattr(e, "type", None) for e in events}
+        session = self.session
+        asks = kinds & {"agent_end", "session_changed"}
+        if asks and session is not None and session.checkpoints.enabled:
+            mark = self._refresh_files_mark(session, after_run=True)
+            self.host.run_worker(mark, group="files-mark")
+
+    async def _refresh_files_mark(self, session: AgentSession, *, after_run: bool = False) -> None:
+        await session.checkpoints.refresh_differs(after_run=after_run)
         self.host.refresh_status()
 
     async def _restore_then(self, files: Comparison | None, move: Awaitable[None]) -> None:
@@ -414,7 +460,8 @@ class BranchesController:
         """``Forked to a new session: ~/…/file.jsonl`` (the home as ``~``)."""
         from pitui.core.display import shorten_path  # lazy: not first-frame
 
-        self.host.notice_after_events(f"{what}: {shorten_path(str(session.session_file))}")
+        path = shorten_path(str(session.session_file))
+        self.host.notice_after_events(f"{what}: {path}", lasting=True)
 
     # ------------------------------------------------------------------ rewind
 

@@ -1,18 +1,30 @@
-"""Navigating the tree: pi's chooser (no summary / summarize / custom prompt) and the
-multi-line input for a custom summary prompt (PI_SPEC §7, step 12)."""
+"""Navigating the tree: pi's chooser (no summary / summarize / custom prompt), with
+**Restore files (N)** and a preview next to the choices when the point's files differ
+from the working tree, and the multi-line input for a custom summary prompt (PI_SPEC §7,
+step 12).
+
+The chooser opens at once (the next keys of a burst must reach it); the files are compared
+meanwhile and offered when known (:meth:`SummaryChooser.offer_files`). A choice made
+before they are known waits for them, then keeps the default (restore them), which the
+notice after the move reports (with its undo).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar, Literal, TypeAlias
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.content import Content
 from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static, TextArea
 from textual.widgets.option_list import Option
+
+from pitui.core.checkpoints.file_diffs import FileDiff
 
 SummaryChoice: TypeAlias = Literal["none", "summary", "custom"]
 CHOICES: tuple[tuple[SummaryChoice, str], ...] = (
@@ -20,39 +32,135 @@ CHOICES: tuple[tuple[SummaryChoice, str], ...] = (
     ("summary", "Summarize"),
     ("custom", "Summarize with custom prompt"),
 )
+_FILES, _PREVIEW = "files", "preview"
+_HINT = "↑↓ move · Enter choose · Esc back to the tree"
+_FILES_HINT = "↑↓ move · Enter choose · r files on/off · p preview · Esc back"
 
 
-class SummaryChooser(ModalScreen[SummaryChoice | None]):
-    """Whether to summarise the branch being left; Esc goes back to the tree."""
+@dataclass(frozen=True, slots=True)
+class Navigation:
+    """What the chooser decided: the summary, and whether the point's files come along."""
+
+    summary: SummaryChoice
+    restore_files: bool = False
+
+
+def restore_prompt(count: int, on: bool) -> Content:
+    """The files row: ``[x] Restore files (3)`` (plain text: brackets are not markup)."""
+    if on:
+        return Content(f"[x] Restore files ({count})")
+    return Content(f"[ ] Restore files ({count}) — the files stay as they are")
+
+
+class SummaryChooser(ModalScreen[Navigation | None]):
+    """Whether to summarise the branch being left, and (when they differ) whether the
+    point's files come along; Esc goes back to the tree."""
 
     CSS_PATH = "navigate.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "back", show=False, id="navigate.cancel"),
+        Binding("r", "toggle_files", "restore files", show=False, id="navigate.toggleFiles"),
+        Binding("p", "preview_files", "preview", show=False, id="navigate.previewFiles"),
     ]
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, target: str, *, files_pending: bool = False) -> None:
         super().__init__()
         self.target = target
+        self.diffs: list[FileDiff] | None = None
+        """The point's files against the working tree, once offered."""
+        self.restore_files = True
+        self._files_pending = files_pending
+        self._chosen_early: SummaryChoice | None = None
+        self._answered = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="navigate-dialog", classes="pitui-dialog"):
             yield Static("Summarize the branch you are leaving?", classes="dialog-title")
             yield Static(self.target, id="navigate-target", classes="dialog-detail", markup=False)
-            yield OptionList(*(Option(text, id=key) for key, text in CHOICES), id="navigate-list")
-            yield Static("↑↓ move · Enter choose · Esc back to the tree", classes="dialog-hint")
+            choices = [Option(text, id=key) for key, text in CHOICES]
+            yield OptionList(*choices, *self._files_options(), id="navigate-list")
+            yield Static(self._hint(), id="navigate-hint", classes="dialog-hint")
+
+    def _files_options(self) -> list[Option | None]:
+        """The files rows (after a separator), once the files are known to differ."""
+        if not self.diffs:
+            return []
+        toggle = Option(restore_prompt(len(self.diffs), self.restore_files), id=_FILES)
+        return [None, toggle, Option("Preview the file changes", id=_PREVIEW)]
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
         options.highlighted = 0
         options.focus()
 
+    @property
+    def comparing(self) -> bool:
+        """True while the point's files are being compared."""
+        return self._files_pending
+
+    def _hint(self) -> str:
+        if self._chosen_early is not None:
+            return "Comparing the files…"
+        hint = _FILES_HINT if self.diffs else _HINT
+        return hint + (" · comparing files…" if self._files_pending else "")
+
+    # ------------------------------------------------------------------ files
+
+    def offer_files(self, diffs: list[FileDiff] | None) -> None:
+        """The files of the point are known: ``diffs`` (working tree → the point), or
+        None / empty when nothing would change (then nothing is said)."""
+        self._files_pending = False
+        self.diffs = diffs or None
+        if self._answered:
+            return
+        if self._chosen_early is not None:
+            self._finish(self._chosen_early)
+            return
+        lists = self.query(OptionList)
+        if not lists:
+            return  # not composed yet: compose shows them
+        lists.first().add_options(self._files_options())
+        self.query_one("#navigate-hint", Static).update(self._hint())
+
+    def action_toggle_files(self) -> None:
+        if not self.diffs:
+            return
+        self.restore_files = not self.restore_files
+        prompt = restore_prompt(len(self.diffs), self.restore_files)
+        self.query_one(OptionList).replace_option_prompt(_FILES, prompt)
+
+    def action_preview_files(self) -> None:
+        if self.diffs:
+            from pitui.ui.screens.files_restore import FilesPreview
+
+            self.app.push_screen(FilesPreview(self.target, self.diffs))
+
+    # ------------------------------------------------------------------ choices
+
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         key = event.option.id
+        if key == _FILES:
+            self.action_toggle_files()
+            return
+        if key == _PREVIEW:
+            self.action_preview_files()
+            return
         choice = next((k for k, _ in CHOICES if k == key), None)
-        self.dismiss(choice)
+        if choice is None:
+            return
+        if self._files_pending:  # the files are being compared: decide once they are known
+            self._chosen_early = choice
+            self.query_one("#navigate-hint", Static).update(self._hint())
+            return
+        self._finish(choice)
+
+    def _finish(self, choice: SummaryChoice) -> None:
+        self._answered = True
+        self.dismiss(Navigation(choice, bool(self.diffs) and self.restore_files))
 
     def action_cancel(self) -> None:
+        self._answered = True
         self.dismiss(None)
 
 

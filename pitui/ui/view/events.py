@@ -36,6 +36,8 @@ class AddNotice:
 
     text: str
     level: NoticeLevel = "info"
+    lasting: bool = False
+    """Never replaced by the next status line (see ``NoticeItem.lasting``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,10 +48,12 @@ def put(state: ChatState, item: ChatItem) -> ChatState:
     return replace(state, items=state.items.set(position, item))
 
 
-def notice(state: ChatState, text: str, level: NoticeLevel = "info") -> ChatState:
+def notice(
+    state: ChatState, text: str, level: NoticeLevel = "info", *, lasting: bool = False
+) -> ChatState:
     """Append a notice line."""
     seq = state.seq + 1
-    return add(replace(state, seq=seq), NoticeItem(f"n{seq}", text, level))
+    return add(replace(state, seq=seq), NoticeItem(f"n{seq}", text, level, lasting))
 
 
 def carry_notices(old: ChatState, new: ChatState, obsolete: Iterable[str] = ()) -> ChatState:
@@ -71,12 +73,13 @@ def carry_notices(old: ChatState, new: ChatState, obsolete: Iterable[str] = ()) 
     return new
 
 
-def status(state: ChatState, text: str) -> ChatState:
-    """A status line; consecutive status lines replace each other (pi)."""
+def status(state: ChatState, text: str, *, lasting: bool = False) -> ChatState:
+    """A status line; consecutive status lines replace each other (pi), except a
+    ``lasting`` one, which is never replaced and replaces nothing."""
     last = state.items[-1] if len(state.items) else None
-    if isinstance(last, NoticeItem) and last.level == "info":
+    if not lasting and isinstance(last, NoticeItem) and last.level == "info" and not last.lasting:
         return put(state, replace(last, text=text))
-    return notice(state, text, "info")
+    return notice(state, text, "info", lasting=lasting)
 
 
 def close_tool(state: ChatState, tool_call_id: str) -> ChatState:

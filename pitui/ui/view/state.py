@@ -153,6 +153,9 @@ class NoticeItem:
     id: str
     text: str
     level: NoticeLevel = "info"
+    lasting: bool = False
+    """A result the user must read (files restored, a new session file): the next
+    status line does not replace it, as consecutive status lines otherwise do (pi)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,8 +85,8 @@ def _toggle_tools(state: ChatState, event: ToggleAllTools) -> ChatState:
 
 def _notice(state: ChatState, event: AddNotice) -> ChatState:
     if event.level == "info":
-        return items.status(state, event.text)
-    return items.notice(state, event.text, event.level)
+        return items.status(state, event.text, lasting=event.lasting)
+    return items.notice(state, event.text, event.level, lasting=event.lasting)
 
 
 def _queue(state: ChatState, event: QueueMessage) -> ChatState:
