@@ -441,6 +441,9 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         with self.batch_update():
             if live is not None:  # pi's footer sums every entry of the file
                 state = replace(state, usage=live.file_usage(state.usage))
+            if live is not None or self.main.branches.rows.state is not None:
+                # The tree first: the new view's widgets are made with their ‹ i/n › marks.
+                state = self.branches.sync_rebuilt(state)  # else no tree to show (or take down)
             self._chat = state
             # Not cleared and mounted anew: both branches share the view up to the branch
             # point, so widgets are kept or updated by item id (widgets/item_resync.py).
@@ -450,8 +453,6 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
                 await resync(pane, state)
             await self.main.show_state(state, ())
             self.main.show_status(self.info, state)
-            if live is not None or self.main.branches.rows.state is not None:
-                self.branches.sync(rebuilt=True)  # else no tree to show (or to take down)
         # A resumed transcript is hundreds of thousands of long-lived objects: promote them
         # to the oldest generation unwalked, so young collections never re-walk them. Not a
         # lasting freeze: that would leak every widget a later rebuild throws away.
