@@ -102,6 +102,8 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         self._live: LiveSession | None = live
         """The connected session (port and façade): the one handle on it."""
         self._chat = ChatState()
+        self._rebuilding = asyncio.Lock()
+        """One rebuild at a time: two interleaved would each replace the other's widgets."""
         self.info = info or (live.info() if live is not None else SessionInfo(cwd=os.getcwd()))
         self._catalog = themes
         self._theme_name = theme_name
@@ -443,7 +445,8 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         batch = self.batch_update()
         batch.__enter__()
         try:
-            await self._rebuild_batched(state, live)
+            async with self._rebuilding:
+                await self._rebuild_batched(state, live)
         except BaseException:
             batch.__exit__(None, None, None)
             raise
