@@ -102,6 +102,8 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         self._live: LiveSession | None = live
         """The connected session (port and façade): the one handle on it."""
         self._chat = ChatState()
+        self._rebuilding = asyncio.Lock()
+        """One rebuild at a time: two interleaved would each replace the other's widgets."""
         self.info = info or (live.info() if live is not None else SessionInfo(cwd=os.getcwd()))
         self._catalog = themes
         self._theme_name = theme_name
@@ -445,7 +447,9 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
             await self.rebuild(
                 state_from_messages(live.messages), keep_queue=kinds <= {"compaction"}
             )
-            await self.apply([*cards, *events[last + 1 :]])
+            after = [*cards, *events[last + 1 :]]
+            if after:  # else no await: the handler ends before the rebuilt view's first layout
+                await self.apply(after)
         if live is not None and live.facade is not None and live.changes_info(events):
             self.update_info(live.info())
             self.branches.sync()
@@ -462,25 +466,40 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         # One layout for the whole new view: each await below (clearing, mounting the
         # earlier-items marker, then the item widgets, in two panes) would otherwise let the
         # screen lay out and draw a half-built view, at ~30-70 ms a pass for a long session.
-        with self.batch_update():
-            if live is not None:  # pi's footer sums every entry of the file
-                state = replace(state, usage=live.file_usage(state.usage))
-            self._chat = state
-            # Not cleared and mounted anew: both branches share the view up to the branch
-            # point, so widgets are kept or updated by item id (widgets/item_resync.py).
-            from pitui.ui.widgets.item_resync import resync  # lazy: not first-frame
-
-            for pane in (self.main.conversation, self.main.tools):
-                await resync(pane, state)
-            await self.main.show_state(state, ())
-            self.main.show_status(self.info, state)
-            if live is not None or self.main.branches.rows.state is not None:
-                self.branches.sync(rebuilt=True)  # else no tree to show (or to take down)
+        batch = self.batch_update()
+        batch.__enter__()
+        try:
+            async with self._rebuilding:
+                await self._rebuild_batched(state, live)
+        except BaseException:
+            batch.__exit__(None, None, None)
+            raise
+        # Removing the old widgets left Textual callbacks, run after the current message,
+        # that ask for another layout of their pane: the batch ends after them, so the
+        # screen lays the new view out once (not once now and again a frame later).
+        self.call_next(batch.__exit__, None, None, None)
         # A resumed transcript is hundreds of thousands of long-lived objects: promote them
         # to the oldest generation unwalked, so young collections never re-walk them. Not a
         # lasting freeze: that would leak every widget a later rebuild throws away.
         gc.freeze()
         gc.unfreeze()
+
+    async def _rebuild_batched(self, state: ChatState, live: LiveSession | None) -> None:
+        """The body of :meth:`rebuild`, run while the screen does not update."""
+        if live is not None:  # pi's footer sums every entry of the file
+            state = replace(state, usage=live.file_usage(state.usage))
+        if live is not None or self.main.branches.rows.state is not None:
+            # The tree first: the new view's widgets are made with their ‹ i/n › marks.
+            state = self.branches.sync_rebuilt(state)  # else no tree to show (or take down)
+        self._chat = state
+        # Not cleared and mounted anew: both branches share the view up to the branch
+        # point, so widgets are kept or updated by item id (widgets/item_resync.py).
+        from pitui.ui.widgets.item_resync import resync  # lazy: not first-frame
+
+        for pane in (self.main.conversation, self.main.tools):
+            await resync(pane, state)
+        await self.main.show_state(state, ())
+        self.main.show_status(self.info, state)
 
     # ------------------------------------------------------------------ widget messages
 

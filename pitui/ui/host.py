@@ -47,7 +47,7 @@ class BranchControl(Protocol):
         """``/fork``: pick a user message to continue from in a new file."""
         ...
 
-    def sync(self, *, rebuilt: bool = False) -> None:
+    def sync(self) -> None:
         """Bring the pane up to date with the session file."""
         ...
 

@@ -278,6 +278,58 @@ async def test_alt_arrows_switch_to_the_sibling_branch(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: session.store.get_leaf_id() != old_leaf, "back")
 
 
+async def test_a_rebuilt_view_has_its_sibling_marks_at_once(tmp_path: Path) -> None:
+    """The marks go into the rebuilt state before its widgets are made: one rebuild, one
+    layout, no second pass to mark them (a switch of branch costs a frame less)."""
+    from pitui.ui.view.replay import state_from_messages
+
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await two_prompts(pilot)
+        second = user_entries(session)[1]
+        old_leaf = session.store.get_leaf_id()
+        await session.navigate(second.id)
+        await submit(pilot, "changed prompt")
+        await settle(pilot)
+        assert old_leaf is not None
+        session.store.branch(old_leaf)
+        session.rebuild_from_session()
+        await app.rebuild(state_from_messages(session.messages))
+        marked = [i.branch for i in app.chat.items if isinstance(i, UserItem)]
+        assert marked == [None, (1, 2)]
+        assert not [w for w in app.workers if w.group == "branches"]
+
+
+async def test_rebuilds_at_once_end_as_the_last_one(tmp_path: Path) -> None:
+    """Two rebuilds at once (a navigation's own and its event's) end as the last one
+    alone would: its widgets, in order, and nothing left over from the other."""
+    import asyncio
+
+    from pitui.ui.view.replay import state_from_messages
+
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await two_prompts(pilot)
+        second = user_entries(session)[1]
+        await session.navigate(second.id)
+        await submit(pilot, "changed prompt")
+        await settle(pilot)
+        branched = state_from_messages(session.messages)
+        first_only = state_from_messages(session.messages[:2])
+        await asyncio.gather(app.rebuild(first_only), app.rebuild(branched))
+        await settle(pilot)
+        pane = app.main.conversation
+        item_ids = [i.id for i in branched.items if type(i) in pane.factories()]
+        assert list(pane._widgets) == item_ids
+        mounted = [c for c in pane.children if c in pane._widgets.values()]
+        assert len(mounted) == len(item_ids)
+        assert len(pane.children) == len(mounted)  # nothing left over from the other
+
+
 async def test_narrow_ctrl_b_swaps_the_tree_in_and_esc_returns(tmp_path: Path) -> None:
     session = await make_session(tmp_path)
     app = make_app(session)

@@ -14,6 +14,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from pitui.ai._base import shares_fields
 from pitui.cli import build_parser
 from pitui.core.session.store import SessionStore
 from pitui.core.session.tree_view import TreeView
@@ -183,3 +184,17 @@ async def test_no_preview_for_a_new_session(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _loaded(pilot)
         assert previews == []
+
+
+async def test_a_resumed_session_keeps_its_models_small(tmp_path: Path) -> None:
+    """The TUI holds a resumed session for hours: its loaded models share their sets of
+    set fields (pitui.ai._base.share_loaded_fields), ~half of a small model's memory."""
+    path = write(tmp_path / "long.jsonl", generate(1, turns=40))
+    app = create_app(build_parser().parse_args(["--session", str(path)]), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _loaded(pilot)
+        assert app.live is not None
+        messages = app.live.session.messages
+        sets = {id(m.__pydantic_fields_set__) for m in messages if m.role == "user"}
+        assert len(messages) > 40 and len(sets) == 1
+        assert all(shares_fields(m) for m in messages)

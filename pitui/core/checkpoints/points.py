@@ -9,7 +9,9 @@ crossing a tool result that may have changed files. The files *before a user mes
 are found forwards from the message first: its turn's first checkpoint was taken after
 it was sent and before any tool ran, so it also holds what the user changed by hand.
 
-Entries are read raw (no validation), so asking costs little on a long session.
+Entries are read raw (no validation), so asking costs little on a long session; and a
+session without any checkpoint (recorded before checkpoints were on, or by pi) answers at
+once instead of walking its whole path (every switch of branch asks twice).
 """
 
 from __future__ import annotations
@@ -112,6 +114,25 @@ class PointFinder:
         self.table = table
         self._children: list[list[int]] | None = None
         self._size = -1
+        self._checkpoints = 0
+        self._scanned = 0
+        """Checkpoint entries among the first ``_scanned`` entries (only ever appended)."""
+
+    def has_checkpoints(self) -> bool:
+        """Whether the table holds any checkpoint entry (new entries are scanned once)."""
+        table = self.table
+        if self._scanned > len(table):  # a table is only appended to; be safe anyway
+            self._checkpoints = self._scanned = 0
+        types = table.types
+        for position in range(self._scanned, len(table)):
+            if types[position] == "custom" and checkpoint_data(table, position) is not None:
+                self._checkpoints += 1
+        self._scanned = len(table)
+        return self._checkpoints > 0
+
+    def latest(self, leaf: str | None) -> Point | None:
+        """The last checkpoint on the path to ``leaf`` (whatever came after it)."""
+        return latest_on_path(self.table, leaf) if self.has_checkpoints() else None
 
     def _kids(self) -> list[list[int]]:
         if self._children is None or self._size != len(self.table):
@@ -122,14 +143,14 @@ class PointFinder:
     def at(self, entry_id: str) -> Point | None:
         """The files when ``entry_id`` was the leaf."""
         position = self.table.index.get(entry_id)
-        if position is None:
+        if position is None or not self.has_checkpoints():
             return None
         return _backward(self.table, position) or _forward(self.table, position, self._kids())
 
     def before(self, entry_id: str) -> Point | None:
         """The files just before ``entry_id`` was added: for a user message, as it was sent."""
         position = self.table.index.get(entry_id)
-        if position is None:
+        if position is None or not self.has_checkpoints():
             return None
         found = _forward(self.table, position, self._kids())
         if found is not None and found.entry_id != entry_id:

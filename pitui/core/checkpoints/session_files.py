@@ -15,7 +15,7 @@ from typing import Literal, TypeAlias
 
 from pitui.core.checkpoints.engine import CheckpointEngine
 from pitui.core.checkpoints.errors import CheckpointError
-from pitui.core.checkpoints.points import CHECKPOINT_TYPE, Point, PointFinder, latest_on_path
+from pitui.core.checkpoints.points import CHECKPOINT_TYPE, Point, PointFinder
 from pitui.core.checkpoints.prune import note_session
 from pitui.core.checkpoints.restore import RestoreOutcome
 from pitui.core.checkpoints.trees import EMPTY_TREE, Change
@@ -94,7 +94,7 @@ class SessionFiles:
 
     def latest(self) -> Point | None:
         """The last checkpoint on the current path."""
-        return latest_on_path(self.store.table, self.store.get_leaf_id())
+        return self.finder.latest(self.store.get_leaf_id())
 
     async def record(self, reason: Reason) -> Recorded | None:
         """Snapshot the project; record it when it differs from the path's last checkpoint."""

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from pitui.core.session.store import SessionStore
     from pitui.ui.host import UiHost
     from pitui.ui.screens.navigate import Navigation, SummaryChoice, SummaryChooser
+    from pitui.ui.view.chat_state import ChatState
     from pitui.ui.view.tree_pane import TreePaneState  # loads with a session (models)
 
 ALREADY_HERE = "Already at this point"
@@ -57,16 +58,33 @@ class BranchesController:
 
     # ------------------------------------------------------------------ live rows
 
-    def sync(self, *, rebuilt: bool = False) -> None:
+    def sync(self) -> None:
         """Bring the pane up to date with the session file (a few rows, or a new tree
-        after a switch of file). ``rebuilt``: the conversation was rebuilt, so its
-        sibling-branch marks are drawn again."""
+        after a switch of file), and the conversation's sibling-branch marks with it."""
+        if self._sync_rows():
+            switches = self._switches(self.host.chat)
+            if switches is not None:
+                self.host.run_worker(self.host.apply([switches]), group="branches")
+
+    def sync_rebuilt(self, chat: ChatState) -> ChatState:
+        """:meth:`sync` for a conversation being rebuilt: ``chat`` (not shown yet) comes
+        back with its sibling-branch marks, so the rebuilt view is drawn once, marked."""
+        self._sync_rows()  # the marks are drawn again whatever changed
+        switches = self._switches(chat)
+        if switches is None:
+            return chat
+        from pitui.ui.view.reducer import reduce_all  # lazy: its event models are not first-frame
+
+        return reduce_all(chat, [switches])
+
+    def _sync_rows(self) -> bool:
+        """The pane's part of :meth:`sync`; True when the marks may have changed."""
         rows = self.host.main.branches.rows
         session = self.session
         if session is None:
             if rows.state is not None:
                 rows.show(None)
-            return
+            return False
         store = session.store
         if store is not self._store or rows.state is None:
             self._store = store
@@ -77,9 +95,9 @@ class BranchesController:
         else:
             change = rows.state.sync(store.labels(), store.get_leaf_id())
             rows.apply(change)
-            if not change.reset and not rebuilt:
-                return  # entries added under the leaf leave the path's siblings as they were
-        self._show_switches(rows.state)
+            if not change.reset:
+                return False  # entries added under the leaf leave the path's siblings as they were
+        return True
 
     async def prepare(self, session: AgentSession) -> None:
         """Build the rows of ``session``'s tree in a thread (a long session has ~10,000),
@@ -103,21 +121,23 @@ class BranchesController:
         mode = session.settings.tree_filter_mode
         return store, TreePaneState(store.table, store.labels(), store.get_leaf_id(), mode)
 
-    def _show_switches(self, state: TreePaneState | None) -> None:
-        """Mark the conversation's user messages that have sibling branches. They are
-        the path's user messages in context, so they pair up from the end."""
+    def _switches(self, chat: ChatState) -> ShowBranchSwitches | None:
+        """The marks of ``chat``'s user messages that have sibling branches (None: no
+        message has or had one). They are the path's user messages in context, so they
+        pair up from the end."""
+        state = self.host.main.branches.rows.state
         session = self.session
         if state is None or session is None:
-            return
+            return None
         # A user message shown but not ended yet has no entry: leave it out.
         in_context = sum(1 for m in session.messages if getattr(m, "role", None) == "user")
-        chat = self.host.chat
         users = [i.id for i in chat.items if isinstance(i, UserItem)][:in_context]
         path = state.view.branch_switches()
         self._path_users = dict(zip(reversed(users), reversed(path), strict=False))
         switches = {item: (i, n) for item, (_, i, n) in self._path_users.items() if n > 1}
         if switches or any(isinstance(i, UserItem) and i.branch for i in chat.items):
-            self.host.run_worker(self.host.apply([ShowBranchSwitches(switches)]), group="branches")
+            return ShowBranchSwitches(switches)
+        return None
 
     def switch_sibling(self, step: int, item_id: str | None = None) -> None:
         """Alt+← / Alt+→: the previous / next sibling branch of a user message (the given

@@ -105,11 +105,13 @@ class Launcher:
             await asyncio.to_thread(_import_session_modules)
         except Exception:  # e.g. a lock clash with an import on the loop: import below
             _log.debug("session modules: threaded import failed", exc_info=True)
+        from pitui.ai._base import share_loaded_fields
         from pitui.core.session_setup import create_agent_session
         from pitui.ui.controllers.approvals import ApprovalBroker
         from pitui.ui.live.snapshot import write_snapshot
         from pitui.ui.view.events import AddNotice
 
+        share_loaded_fields()  # the session's models live as long as the app: keep them small
         options = tui_options(self.args, self.cwd)
         options.asker = ApprovalBroker(host, self.cwd).ask
         options.reserved_commands = tuple(BY_SLASH)  # built-ins win over templates

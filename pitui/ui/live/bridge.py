@@ -2,7 +2,9 @@
 
 The bridge subscribes to an event source (``subscribe(listener) -> unsubscribe``), buffers
 what arrives and posts it to the app once per frame as a single :class:`AgentEventBatch`
-message, so the UI updates at most ~60 times a second however fast tokens stream.
+message, so the UI updates at most ~60 times a second however fast tokens stream. An
+event after a quiet frame goes at once (with whatever else arrives before the loop turns):
+waiting a frame for it would only delay a lone change, such as a switch of branch.
 Listeners may be called from the app's event loop or from another thread.
 """
 
@@ -44,7 +46,9 @@ class EventBridge:
         self._subscribe = subscribe
         self._frame = frame_seconds
         self._pending: list[SessionEvent] = []
-        self._handle: asyncio.TimerHandle | None = None
+        self._handle: asyncio.Handle | None = None
+        self._flushed = float("-inf")
+        """Loop time of the last post (the next one waits until a frame after it)."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread = 0
         self._unsubscribe: Unsubscribe | None = None
@@ -72,8 +76,13 @@ class EventBridge:
 
     def _enqueue(self, event: SessionEvent) -> None:
         self._pending.append(event)
-        if self._handle is None and self._loop is not None:
-            self._handle = self._loop.call_later(self._frame, self.flush)
+        loop = self._loop
+        if self._handle is None and loop is not None:
+            wait = self._flushed + self._frame - loop.time()
+            if wait > 0:
+                self._handle = loop.call_later(wait, self.flush)
+            else:
+                self._handle = loop.call_soon(self.flush)
 
     def flush(self) -> None:
         """Post the buffered events now (normally called by the frame timer)."""
@@ -82,6 +91,8 @@ class EventBridge:
             self._handle = None
         if self._pending:
             events, self._pending = self._pending, []
+            if self._loop is not None:
+                self._flushed = self._loop.time()
             self._target.post_message(AgentEventBatch(events))
 
 
