@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import shutil
 import socket
 import sys
@@ -24,6 +25,12 @@ NONE_REASON = (
     "no sandbox on this machine: the kernel has no Landlock and bwrap is absent or cannot "
     "create user namespaces (apt-get install bubblewrap)"
 )
+
+
+SANDBOX_PYTHON = os.path.realpath(sys.executable)
+"""The interpreter for commands run in the sandbox: the venv's own python resolved to the
+real one, since the sandbox shows a private /tmp (a checkout and its venv under /tmp, as
+in a CI clone, are not in the command's view; the base interpreter is)."""
 
 
 def backends() -> list[object]:
@@ -94,7 +101,7 @@ def unix_server(address: str | bytes) -> Iterator[socket.socket]:
 
 def connect_probe(address: str) -> str:
     return (
-        f'{sys.executable} -c "import socket; s = socket.socket(socket.AF_UNIX); '
+        f'{SANDBOX_PYTHON} -c "import socket; s = socket.socket(socket.AF_UNIX); '
         f"s.connect({address!r}); print('CONNECTED')\""
     )
 

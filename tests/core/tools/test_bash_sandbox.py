@@ -16,7 +16,7 @@ import pytest
 from pitui.core.sandbox import LAUNCHER, Sandbox, SandboxKind, build_sandbox, find_sandbox
 from pitui.core.settings import SandboxSettings
 from pitui.core.tools.bash import BashError, BashTool
-from tests.core.sandbox_support import LANDLOCK_ABI, backends
+from tests.core.sandbox_support import LANDLOCK_ABI, SANDBOX_PYTHON, backends
 from tests.core.sandbox_support import visible_outside as visible_outside
 
 from .helpers import run, text
@@ -103,7 +103,7 @@ async def test_the_network_switch(
         pytest.skip(f"Landlock ABI {LANDLOCK_ABI} cannot turn the network off (needs 4)")
     project, _, _ = places
     probe = (
-        f"{sys.executable} -c \"import socket; s = socket.create_connection(('127.0.0.1', "
+        f"{SANDBOX_PYTHON} -c \"import socket; s = socket.create_connection(('127.0.0.1', "
         f'{server}), timeout=5); print(s.recv(5).decode())"'
     )
     assert text(await run(_tool(kind, project), command=probe)) == "hello\n"

@@ -13,7 +13,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -28,6 +27,7 @@ from tests.core.sandbox_support import (
     HAS_BWRAP,
     LANDLOCK_ABI,
     NAMESPACES,
+    SANDBOX_PYTHON,
     backends,
     connect_probe,
     output_of,
@@ -39,7 +39,7 @@ from tests.core.sandbox_support import visible_outside as visible_outside
 from .helpers import run, text
 
 each_backend = pytest.mark.parametrize("kind", backends())
-PY = sys.executable
+PY = SANDBOX_PYTHON
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ import asyncio
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ from pitui.core.sandbox import SandboxKind
 from tests.core.sandbox_support import (
     HAS_BWRAP,
     NAMESPACES,
+    SANDBOX_PYTHON,
     backends,
     output_of,
     sandboxed_bash,
@@ -28,7 +28,7 @@ from tests.core.sandbox_support import visible_outside as visible_outside
 from .helpers import run, text
 
 each_backend = pytest.mark.parametrize("kind", backends())
-PY = sys.executable
+PY = SANDBOX_PYTHON
 needs_namespaces = pytest.mark.skipif(
     not NAMESPACES, reason="no mount namespace here (unshare refused): temp dirs are shared"
 )
