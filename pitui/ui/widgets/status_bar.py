@@ -155,7 +155,9 @@ class StatusBar(Vertical):
         bar's width (key hints and model details give way; nothing overlaps)."""
         self._last = (info, usage, hints)
         text, level = context_text(usage, info)
-        width = self.size.width - 2  # the padding; 0 before the first layout: no fitting
+        # The padding taken off. Before the first layout the bar has no size yet: it spans
+        # the screen, so the screen's width fits the first frame (no refit a frame later).
+        width = (self.size.width or self.app.size.width) - 2
         used = usage_text(usage)
         model = model_text(info)
         location = location_text(info)
