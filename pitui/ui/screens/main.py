@@ -128,7 +128,10 @@ class MainScreen(Screen[None]):
         with its own stylesheet) is not needed to draw the screen."""
         from pitui.ui.widgets.suggestions import SuggestionList
 
-        await self.mount(SuggestionList(id="suggestions"), before=self.query_one(Composer))
+        composer = self.query_one(Composer)
+        await self.mount(SuggestionList(id="suggestions"), before=composer)
+        if composer.text:  # typed while the list did not exist yet (a fast start, a fast typist)
+            composer.refresh_suggestions()
 
     async def show_startup_listing(self, lines: list[str]) -> None:
         """What is loaded, above the conversation (replacing an earlier listing; nothing
