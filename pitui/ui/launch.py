@@ -19,7 +19,7 @@ from pitui.ui.app import PituiApp
 from pitui.ui.controllers.launcher import DEMO_HINT, Launcher
 from pitui.ui.controllers.tmux_keys import EarlyTmuxQuery
 from pitui.ui.live.first_run import first_run_facts, first_run_listing
-from pitui.ui.live.snapshot import read_listing, read_snapshot, snapshot_key
+from pitui.ui.live.snapshot import info_of, listing_of, snapshot_key, stored_entry
 from pitui.ui.theme import discover_themes
 from pitui.ui.view.session_info import SessionInfo
 
@@ -43,8 +43,8 @@ def create_app(args: argparse.Namespace, cwd: Path | None = None) -> PituiApp:
     theme = getattr(args, "theme", None) or peek_theme(where) or "dark"
     key = snapshot_key(args, where)
     branch = read_git_branch(where)
-    known = read_snapshot(key, where)
-    listing = read_listing(key)
+    entry = stored_entry(key)  # the snapshot file, read once
+    known, listing = info_of(entry, where), listing_of(entry)
     if known is None and key is not None:  # a first start here: nothing configured?
         known = first_run_facts(args, where)
         listing = first_run_listing(where) if known is not None else None

@@ -60,33 +60,45 @@ def snapshot_key(args: argparse.Namespace, cwd: Path) -> str | None:
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
-def read_listing(key: str | None) -> list[str] | None:
-    """The start-up listing stored under ``key`` (None: not known)."""
+def stored_entry(key: str | None) -> dict[str, object] | None:
+    """What was stored under ``key`` (one read of the file; None: nothing)."""
     stored = _load().get(key) if key is not None else None
-    lines = stored.get("listing") if isinstance(stored, dict) else None
+    return stored if isinstance(stored, dict) else None
+
+
+def listing_of(entry: dict[str, object] | None) -> list[str] | None:
+    """The start-up listing of a stored entry (None: not known)."""
+    lines = entry.get("listing") if entry is not None else None
     if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
         return None
     return lines
 
 
-def read_snapshot(key: str | None, cwd: Path) -> SessionInfo | None:
-    """The facts stored under ``key`` as a SessionInfo for ``cwd`` (None: not known)."""
-    if key is None:
-        return None
-    stored = _load().get(key)
-    if not isinstance(stored, dict):
+def info_of(entry: dict[str, object] | None, cwd: Path) -> SessionInfo | None:
+    """A stored entry's facts as a SessionInfo for ``cwd`` (None: not known)."""
+    if entry is None:
         return None
     try:
         return SessionInfo(
             cwd=str(cwd),
-            model_id=_optional_str(stored["model_id"]),
-            thinking_level=_optional_str(stored["thinking_level"]),
-            context_window=int(stored["context_window"]),
-            auto_compaction=bool(stored["auto_compaction"]),
-            demo=bool(stored["demo"]),
+            model_id=_optional_str(entry["model_id"]),
+            thinking_level=_optional_str(entry["thinking_level"]),
+            context_window=int(entry["context_window"]),  # type: ignore[call-overload]
+            auto_compaction=bool(entry["auto_compaction"]),
+            demo=bool(entry["demo"]),
         )
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def read_listing(key: str | None) -> list[str] | None:
+    """The start-up listing stored under ``key`` (None: not known)."""
+    return listing_of(stored_entry(key))
+
+
+def read_snapshot(key: str | None, cwd: Path) -> SessionInfo | None:
+    """The facts stored under ``key`` as a SessionInfo for ``cwd`` (None: not known)."""
+    return info_of(stored_entry(key), cwd)
 
 
 def write_snapshot(key: str | None, info: SessionInfo, listing: list[str] | None = None) -> None:
