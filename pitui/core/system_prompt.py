@@ -140,12 +140,19 @@ def _first_existing(candidates: Sequence[Path]) -> tuple[Path, str] | None:
     return None
 
 
+def context_file_candidates(cwd: Path) -> list[list[Path]]:
+    """Where context files may be, one list of names per directory, in order: the pitui
+    home, then each directory from the root down to ``cwd`` (no filesystem access)."""
+    absolute = _absolute(cwd)
+    directories = [paths.home(), *reversed(absolute.parents), absolute]
+    return [[directory / name for name in CONTEXT_FILE_NAMES] for directory in directories]
+
+
 def _context_files_now(cwd: Path) -> list[ContextFile]:
     found: list[ContextFile] = []
     seen: set[Path] = set()
-    absolute = _absolute(cwd)
-    for directory in [paths.home(), *reversed(absolute.parents), absolute]:
-        first = _first_existing([directory / name for name in CONTEXT_FILE_NAMES])
+    for candidates in context_file_candidates(cwd):
+        first = _first_existing(candidates)
         if first is not None and first[0] not in seen:
             seen.add(first[0])
             found.append(ContextFile(*first))

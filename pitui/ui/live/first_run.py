@@ -60,7 +60,7 @@ def first_run_listing(cwd: Path) -> list[str] | None:
     """The start-up listing of a start with no settings, if nothing can be listed but the
     keys: no context file, no skill or prompt folder (None: the resources must be read)."""
     from pitui.core.resources.locations import prompt_locations, skill_locations
-    from pitui.core.system_prompt import CONTEXT_FILE_NAMES
+    from pitui.core.system_prompt import context_file_candidates
     from pitui.ui.view.startup_listing import keys_line
 
     folders = [
@@ -70,9 +70,8 @@ def first_run_listing(cwd: Path) -> list[str] | None:
             *prompt_locations(cwd, pi_folders=True),
         )
     ]
-    absolute = Path(os.path.abspath(cwd))
-    for directory in (paths.home(), *absolute.parents, absolute):
-        folders += [directory / name for name in CONTEXT_FILE_NAMES]
+    for candidates in context_file_candidates(cwd):
+        folders += candidates
     if any(path.exists() for path in folders):
         return None
     return [keys_line()]
