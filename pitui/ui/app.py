@@ -231,6 +231,16 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
 
         return system_commands(self, super().get_system_commands(screen))
 
+    _theme_installed = False
+    """The pi theme is chosen (see :meth:`_install_themes`)."""
+
+    def get_css_variables(self) -> dict[str, str]:
+        # Textual's App.__init__ makes its stylesheet with the variables of its own default
+        # theme (~300 colours worked out); ours replaces them before anything is parsed.
+        if not self._theme_installed:
+            return {}
+        return super().get_css_variables()
+
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return fallback_variables()
 
@@ -304,10 +314,13 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
             self.register_theme(to_textual_theme(theme))
         warnings = [str(p) for p in catalog.problems]
         chosen = catalog.themes.get(theme_name_for(self._theme_name))
+        self._theme_installed = True
         if chosen is not None:
             self._set_initial_theme(chosen.textual_name, dark=chosen.dark)
-        elif catalog.themes:
-            warnings.append(f"Unknown theme {self._theme_name!r}")
+        else:  # Textual's default theme stays
+            self.stylesheet.set_variables(self.get_css_variables())
+            if catalog.themes:
+                warnings.append(f"Unknown theme {self._theme_name!r}")
         return warnings
 
     def _set_initial_theme(self, name: str, *, dark: bool) -> None:

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from textual.message import Message
-from textual.widgets import Static
 
 from pitui.ui.app import PituiApp
 from pitui.ui.live.bridge import AgentEventBatch
 from pitui.ui.live.session import NO_SESSION_NOTICE
 from pitui.ui.theme import discover_themes
 from pitui.ui.view.state import NoticeItem
+from pitui.ui.widgets.assistant_text import AssistantMarkdown
 from pitui.ui.widgets.composer import Composer
-from pitui.ui.widgets.messages import AssistantMarkdown, NoticeLine, ThinkingBlock, ToolRef
+from pitui.ui.widgets.messages import NoticeLine, ThinkingBlock, ToolRef
+from pitui.ui.widgets.status_bar import StatusBar
 from pitui.ui.widgets.tool_card import ToolCard
 from tests.ui.harness import FeedSource, make_app, settle
 from tests.ui.script import Script, demo_conversation
@@ -122,11 +123,10 @@ async def test_nothing_cut_off_at_80x24() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         source.emit(demo_conversation())
         await settle(pilot)
-        for selector in ("#composer", "#status", "#status-usage", "#status-context"):
+        for selector in ("#composer", "#status"):
             region = app.query_one(selector).region
             assert region.width > 0 and region.right <= 80 and region.bottom <= 24
-        context = app.query_one("#status-context", Static)
-        assert str(context.content) == "2.9%/200k (auto)"
+        assert app.query_one(StatusBar).part("context") == "2.9%/200k (auto)"
 
 
 async def test_toggle_thinking_key() -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from textual.command import CommandPalette
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from pitui.ui.commands.dispatch import split_command
 from pitui.ui.commands.model import exact_model_match
@@ -14,6 +14,7 @@ from pitui.ui.screens.hotkeys import HotkeysScreen
 from pitui.ui.screens.session_panel import SessionPanel
 from pitui.ui.view.events import AddNotice
 from pitui.ui.view.session_panel import sections_text
+from pitui.ui.widgets.status_bar import StatusBar
 from tests.ui.command_support import (
     make_app,
     make_registry,
@@ -74,7 +75,7 @@ async def test_thinking(tmp_path: Path) -> None:
         assert session.thinking_level == "high"
         assert thinking_changes(session)[-1] == "high"
         assert notices(app)[-1] == "Thinking level: high"
-        assert "high" in str(app.main.query_one("#status-model", Static).content)
+        assert "high" in app.main.query_one(StatusBar).part("model")
         await submit(pilot, "/thinking")
         assert notices(app)[-1].startswith("Thinking level: high (available: off, minimal")
         await submit(pilot, "/thinking loud")
@@ -94,7 +95,7 @@ async def test_name(tmp_path: Path) -> None:
         await submit(pilot, "/name Port work")
         assert session.session_name == "Port work"
         assert notices(app)[-1] == "Session name set: Port work"
-        location = str(app.main.query_one("#status-location", Static).content)
+        location = app.main.query_one(StatusBar).part("location")
         assert location.endswith("• Port work")
         await submit(pilot, "/name")
         assert notices(app)[-1] == "Session name: Port work"

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Static
 
 from pitui import paths
 from pitui.core.agent_session import AgentSession
@@ -33,6 +32,7 @@ from pitui.ui.view.state import (
 )
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.messages import SummaryCard
+from pitui.ui.widgets.status_bar import StatusBar
 from tests.replay_server import ReplayServer, Reply, write_fake_anthropic_models
 from tests.ui.command_support import (
     make_registry,
@@ -92,7 +92,7 @@ def said(app: PituiApp) -> list[str]:
 
 
 def _context(app: PituiApp) -> str:
-    return str(app.main.query_one("#status-context", Static).content)
+    return app.main.query_one(StatusBar).part("context")
 
 
 async def _converse(pilot: Pilot[None], session: AgentSession, *texts: str) -> None:

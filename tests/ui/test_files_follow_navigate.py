@@ -12,6 +12,7 @@ from pitui.core.agent_session import AgentSession
 from pitui.ui.app import PituiApp
 from pitui.ui.screens.files_restore import FilesPreview, RestoreFilesQuestion
 from pitui.ui.screens.navigate import SummaryChooser
+from pitui.ui.widgets.status_bar import StatusBar
 from tests.core.checkpoints.helpers import make_project
 from tests.ui.command_support import notices, settle, wait_until
 from tests.ui.test_branches import select
@@ -141,7 +142,6 @@ async def test_same_files_offer_nothing(tmp_path: Path) -> None:
 async def test_files_edited_outside_pitui_show_after_the_next_reply(tmp_path: Path) -> None:
     """A reply with no tool records no checkpoint; once it ends, the status bar says the
     working tree is no longer the current point's checkpoint."""
-    from textual.widgets import Static
 
     from tests.ui.command_support import submit
 
@@ -149,11 +149,11 @@ async def test_files_edited_outside_pitui_show_after_the_next_reply(tmp_path: Pa
     app = _app(session, tmp_path / "sessions")
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        location = app.query_one("#status-location", Static)
-        assert "files differ" not in str(location.content)
+        bar = app.query_one(StatusBar)
+        assert "files differ" not in bar.part("location")
         (project / "app.py").write_text("port = 7070\n")  # in the user's editor
         await submit(pilot, "hello again")
-        await wait_until(pilot, lambda: "files differ" in str(location.content), "the mark")
+        await wait_until(pilot, lambda: "files differ" in bar.part("location"), "the mark")
 
 
 async def test_keystrokes_echo_while_a_large_checkpoint_runs(

@@ -22,6 +22,7 @@ from pitui.ui.view.state import (
     UserItem,
 )
 from pitui.ui.widgets.composer import Composer
+from pitui.ui.widgets.status_bar import StatusBar
 from tests.ui.flows import (
     CONFIG_TS,
     approval,
@@ -47,11 +48,11 @@ def project(tmp_path: Path) -> Path:
     return make_project(tmp_path / "project")
 
 
-def _status(app: object, selector: str) -> str:
+def _status(app: object, part: str) -> str:
     from textual.app import App
 
     assert isinstance(app, App)
-    return str(app.query_one(selector, Static).content)
+    return app.query_one(StatusBar).part(part)
 
 
 async def test_launch_status_and_approved_edit(project: Path) -> None:
@@ -59,8 +60,8 @@ async def test_launch_status_and_approved_edit(project: Path) -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await started(pilot)
         await pilot.pause(0.05)
-        assert "demo • thinking off • demo (offline)" in _status(app, "#status-model")
-        assert _status(app, "#status-location").endswith("project")
+        assert "demo • thinking off • demo (offline)" in _status(app, "model")
+        assert _status(app, "location").endswith("project")
         notices = [i.text for i in items_of(app, NoticeItem)]
         assert any("offline demo model" in n for n in notices)
         await submit(pilot, EDIT_PROMPT)
@@ -79,8 +80,8 @@ async def test_launch_status_and_approved_edit(project: Path) -> None:
         assert isinstance(card, ToolCardItem) and card.state == "success"
         replies = items_of(app, AssistantItem)
         assert "scripted summary" in replies[-1].text
-        assert "↑" in _status(app, "#status-usage")
-        assert _status(app, "#status-context").endswith("/128k (auto)")
+        assert "↑" in _status(app, "usage")
+        assert _status(app, "context").endswith("/128k (auto)")
 
 
 async def test_always_remembers_for_the_project(project: Path) -> None:
@@ -124,13 +125,13 @@ async def test_shift_tab_cycles_thinking_and_colours_the_composer(project: Path)
         await wait_for(pilot, lambda: composer.has_class("-thinking-off"), "level class")
         await pilot.press("shift+tab")
         await wait_for(pilot, lambda: composer.has_class("-thinking-minimal"), "next level")
-        assert "demo • minimal" in _status(app, "#status-model")
+        assert "demo • minimal" in _status(app, "model")
         assert app.focused is composer
         await pilot.press("shift+tab", "shift+tab")
-        await wait_for(pilot, lambda: "demo • medium" in _status(app, "#status-model"), "medium")
+        await wait_for(pilot, lambda: "demo • medium" in _status(app, "model"), "medium")
         assert isinstance(app.live, LiveSession)
         await app.live.session.set_name("Port work")
-        await wait_for(pilot, lambda: "• Port work" in _status(app, "#status-location"), "name")
+        await wait_for(pilot, lambda: "• Port work" in _status(app, "location"), "name")
         off_colour = composer.styles.border_top[1]
         composer.load_text("!ls")
         await pilot.pause()

@@ -13,6 +13,7 @@ from pitui.modes.print_mode import run_prompts
 from pitui.ui.view.state import ApprovalItem, AssistantItem, NoticeItem, ToolCardItem, UserItem
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.messages import UserMessage
+from pitui.ui.widgets.status_bar import StatusBar
 from tests.e2e.anthropic_script import anthropic_sse
 from tests.replay_server import ReplayServer, Reply
 from tests.ui.flows import (
@@ -163,6 +164,6 @@ async def test_resume_a_session_shows_its_history(
         [reply] = items_of(app, AssistantItem)
         assert reply.text == "The default port is 3000."
         assert app.main.conversation.widget_for(reply.id) is not None
-        assert "fake-claude" in str(app.query_one("#status-model").render())
-        assert "↑1.4k" in str(app.query_one("#status-usage").render())
+        assert "fake-claude" in app.query_one(StatusBar).part("model")
+        assert "↑1.4k" in app.query_one(StatusBar).part("usage")
         assert app.query_one(Composer).has_focus

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Static
-
 from pitui.ui.widgets.composer import Composer
+from pitui.ui.widgets.status_bar import StatusBar
 from tests.ui.command_support import (
     make_app,
     no_local_ollama,  # noqa: F401  (autouse fixture)
@@ -18,8 +17,7 @@ from tests.ui.conversation_support import session_on
 
 
 def _hints(app: object) -> str:
-    hints = app.main.query_one("#status-hints", Static)  # type: ignore[attr-defined]
-    return str(hints.render())
+    return app.main.query_one(StatusBar).part("hints")  # type: ignore[attr-defined,no-any-return]
 
 
 async def test_the_selection_and_the_find_bar_show_their_keys_at_80_columns(
@@ -49,6 +47,6 @@ async def test_the_selection_and_the_find_bar_show_their_keys_at_80_columns(
         await settle(pilot)
         assert "^B branches" in _hints(app)
         # Fitted beside the figures, never overlapping them.
-        bar = app.main.query_one("#status")
-        used = sum(len(str(w.render())) for w in bar.query("#status-usage, #status-context"))
+        bar = app.main.query_one(StatusBar)
+        used = sum(len(bar.part(name)) for name in ("usage", "context"))
         assert used + len(find) + 4 <= bar.size.width - 2

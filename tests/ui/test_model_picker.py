@@ -8,6 +8,7 @@ import pytest
 from textual.widgets import Input, OptionList, Static
 
 from pitui.ui.screens.models import ModelPicker, filter_models, order_models
+from pitui.ui.widgets.status_bar import StatusBar
 from tests.replay_server import ReplayServer, Reply
 from tests.ui.command_support import (
     make_app,
@@ -71,7 +72,7 @@ async def test_search_select_writes_model_change_and_updates_status(tmp_path: Pa
         assert not isinstance(app.screen, ModelPicker)
         assert session.model is not None and session.model.id == "fake-1"
         assert model_changes(session)[-1] == ("fakeco", "fake-1")
-        status = str(app.main.query_one("#status-model", Static).content)
+        status = app.main.query_one(StatusBar).part("model")
         assert status.startswith("fake-1")
         assert "Model: fake-1" in notices(app)
 

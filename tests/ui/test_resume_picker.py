@@ -207,7 +207,7 @@ async def test_open_switches_in_place_with_model_and_level(world: World) -> None
         assert tree is not None
         rows = [tree.view.row(i).line() for i in range(len(tree))]
         assert any("tell me about the zebra loader" in row for row in rows)
-        status = str(app.main.query_one(StatusBar).query_one("#status-model", Static).content)
+        status = app.main.query_one(StatusBar).part("model")
         assert status.startswith("demo • high")
         assert "Resumed session" in notices(app)
         await submit(pilot, "and now?")  # the conversation continues in that file

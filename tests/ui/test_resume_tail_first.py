@@ -25,6 +25,7 @@ from pitui.ui.view.replay import state_from_messages
 from pitui.ui.view.state import NoticeItem, ToolCardItem, UserItem
 from pitui.ui.widgets.branch_tree import LOADING
 from pitui.ui.widgets.composer import Composer
+from pitui.ui.widgets.status_bar import StatusBar
 from tests.core.compaction.sessions import generate, write
 
 SIZE = (120, 36)
@@ -53,8 +54,7 @@ def _spy_previews(app: PituiApp) -> list[ChatState]:
         assert LOADING in str(footer.render())  # the tree says it is coming
         if more:  # the first frame is laid out at the end: the last message at the bottom
             # The footer's totals are the whole file's: none shown until it is read.
-            usage = app.main.query_one("#status-usage")
-            assert str(usage.render()) == ""
+            assert app.main.query_one(StatusBar).part("usage") == ""
             conversation = app.main.conversation
             bottom = max(w.region.bottom for w in conversation.children if w.display)
             assert bottom == conversation.content_region.bottom

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Static
 
 from pitui.ui.view.state import AssistantItem, ToolCardItem
 from pitui.ui.widgets.conversation import ConversationView, ItemPane
+from pitui.ui.widgets.status_bar import StatusBar
 from pitui.ui.widgets.tool_card import ToolCard
 from pitui.ui.widgets.tool_pane import ToolPane
 from tests.ui.flows import approval, idle, items_of, launch, make_project, started, submit
@@ -125,8 +125,8 @@ async def test_the_first_ctrl_c_says_how_to_quit() -> None:
         await pilot.press("ctrl+c")
         await pilot.pause()
         # On the status bar's key line, not a toast over the composer's border.
-        hints = app.screen.query_one("#status-hints", Static)
-        assert "press Ctrl+C again to quit" in str(hints.render())
+        hints = app.screen.query_one(StatusBar).part("hints")
+        assert "press Ctrl+C again to quit" in hints
         assert not list(app._notifications)
         assert not app._exit
         await pilot.press("ctrl+c")

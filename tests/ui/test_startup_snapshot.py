@@ -14,6 +14,7 @@ from pitui.cli import build_parser
 from pitui.ui.live import snapshot as startup_snapshot
 from pitui.ui.live.snapshot import read_snapshot, snapshot_file, snapshot_key, write_snapshot
 from pitui.ui.view.session_info import SessionInfo
+from pitui.ui.widgets.status_bar import StatusBar
 from tests.ui.flows import launch, started, wait_for
 from tests.ui.test_flows_demo import slow_startup
 
@@ -103,8 +104,8 @@ def status_line(app: object) -> str:
     from pitui.ui.app import PituiApp
 
     assert isinstance(app, PituiApp)
-    parts = ("#status-location", "#status-model", "#status-context")
-    return " | ".join(str(app.main.query_one(p, Static).render()) for p in parts)
+    bar = app.main.query_one(StatusBar)
+    return " | ".join(bar.part(name) for name in ("location", "model", "context"))
 
 
 def branches_footer(app: object) -> str:

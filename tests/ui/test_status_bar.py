@@ -78,8 +78,36 @@ async def test_the_status_line_keeps_a_gap_between_location_and_model() -> None:
             bar = app.query_one(StatusBar)
             bar.show(info, UsageTotals())
             await pilot.pause()
-            location = str(app.query_one("#status-location").render())
-            model = str(app.query_one("#status-model").render())
+            location = app.query_one(StatusBar).part("location")
+            model = app.query_one(StatusBar).part("model")
             inner = width - 2
             assert len(location) + 2 + len(model) <= inner, (location, model)
             assert location.endswith("/prdemo") and model.startswith("demo • thinking off")
+
+
+async def test_the_bar_draws_both_lines_itself_and_shows_markup_as_typed() -> None:
+    """One widget draws the two lines (no row of parts to style and lay out in the first
+    frame); a ``[b]`` in a folder name is text, not markup."""
+    from textual.app import App, ComposeResult
+
+    from pitui.ui.widgets.status_bar import StatusBar
+
+    class Bar(App[None]):
+        def compose(self) -> ComposeResult:
+            yield StatusBar(id="status")
+
+    info = SessionInfo(
+        cwd="/srv/[b]odd[/b]", model_id="m", thinking_level="high", context_window=200_000
+    )
+    app = Bar()
+    async with app.run_test(size=(70, 2)) as pilot:
+        bar = app.query_one(StatusBar)
+        assert not bar.children
+        bar.show(info, UsageTotals(input=4700, context_tokens=190_000), "^O expand")
+        await pilot.pause()
+        top, bottom = (line.plain for line in bar.render().split("\n"))
+        width = bar.content_size.width
+        assert top.startswith("/srv/[b]odd[/b]") and top.endswith("m • high")
+        assert bottom == "↑4.7k  95.0%/200k (auto)".ljust(width - len("^O expand")) + "^O expand"
+        assert len(top) == len(bottom) == width == 70
+        assert bar.part("context-level") == "-error"

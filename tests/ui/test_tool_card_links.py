@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from pitui.ui.view.session_info import SessionInfo
+from pitui.ui.widgets.assistant_text import AssistantMarkdown
 from pitui.ui.widgets.conversation import ConversationView
-from pitui.ui.widgets.messages import AssistantMarkdown, ToolRef
+from pitui.ui.widgets.messages import ToolRef
 from pitui.ui.widgets.tool_card import ToolCard
 from tests.ui.harness import FeedSource, make_app, settle, wait_subscribed
 from tests.ui.script import Script, demo_conversation

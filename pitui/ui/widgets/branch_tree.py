@@ -220,7 +220,7 @@ class BranchTree(ScrollView, can_focus=True):
         state = self.state
         index = int(self.scroll_offset.y) + y
         if state is None or index >= len(state):
-            return Strip.blank(width, self.rich_style)
+            return self._blank(width)
         row = state.view.row(index)
         selected = index == state.selected
         key = (row.entry_id, selected, width)
@@ -229,8 +229,17 @@ class BranchTree(ScrollView, can_focus=True):
             self.rendered_rows += 1
             content = row_content(row, selected, width)
             strips = Content.to_strips(self, content, width, 1, self.visual_style, pad=True)
-            strip = strips[0].crop(0, width) if strips else Strip.blank(width, self.rich_style)
+            strip = strips[0].crop(0, width) if strips else self._blank(width)
             self._strips[key] = strip
+        return strip
+
+    def _blank(self, width: int) -> Strip:
+        """An empty line, made once per width and style: ``rich_style`` walks the DOM, and an
+        empty or short tree draws every line below its rows with it."""
+        key = ("", False, width)  # no entry has an empty id
+        strip = self._strips.get(key)
+        if strip is None:
+            strip = self._strips[key] = Strip.blank(width, self.rich_style)
         return strip
 
     def _redraw_selection(self, before: int) -> None:

@@ -309,8 +309,7 @@ class Composer(TextArea):
 
     def show_thinking_level(self, level: str | None) -> None:
         """Border in the level's colour (pi's ``thinking<Level>``); None: the plain border."""
-        for name in THINKING_LEVELS:
-            self.set_class(name == level, f"-thinking-{name}")
+        self.update_classes({f"-thinking-{name}": name == level for name in THINKING_LEVELS})
 
 
 class QueueView(Static):

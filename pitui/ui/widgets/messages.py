@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 from textual.visual import VisualType
@@ -23,11 +23,11 @@ from pitui.ui.view.state import (
     ToolCardItem,
     UserItem,
 )
-from pitui.ui.widgets.assistant_text import AssistantMarkdown as AssistantMarkdown
 from pitui.ui.widgets.base import ItemStatic
 from pitui.ui.widgets.path_wrapped import PathWrapped
-from pitui.ui.widgets.progress_card import ProgressCard
-from pitui.ui.widgets.tool_renderers import renderer_for
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
 
 GLYPHS = {"pending": "○", "running": "●", "success": "✓", "error": "✗", "denied": "⊘"}
 GLYPH_STYLES = {
@@ -74,6 +74,8 @@ class ToolRef(ItemStatic):
     FOLDABLE = True
 
     def render_item(self, item: ToolCardItem) -> Content:
+        from pitui.ui.widgets.tool_renderers import renderer_for
+
         header = renderer_for(item.tool_name).header(item)
         glyph = (f" {GLYPHS[item.state]}", GLYPH_STYLES[item.state])
         return Content.assemble(("└ ", "$pi-muted"), header, glyph)
@@ -170,6 +172,8 @@ class ApprovalCard(ItemStatic):
 
     def render_item(self, item: ApprovalItem) -> Content:
         card = ToolCardItem(item.id, item.tool_call_id, item.tool_name, item.args)
+        from pitui.ui.widgets.tool_renderers import renderer_for
+
         header = renderer_for(item.tool_name).header(card)
         title = Content.assemble(("Allow ", "bold"), header, ("?", "bold"))
         answers = {
@@ -196,9 +200,23 @@ class NoticeLine(ItemStatic):
         super().update(shown, layout=layout)
 
 
+def _assistant_markdown(item: AssistantItem) -> Widget:
+    # Imported with the first reply: markdown rendering is not needed for notices (the
+    # first frame may show one).
+    from pitui.ui.widgets.assistant_text import AssistantMarkdown
+
+    return AssistantMarkdown(item)
+
+
+def _progress_card(item: ProgressItem) -> Widget:
+    from pitui.ui.widgets.progress_card import ProgressCard
+
+    return ProgressCard(item)
+
+
 CONVERSATION_WIDGETS: dict[type, Any] = {
     UserItem: UserMessage,
-    AssistantItem: AssistantMarkdown,
+    AssistantItem: _assistant_markdown,
     ThinkingItem: ThinkingBlock,
     ToolCardItem: ToolRef,
     BashItem: BashBlock,
@@ -208,6 +226,6 @@ CONVERSATION_WIDGETS: dict[type, Any] = {
     SystemPromptItem: SummaryCard,
     ApprovalItem: ApprovalCard,
     NoticeItem: NoticeLine,
-    ProgressItem: ProgressCard,
+    ProgressItem: _progress_card,
 }
 """Which widget shows an item in the conversation, by item type."""

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Static
+from textual.content import Content
+from textual.widget import Widget
 
 from pitui.core.usage import UsageTotals
 from pitui.ui.view.format import context_percent, format_tokens, shorten_path
@@ -132,55 +131,77 @@ def context_text(usage: UsageTotals, info: SessionInfo) -> tuple[str, str]:
     return f"{pct:.1f}%/{window}{auto}", level
 
 
-class StatusBar(Vertical):
-    """Two lines: location + model; usage + context + key hints."""
+class StatusBar(Widget):
+    """Two lines: location + model; usage + context + key hints.
+
+    One widget that draws both lines itself (not a row of ``Static`` parts): the bar is in
+    every frame, and eight nodes cost eight styles, layouts and renders before the first
+    one; the text is fitted to the width it is drawn at, so a resize needs no refit pass.
+    """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._shown: dict[str, str] = {}
         self._last: tuple[SessionInfo, UsageTotals, str] | None = None
-        """What :meth:`show` drew last (drawn again, fitted anew, on a resize)."""
-
-    def compose(self) -> ComposeResult:
-        with Horizontal(classes="status-row"):
-            yield Static(id="status-location")
-            yield Static(id="status-model")
-        with Horizontal(classes="status-row"):
-            yield Static(id="status-usage")
-            yield Static(id="status-context")
-            yield Static(id="status-hints")
+        """What :meth:`show` was given last (fitted anew at every width)."""
+        self._parts: dict[str, str] = {}
+        """The texts last drawn, by part (see :meth:`part`)."""
 
     def show(self, info: SessionInfo, usage: UsageTotals, hints: str = "") -> None:
         """Redraw from the session info and the usage totals, each line fitted to the
         bar's width (key hints and model details give way; nothing overlaps)."""
-        self._last = (info, usage, hints)
-        text, level = context_text(usage, info)
-        # The padding taken off. Before the first layout the bar has no size yet: it spans
-        # the screen, so the screen's width fits the first frame (no refit a frame later).
-        width = (self.size.width or self.app.size.width) - 2
+        if self._last != (info, usage, hints):
+            self._last = (info, usage, hints)
+            self.refresh()
+
+    def part(self, name: str) -> str:
+        """The text drawn for one part: ``location``, ``model``, ``usage``, ``context``
+        (its level in ``context-level``: ``""``, ``-warning``, ``-error``) or ``hints``."""
+        self._fit(self.content_size.width or self.app.size.width - 2)  # before its layout
+        return self._parts.get(name, "")
+
+    def render(self) -> Content:
+        self._fit(self.content_size.width)
+        parts = self._parts
+        top = _spread(Content(parts["location"]), Content(parts["model"]), self.content_size.width)
+        context = Content(parts["context"])
+        level = parts["context-level"]
+        if level:
+            context = context.stylize(f"$pi-{level[1:]}")
+        left = Content.assemble(parts["usage"], "  ", context)
+        bottom = _spread(left, Content(parts["hints"]), self.content_size.width)
+        return Content("\n").join([top, bottom])
+
+    def _fit(self, width: int) -> None:
+        """Fit every part into ``width`` columns (all of them when the width is unknown)."""
+        if self._last is None:
+            self._parts = dict.fromkeys(_PARTS, "")
+            return
+        info, usage, hints = self._last
+        context, level = context_text(usage, info)
         used = usage_text(usage)
         model = model_text(info)
         location = location_text(info)
         if width > 0:
             model = fit_model(info, width - MIN_LOCATION - 1)
             location = fit_location(info, width - len(model) - 2)  # two spaces between
-            hints = fit_hints(hints, width - len(used) - 2 - len(text) - 2)
-        self._put("#status-location", location)
-        self._put("#status-model", model)
-        self._put("#status-usage", used)
-        self._put("#status-context", text)
-        self._put("#status-hints", hints)
-        context = self.query_one("#status-context", Static)
-        context.set_class(level == "-warning", "-warning")
-        context.set_class(level == "-error", "-error")
+            hints = fit_hints(hints, width - len(used) - 2 - len(context) - 2)
+        self._parts = {
+            "location": location,
+            "model": model,
+            "usage": used,
+            "context": context,
+            "context-level": level,
+            "hints": hints,
+        }
 
-    def on_resize(self) -> None:
-        if self._last is not None:
-            self.show(*self._last)
 
-    def _put(self, selector: str, text: str) -> None:
-        """Update one part if its text changed: an update asks for a layout pass (the
-        parts are sized to their text), and the bar is redrawn on every focus change."""
-        if self._shown.get(selector) != text:
-            self._shown[selector] = text
-            self.query_one(selector, Static).update(text)
+_PARTS = ("location", "model", "usage", "context", "context-level", "hints")
+
+
+def _spread(left: Content, right: Content, width: int) -> Content:
+    """``left`` at the start of a ``width``-column line and ``right`` at its end (``left``
+    cut where they would meet)."""
+    room = max(width - right.cell_length, 0)
+    if left.cell_length > room:
+        left = left.truncate(room)
+    return Content.assemble(left, " " * (room - left.cell_length), right)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from pitui.ui.widgets.conversation import ItemPane, WidgetFactory
 
 if TYPE_CHECKING:
+    from pitui.ui.view.state import ToolCardItem
     from pitui.ui.widgets.tool_card import ToolCard
 
 
@@ -31,9 +32,8 @@ class ToolPane(ItemPane):
 
     def factories(self) -> Mapping[type, WidgetFactory]:
         from pitui.ui.view.state import ToolCardItem
-        from pitui.ui.widgets.tool_card import ToolCard  # lazy: not first-frame
 
-        return {ToolCardItem: ToolCard}
+        return {ToolCardItem: _tool_card}
 
     async def show_card(self, item_id: str) -> ToolCard | None:
         """Mount the card of ``item_id`` if needed, pick it and scroll it into view."""
@@ -52,3 +52,10 @@ class ToolPane(ItemPane):
         if chosen is not None:
             self.scroll_to_widget(chosen, animate=False)
         return chosen
+
+
+def _tool_card(item: ToolCardItem) -> ToolCard:
+    # Imported with the first card: the first frame may show a notice, never a card.
+    from pitui.ui.widgets.tool_card import ToolCard
+
+    return ToolCard(item)
