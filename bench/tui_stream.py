@@ -54,9 +54,9 @@ from pitui.ui.app import PituiApp
 from pitui.ui.live.bridge import AgentEventBatch, Listener, Unsubscribe
 from pitui.ui.theme import discover_themes
 from pitui.ui.view.reducer import state_from_messages
+from pitui.ui.widgets.assistant_text import AssistantMarkdown
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.conversation import ConversationView
-from pitui.ui.widgets.messages import AssistantMarkdown
 
 CHUNKS = 914
 RATIO_TARGET = 1.5
