@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pitui import paths
+from pitui.core.context_files import context_file_candidates
 from pitui.core.resources.skill_prompt import format_skills_for_prompt, skill_reader
 from pitui.core.resources.skills import Skill
 
@@ -29,7 +30,6 @@ BUILTIN_TOOL_SNIPPETS = {
     "ls": "List directory contents",
 }
 DEFAULT_TOOLS = ("read", "bash", "edit", "write")
-CONTEXT_FILE_NAMES = ("AGENTS.md", "CLAUDE.md")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,11 +115,6 @@ def build_system_prompt(
     return prompt
 
 
-def _absolute(path: Path) -> Path:
-    # String arithmetic only (no filesystem access), so fine on the event loop.
-    return Path(os.path.abspath(path))
-
-
 def _expand_user(value: str) -> Path:
     return Path(os.path.expanduser(value))
 
@@ -138,14 +133,6 @@ def _first_existing(candidates: Sequence[Path]) -> tuple[Path, str] | None:
         if content is not None:
             return path, content
     return None
-
-
-def context_file_candidates(cwd: Path) -> list[list[Path]]:
-    """Where context files may be, one list of names per directory, in order: the pitui
-    home, then each directory from the root down to ``cwd`` (no filesystem access)."""
-    absolute = _absolute(cwd)
-    directories = [paths.home(), *reversed(absolute.parents), absolute]
-    return [[directory / name for name in CONTEXT_FILE_NAMES] for directory in directories]
 
 
 def _context_files_now(cwd: Path) -> list[ContextFile]:

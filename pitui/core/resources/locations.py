@@ -11,11 +11,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pitui import paths
-from pitui.core.resources.skills import Scope
-from pitui.core.resources.walk import SkillLayout
+
+if TYPE_CHECKING:  # type names only: the first-run check reads locations alone
+    from pitui.core.resources.skills import Scope
+    from pitui.core.resources.walk import SkillLayout
 
 Kind = Literal["skills", "prompts"]
 

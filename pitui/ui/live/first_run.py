@@ -59,8 +59,8 @@ def first_run_facts(args: argparse.Namespace, cwd: Path) -> SessionInfo | None:
 def first_run_listing(cwd: Path) -> list[str] | None:
     """The start-up listing of a start with no settings, if nothing can be listed but the
     keys: no context file, no skill or prompt folder (None: the resources must be read)."""
+    from pitui.core.context_files import context_file_candidates
     from pitui.core.resources.locations import prompt_locations, skill_locations
-    from pitui.core.system_prompt import context_file_candidates
     from pitui.ui.view.startup_listing import keys_line
 
     folders = [
