@@ -85,7 +85,8 @@ async def test_sockets_made_after_the_command_started_cannot_be_reached(
     kind: SandboxKind, project: Path, late_dir: Path
 ) -> None:
     """Covering the sockets that exist at the start cannot stop a server started later:
-    the temp dirs, /dev/shm and /run/user are the sandbox's own."""
+    the temp dirs, /dev/shm and /run/user are the sandbox's own (what holds with unix
+    sockets allowed; by default no unix socket can be opened at all)."""
     runtime = _runtime_dir()
     paths = [str(late_dir / "agent.sock"), f"/dev/shm/pitui-late-{os.getpid()}.sock"]
     if runtime is not None:
@@ -94,7 +95,10 @@ async def test_sockets_made_after_the_command_started_cannot_be_reached(
         print("not testing /run/user: needs root")
     try:
         task = asyncio.ensure_future(
-            output_of(sandboxed_bash(kind, project), _wait_then_connect(project, paths))
+            output_of(
+                sandboxed_bash(kind, project, allow_unix_sockets=True),
+                _wait_then_connect(project, paths),
+            )
         )
         await asyncio.sleep(0.4)  # the command is running, the servers start now
         servers = [unix_server(path) for path in paths]
@@ -126,7 +130,8 @@ async def test_a_tmux_server_started_later_cannot_run_anything(
         f"for i in $(seq 60); do [ -S {socket_path} ] && break; sleep 0.05; done; "
         f"{tmux} -S {socket_path} run-shell 'touch {marker}'; echo tried"
     )
-    task = asyncio.ensure_future(output_of(sandboxed_bash(kind, project), command))
+    tool = sandboxed_bash(kind, project, allow_unix_sockets=True)  # the masks, not seccomp
+    task = asyncio.ensure_future(output_of(tool, command))
     await asyncio.sleep(0.4)
     server = [tmux, "-S", str(socket_path)]
     await asyncio.to_thread(_run, [*server, "new-session", "-d", "-x", "80", "-y", "24"])
