@@ -132,6 +132,9 @@ class Sandbox:
     git_writable: bool = False
     """A git command the user allowed: the git dir is writable but for its hooks, config
     and the rest of :data:`~pitui.core.sandbox_protected.GIT_KEPT`."""
+    nested_git: tuple[str, ...] = ()
+    """Git dirs in the project's subfolders, read-only whole (this call's, from
+    :class:`~pitui.core.sandbox_git_watch.GitWatch`)."""
     unix_sockets: bool = False
     """True (the user's ``allowUnixSockets``): commands may open unix sockets, and reach
     those in the project and :attr:`sockets_in`; False: ``socket(AF_UNIX)`` fails."""
@@ -169,7 +172,7 @@ class Sandbox:
         if private:
             masks = self.masks()
             options.append("--namespace")
-            for path in protected_paths(self.writable[0], self.git_writable):
+            for path in protected_paths(self.writable[0], self.git_writable, self.nested_git):
                 options += ["--read-only", path]
             if masks.scratch_at and self.scratch:
                 options += ["--scratch", self.scratch]
@@ -220,7 +223,7 @@ class Sandbox:
                 options += ["--tmpfs", path]
         for path in (*self.writable, *(() if self.scratch else self.temp)):
             options += ["--bind", path, path]
-        for path in protected_paths(self.writable[0], self.git_writable):
+        for path in protected_paths(self.writable[0], self.git_writable, self.nested_git):
             if not os.path.islink(path):  # bwrap would follow it: the target is listed too
                 options += ["--ro-bind", path, path]
         for path in self._sockets(masks):
