@@ -28,13 +28,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from pitui.core.sandbox_protected import BARE_NEEDS
+
 Stamp = tuple[int, int]  # inode, ctime in ns
 _RACY_NS = 2_000_000_000
 MAX_FOLDERS = 20_000
 """Folders stamped at most (two passes a call: ~65 ms at 1.6 µs a ``stat``): a larger
 tree (pitui started in ``~``) is watched in part, and the tool result says so once."""
-_BARE_NEEDS = ({"objects", "refs"}, {"commondir"})
-"""With ``HEAD``, either set makes a folder a git dir of its own to git."""
 _GIT_STAMPED = ("config", "hooks", "index", "commondir")
 
 
@@ -70,7 +70,7 @@ def _git_stamp(git: GitDir) -> tuple[Stamp | None, ...]:
 
 
 def _is_bare(names: set[str]) -> bool:
-    return "HEAD" in names and any(needs <= names for needs in _BARE_NEEDS)
+    return "HEAD" in names and any(names.issuperset(need) for need in BARE_NEEDS)
 
 
 class GitWatch:

@@ -25,6 +25,8 @@ elsewhere: ``hooks/``, ``config``, ``info/``, ``modules/``, ``worktrees/``, ``co
 
 import os
 
+BARE_NEEDS = (("objects", "refs"), ("commondir",))
+"""With ``HEAD``, either set of entries makes a folder a git dir of its own to git."""
 PROTECTED = (".git", ".pitui")
 """Entries of the project that stay read-only inside the sandbox."""
 _MODULE_DEPTH = 4  # submodule names may hold slashes: modules/lib/foo
@@ -132,3 +134,28 @@ def protected_paths(
         if os.path.lexists(path):
             real.setdefault(os.path.realpath(path))
     return [path for path in real if os.path.lexists(path)]
+
+
+def looks_bare(folder: str) -> bool:
+    """git takes ``folder`` as a git dir of its own (an embedded bare repository)."""
+    if not os.path.lexists(os.path.join(folder, "HEAD")):
+        return False
+    return any(all(os.path.lexists(os.path.join(folder, n)) for n in need) for need in BARE_NEEDS)
+
+
+def in_git_dir(target: str, project: str) -> bool:
+    """``target`` (a real path beneath ``project``, itself real) is where git finds code
+    to run, or would make a git dir: in a ``.git``, named ``HEAD`` or ``commondir``, in a
+    folder git takes as a bare git dir, or in what :func:`protected_paths` keeps
+    read-only (a ``core.hooksPath`` folder, a submodule's ``.git``). Blocking (a few
+    ``lstat`` a folder above it)."""
+    parts = os.path.relpath(target, project).split(os.sep)
+    if ".git" in parts or parts[-1] in ("HEAD", "commondir"):
+        return True
+    folder = os.path.dirname(target)
+    while folder != project and folder.startswith(project.rstrip("/") + "/"):
+        if looks_bare(folder):
+            return True
+        folder = os.path.dirname(folder)
+    kept = protected_paths(project)
+    return any(target == path or target.startswith(path.rstrip("/") + "/") for path in kept)
