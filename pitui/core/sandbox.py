@@ -15,7 +15,7 @@ Two backends, tried in this order (``sandbox.backend`` can force one):
   seccomp, Landlock), runs the shell in it and ends whatever is left when it exits.
 * **bubblewrap** (``bwrap``): the root filesystem mounted read-only, the writable places
   bound read-write, the protected entries and sockets bound over, the same folders
-  replaced, its own pid namespace, the same seccomp filter (``--seccomp FD``);
+  replaced, its own pid and IPC namespaces, the same seccomp filter (``--seccomp FD``);
   ``--unshare-net`` for the network switch. Preferred when Landlock has no namespace.
 
 With a mount namespace (both backends, usually), the temp dirs (``$TMPDIR``, ``/tmp``,
@@ -234,7 +234,7 @@ class Sandbox:
         if os.geteuid() == 0:
             for cap in DROPPED_CAPABILITIES:
                 options += ["--cap-drop", f"CAP_{cap}"]
-        options += ["--unshare-pid", "--new-session", "--die-with-parent"]
+        options += ["--unshare-pid", "--unshare-ipc", "--new-session", "--die-with-parent"]
         if not self.network:
             options.append("--unshare-net")
         fds = _seccomp_fd(self.network, self.unix_sockets)

@@ -1,9 +1,10 @@
-"""Sockets made after a sandboxed command started, the private temp dirs, bubblewrap's
-seccomp filter: real processes (tmux, bwrap) on a real kernel (issue 21)."""
+"""Sockets made after a sandboxed command started, the private temp dirs, System V IPC,
+bubblewrap's seccomp filter: real processes (tmux, bwrap) on a real kernel (issue 21)."""
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import os
 import shutil
 import subprocess
@@ -238,3 +239,39 @@ def test_scratch_folders_of_pitui_processes_that_are_gone_are_swept(
         and alive.exists()
         and mine.name.startswith(f"pitui-sandbox-{os.getpid()}-")
     )
+
+
+_SHM_PROBE = """\
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+shmid = libc.shmget(int(sys.argv[1]), 4096, 0)
+if shmid < 0:
+    print("no segment", ctypes.get_errno())
+else:
+    ctypes.memmove(libc.shmat(shmid, None, 0), b"PWNED", 5)
+    print("written")
+"""
+
+
+@each_backend
+@needs_namespaces
+async def test_system_v_shared_memory_outside_cannot_be_written(
+    kind: SandboxKind, project: Path
+) -> None:
+    """A database's or an X server's segment: the command has an IPC namespace of its own."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmat.restype = ctypes.c_void_p
+    key = 0x5EC00000 + os.getpid() % 0xFFFF
+    shmid = libc.shmget(key, 4096, 0o1600)  # IPC_CREAT | 0600
+    if shmid < 0:
+        pytest.skip(f"no System V shared memory here (errno {ctypes.get_errno()})")
+    address = libc.shmat(shmid, None, 0)
+    try:
+        (project / "shm.py").write_text(_SHM_PROBE)
+        output = await output_of(sandboxed_bash(kind, project), f"{PY} shm.py {key}")
+        assert "no segment" in output and "written" not in output, output
+        assert ctypes.string_at(address, 5) == bytes(5)
+    finally:
+        libc.shmdt(ctypes.c_void_p(address))
+        libc.shmctl(shmid, 0, None)  # IPC_RMID
