@@ -17,7 +17,8 @@ followed by another in the same clock tick: such a folder is listed again regard
 Nothing under a git dir is walked (``objects/`` alone has 256 folders).
 
 Before a call the same pass takes in what changed since (the user's own ``!git clone``
-is theirs, not the model's), unless another sandboxed call is still running.
+is theirs, not the model's), unless another sandboxed call is still running (the caller
+knows: :class:`~pitui.core.tools.bash.BashTool`).
 """
 
 from __future__ import annotations
@@ -85,19 +86,21 @@ class GitWatch:
         self._gits: dict[GitDir, tuple[Stamp | None, ...]] = {}
         self._made: set[GitDir] = set()
         """Git dirs a sandboxed command made and that were kept (inert)."""
-        self._running = 0
+        self._walked = False
         self._lock = threading.Lock()
         self.complete = True
         """False once the tree had more than :data:`MAX_FOLDERS` folders."""
         self.told_incomplete = False
 
-    def before_call(self) -> tuple[str, ...]:
-        """Take in what changed since the last call (when none is running); the nested
-        git dirs known, to keep read-only (the project's own ``.git`` is not listed)."""
+    def before_call(self, take_in: bool = True) -> tuple[str, ...]:
+        """``take_in``: take in what changed since the last pass, as the user's (the
+        caller says no while another sandboxed call runs: then it is that call's work);
+        the first pass walks the tree. The nested git dirs known, to keep read-only (the
+        project's own ``.git`` is not listed)."""
         with self._lock:
-            if self._running == 0:
-                self._changes()  # the user's, not the model's (the first time: a walk)
-            self._running += 1
+            if take_in or not self._walked:
+                self._changes()
+                self._walked = True
             return tuple(git.path for git in self._gits if git.folder != self.project)
 
     def after_call(self) -> list[GitDir]:
@@ -105,7 +108,6 @@ class GitWatch:
         new ones, and those made earlier whose stamp changed. The caller judges each
         (:meth:`keep` or :meth:`forget`)."""
         with self._lock:
-            self._running -= 1
             return self._changes()
 
     def keep(self, git: GitDir) -> None:

@@ -81,7 +81,7 @@ def test_overlapping_calls_leave_nothing_to_the_users_pass(tmp_path: Path) -> No
     watch = GitWatch(tmp_path)
     watch.before_call()  # call A
     _git_dir(tmp_path / "by-a" / ".git")
-    watch.before_call()  # call B starts while A runs: no pass takes A's work in
+    watch.before_call(take_in=False)  # call B starts while A runs: A's work is not taken in
     _git_dir(tmp_path / "by-b" / ".git")
     found_a = watch.after_call()
     assert _paths(found_a) == {str(tmp_path / "by-a" / ".git"), str(tmp_path / "by-b" / ".git")}

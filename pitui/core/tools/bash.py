@@ -154,6 +154,8 @@ class BashTool(AgentTool):
         self._git_watch: GitWatch | None = None
         """The project's git dirs, to find those a sandboxed command makes (made at the
         first sandboxed call)."""
+        self._sandboxed_calls = 0
+        self._git_lock = asyncio.Lock()
 
     async def execute(
         self, tool_call_id: str, params: Any, cancel: AbortSignal, on_update: UpdateCallback
@@ -168,23 +170,32 @@ class BashTool(AgentTool):
                 f"Working directory does not exist: {self.cwd}\nCannot execute bash commands."
             )
         shell = resolve_shell(self.shell_path)
-        sandbox, watch = self.sandbox, None
-        if sandbox is not None:
-            # Git dirs the command makes anywhere in the project are checked when it is
-            # done; those that exist stay read-only.
-            watch = self._git_watch = self._git_watch or GitWatch(self.cwd)
-            granted = self.git_grant is not None and self.git_grant(tool_call_id)
-            nested = await asyncio.to_thread(watch.before_call)
-            sandbox = dataclasses.replace(sandbox, git_writable=granted, nested_git=nested)
-        try:
+        if self.sandbox is None:
             proc, output, outcome = await self._run(
-                shell, command, sandbox, cancel, on_update, params.timeout
+                shell, command, None, cancel, on_update, params.timeout
             )
-        except BaseException:
-            if watch is not None:  # cancelled: what it made is still moved out, unsaid
+            return await _finish(proc, output, outcome, params.timeout, None)
+        # Git dirs the command makes anywhere in the project are checked when it is done;
+        # those that exist stay read-only. What changed since the last call is the user's
+        # (taken in first), unless another call is running: then it is that call's work.
+        watch = self._git_watch = self._git_watch or GitWatch(self.cwd)
+        take_in = self._sandboxed_calls == 0
+        self._sandboxed_calls += 1
+        try:
+            async with self._git_lock:  # a call that takes in goes first
+                nested = await asyncio.to_thread(watch.before_call, take_in)
+            granted = self.git_grant is not None and self.git_grant(tool_call_id)
+            sandbox = dataclasses.replace(self.sandbox, git_writable=granted, nested_git=nested)
+            try:
+                proc, output, outcome = await self._run(
+                    shell, command, sandbox, cancel, on_update, params.timeout
+                )
+            except BaseException:  # cancelled: what it made is still moved out, unsaid
                 asyncio.get_running_loop().run_in_executor(None, _judge_quietly, watch)
-            raise
-        git_note = await asyncio.to_thread(check_new_git_dirs, watch) if watch else None
+                raise
+            git_note = await asyncio.to_thread(check_new_git_dirs, watch)
+        finally:
+            self._sandboxed_calls -= 1
         return await _finish(proc, output, outcome, params.timeout, self.sandbox, git_note)
 
     async def _run(

@@ -124,3 +124,25 @@ async def test_the_users_own_nested_repositories_are_read_only_and_never_moved(
         assert (project / name / ".git" / "config").is_file()
         if NAMESPACES or kind == "bwrap":
             assert not (project / name / ".git" / "hooks" / "pre-commit").exists(), output
+
+
+@needs_git
+@each_backend
+async def test_a_call_that_starts_while_another_runs_does_not_take_its_work_in(
+    kind: SandboxKind, project: Path, visible_outside: Path
+) -> None:
+    """Bash calls may overlap: what the first planted before the second started is the
+    model's, not a change of the user's between calls."""
+    marker = visible_outside / "pwned"
+    tool = sandboxed_bash(kind, project)
+    plant = _PLANTS["hook"].format(marker=marker)
+    first = asyncio.ensure_future(output_of(tool, f"{plant} && sleep 1.5 && echo first"))
+    for _ in range(100):  # the hook is in place, the first call still running
+        if (project / "sub" / ".git" / "hooks" / "pre-commit").exists():
+            break
+        await asyncio.sleep(0.05)
+    second = await output_of(tool, "echo second")
+    outputs = second + await first
+    assert "pitui moved" in outputs, outputs
+    await asyncio.to_thread(_users_commands, project / "sub")
+    assert not marker.exists(), outputs
