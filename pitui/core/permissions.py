@@ -36,10 +36,11 @@ from pitui.core.command_rules import (
 )
 from pitui.core.denial import DENIED_DETAIL as DENIED_DETAIL
 from pitui.core.denial import was_denied as was_denied
+from pitui.core.sandbox_protected import in_git_dir
 from pitui.core.settings import ApprovalMode, ApprovalSettings
 from pitui.core.tools import READ_ONLY_TOOLS
 from pitui.core.tools._common import WriteGrant
-from pitui.core.tools.path_utils import is_within, resolve_to_cwd
+from pitui.core.tools.path_utils import is_within, real_path, resolve_to_cwd
 
 READ_ONLY = READ_ONLY_TOOLS
 FILE_MUTATING = frozenset({"edit", "write"})
@@ -50,6 +51,12 @@ GIT_WRITE_REASON = (
 )
 """Why the gate asks about a plain git command under ``workspace``; print mode, with
 nobody to ask, refuses it (the user runs it: ``!git commit …``)."""
+GIT_FILE_REASON = (
+    "writes where git finds code to run (a .git, hooks, a bare repository's HEAD or "
+    "config): your next git command there would run what is written"
+)
+"""Why ``write``/``edit`` of such a path asks even under ``workspace`` and ``edits``:
+the bash sandbox keeps those read-only, and the file tools must not be the way round."""
 Verdict = Literal["allow", "deny", "ask"]
 Choice = Literal["allow_once", "always", "deny"]
 RuleKind = Literal["tool", "command", "prefix"]
@@ -204,6 +211,17 @@ class PermissionPolicy:
         path = args.get("path")
         return tool_name in FILE_MUTATING and isinstance(path, str) and not _inside(path, self.cwd)
 
+    def writes_git(self, tool_name: str, args: dict[str, Any]) -> bool:
+        """True when a file-mutating call targets a path git runs code from (blocking)."""
+        path = args.get("path")
+        if tool_name not in FILE_MUTATING or not isinstance(path, str):
+            return False
+        try:
+            target = real_path(resolve_to_cwd(path, self.cwd))
+            return in_git_dir(target, real_path(str(self.cwd)))
+        except OSError:
+            return True  # cannot tell: ask
+
     def verdict(self, tool_name: str, args: dict[str, Any]) -> tuple[Verdict, str]:
         """``(verdict, reason)`` for one call. Blocking (resolves paths)."""
         if tool_name in READ_ONLY or self.mode == "all":
@@ -218,6 +236,8 @@ class PermissionPolicy:
             return "ask", "writes outside the project"
         if tool_name == "bash":
             return self._bash_verdict(args.get("command"))
+        if self.writes_git(tool_name, args):
+            return "ask", GIT_FILE_REASON
         if self.mode == "workspace":
             return "allow", ""
         if self.mode == "edits" and tool_name in FILE_MUTATING:
@@ -250,11 +270,14 @@ class PermissionPolicy:
         return exact + [CommandRule("prefix", p) for p in prefixes if p.strip()]
 
     def always_offer(
-        self, tool_name: str, args: dict[str, Any], outside: bool
+        self, tool_name: str, args: dict[str, Any], outside: bool, reason: str = ""
     ) -> tuple[str | None, str]:
-        """``(rule, why not)``: what "always" would remember for this call, or why not offered."""
+        """``(rule, why not)``: what "always" would remember for this call, or why not
+        offered (``reason``: why the gate asks)."""
         if outside:
             return None, "it reaches outside the project"
+        if reason == GIT_FILE_REASON:
+            return None, "a write where git finds code to run asks each time"
         if tool_name != "bash":
             return tool_name, ""
         command = args.get("command")
@@ -357,7 +380,7 @@ class PermissionGate:
             self.decisions[tool_call_id] = Decision(False, message)
             return message
         outside = await asyncio.to_thread(self.policy.outside_workspace, tool_name, args)
-        rule, refused = self.policy.always_offer(tool_name, args, outside)
+        rule, refused = self.policy.always_offer(tool_name, args, outside, reason)
         request = ApprovalRequest(tool_call_id, tool_name, args, reason, rule, refused, outside)
         response = await self.asker(request)
         if response.choice == "deny":

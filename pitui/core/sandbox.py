@@ -2,9 +2,10 @@
 
 A sandboxed command reads everywhere but writes only inside the project and the temp
 directories (plus ``sandbox.writablePaths``), with the project's ``.git`` and ``.pitui``
-read-only; it has no terminal, cannot signal processes outside, reach the unix sockets
-of tmux, ssh-agent or D-Bus, or outlive its call; with ``sandbox.network: false`` it opens
-no TCP, UDP or raw sockets. The kernel enforces it on the command and every process it
+read-only; it has no terminal, cannot signal processes outside, open a unix socket
+(unless the user's ``sandbox.allowUnixSockets``: then those of tmux, ssh-agent or D-Bus
+are still hidden or covered) or outlive its call; with ``sandbox.network: false`` it
+opens no TCP, UDP or raw sockets. The kernel enforces it on the command and every process it
 starts, so ``rm -rf /elsewhere`` fails with "Permission denied" whatever the spelling.
 
 Two backends, tried in this order (``sandbox.backend`` can force one):
@@ -14,7 +15,7 @@ Two backends, tried in this order (``sandbox.backend`` can force one):
   seccomp, Landlock), runs the shell in it and ends whatever is left when it exits.
 * **bubblewrap** (``bwrap``): the root filesystem mounted read-only, the writable places
   bound read-write, the protected entries and sockets bound over, the same folders
-  replaced, its own pid namespace, the same seccomp filter (``--seccomp FD``);
+  replaced, its own pid and IPC namespaces, the same seccomp filter (``--seccomp FD``);
   ``--unshare-net`` for the network switch. Preferred when Landlock has no namespace.
 
 With a mount namespace (both backends, usually), the temp dirs (``$TMPDIR``, ``/tmp``,
@@ -44,7 +45,12 @@ from pathlib import Path
 from typing import Literal
 
 from pitui.core.sandbox_protected import protected_paths
-from pitui.core.sandbox_rules import DROPPED_CAPABILITIES, RuleError, seccomp_bytes
+from pitui.core.sandbox_rules import (
+    DROPPED_CAPABILITIES,
+    RuleError,
+    has_seccomp_filter,
+    seccomp_bytes,
+)
 from pitui.core.sandbox_sockets import beneath, outside_sockets
 from pitui.core.settings import SandboxSettings
 
@@ -126,6 +132,17 @@ class Sandbox:
     git_writable: bool = False
     """A git command the user allowed: the git dir is writable but for its hooks, config
     and the rest of :data:`~pitui.core.sandbox_protected.GIT_KEPT`."""
+    nested_git: tuple[str, ...] = ()
+    """Git dirs in the project's subfolders, read-only whole (this call's, from
+    :class:`~pitui.core.sandbox_git_watch.GitWatch`)."""
+    unix_sockets: bool = False
+    """True (the user's ``allowUnixSockets``): commands may open unix sockets, and reach
+    those in the project and :attr:`sockets_in`; False: ``socket(AF_UNIX)`` fails."""
+
+    def unix_blocked(self) -> bool:
+        """``socket(AF_UNIX)`` is refused by seccomp (not on a machine with no filter:
+        there the sockets outside are covered instead)."""
+        return not self.unix_sockets and has_seccomp_filter(os.uname().machine)
 
     def wrap(self, argv: list[str]) -> SandboxedCommand:
         """``argv`` run inside the sandbox.
@@ -150,10 +167,12 @@ class Sandbox:
             options += ["--write-file", path]
         if not self.network:
             options.append("--no-network")
+        if self.unix_blocked():
+            options.append("--no-unix-sockets")
         if private:
             masks = self.masks()
             options.append("--namespace")
-            for path in protected_paths(self.writable[0], self.git_writable):
+            for path in protected_paths(self.writable[0], self.git_writable, self.nested_git):
                 options += ["--read-only", path]
             if masks.scratch_at and self.scratch:
                 options += ["--scratch", self.scratch]
@@ -184,7 +203,9 @@ class Sandbox:
 
     def _sockets(self, masks: Masks) -> list[str]:
         """The sockets to cover: those outside the reachable folders and not in a folder
-        the namespace replaces anyway."""
+        the namespace replaces anyway; none when no unix socket can be opened."""
+        if self.unix_blocked():
+            return []
         hidden = masks.targets()
         reachable = (self.writable[0], *self.sockets_in)
         return [
@@ -202,7 +223,7 @@ class Sandbox:
                 options += ["--tmpfs", path]
         for path in (*self.writable, *(() if self.scratch else self.temp)):
             options += ["--bind", path, path]
-        for path in protected_paths(self.writable[0], self.git_writable):
+        for path in protected_paths(self.writable[0], self.git_writable, self.nested_git):
             if not os.path.islink(path):  # bwrap would follow it: the target is listed too
                 options += ["--ro-bind", path, path]
         for path in self._sockets(masks):
@@ -213,10 +234,10 @@ class Sandbox:
         if os.geteuid() == 0:
             for cap in DROPPED_CAPABILITIES:
                 options += ["--cap-drop", f"CAP_{cap}"]
-        options += ["--unshare-pid", "--new-session", "--die-with-parent"]
+        options += ["--unshare-pid", "--unshare-ipc", "--new-session", "--die-with-parent"]
         if not self.network:
             options.append("--unshare-net")
-        fds = _seccomp_fd(self.network)
+        fds = _seccomp_fd(self.network, self.unix_sockets)
         if fds:
             options += ["--seccomp", str(fds[0])]
         return SandboxedCommand(["bwrap", *options, "--", *argv], fds)
@@ -231,7 +252,9 @@ class Sandbox:
         """A note for the model when ``output`` shows a refused write, else None."""
         if not _REFUSED.search(output):
             return None
-        network = "" if self.network else " and has no network"
+        gone = (("network", not self.network), ("unix sockets", self.unix_blocked()))
+        lacks = [name for name, missing in gone if missing]
+        network = f" and has no {' and no '.join(lacks)}" if lacks else ""
         protected = " (.git and .pitui in it stay read-only)" if self._private() else ""
         places = ", ".join((*self.writable, *self.temp))
         return (
@@ -243,11 +266,11 @@ class Sandbox:
         )
 
 
-def _seccomp_fd(network: bool) -> tuple[int, ...]:
+def _seccomp_fd(network: bool, unix_sockets: bool) -> tuple[int, ...]:
     """A pipe holding the seccomp program for bubblewrap to read (empty: no filter for
     this machine; bubblewrap's own confinement is then all there is)."""
     try:
-        program = seccomp_bytes(os.uname().machine, network)
+        program = seccomp_bytes(os.uname().machine, network, unix_sockets)
     except RuleError:
         return ()
     read, write = os.pipe()  # a few hundred bytes: far below the pipe's buffer
@@ -373,6 +396,7 @@ def build_sandbox(
         _real_dirs(settings.writable_paths),
         temp_dirs(settings),
         make_scratch() if private else None,
+        unix_sockets=settings.allow_unix_sockets,
     )
 
 
@@ -411,19 +435,23 @@ async def namespace_problem(places: tuple[str, ...]) -> str | None:
     return err.decode(errors="replace").strip().removeprefix("pitui sandbox: ") or "failed"
 
 
-def _gaps(abi: int, namespace: str | None) -> str | None:
-    """What the Landlock sandbox leaves open on this kernel, for the startup notice."""
+def _gaps(abi: int, namespace: str | None, *, unix_open: bool = False) -> str | None:
+    """What the Landlock sandbox leaves open on this kernel, for the startup notice
+    (``unix_open``: commands may open unix sockets, by the user's setting)."""
     gaps = []
+    machine = os.uname().machine
+    if not has_seccomp_filter(machine):
+        unix_open = True
+        gaps.append(f"no seccomp filter for {machine}: unix sockets cannot be turned off")
     if namespace is not None:
+        sockets = ", outside unix sockets can be reached" if unix_open else ""
         gaps.append(
             f"{namespace}: .git and .pitui stay writable, files outside the project can "
-            "have their mode, owner and times changed, outside unix sockets can be reached"
+            f"have their mode, owner and times changed{sockets}"
         )
     if abi < 6:
-        gaps.append(
-            f"Landlock ABI {abi} (<6): commands can signal your other processes and reach "
-            "abstract unix sockets"
-        )
+        abstract = " and reach abstract unix sockets" if unix_open else ""
+        gaps.append(f"Landlock ABI {abi} (<6): commands can signal your other processes{abstract}")
     if not gaps:
         return None
     return "bash sandbox: " + "; ".join(gaps) + " (README: The bash sandbox)"
@@ -439,7 +467,8 @@ async def find_sandbox(cwd: Path, settings: SandboxSettings) -> Sandbox | str:
     namespace = await namespace_problem(places) if landlock_ok else None
 
     def build(kind: SandboxKind, namespaces: bool = False) -> Awaitable[Sandbox]:
-        notice = _gaps(abi, namespace) if kind == "landlock" else None
+        unix_open = settings.allow_unix_sockets
+        notice = _gaps(abi, namespace, unix_open=unix_open) if kind == "landlock" else None
         return asyncio.to_thread(
             build_sandbox, kind, cwd, settings, namespaces=namespaces, notice=notice
         )

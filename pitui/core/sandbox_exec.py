@@ -3,7 +3,8 @@
 Run as a script, not imported (``python -S -I sandbox_exec.py [options] -- PROGRAM ARGS``):
 it must start fast (no site; only ``os``, ``sys``, ``ctypes`` and the stdlib-only modules
 beside it). Options: ``--write DIR``, ``--write-file FILE`` (e.g. ``/dev/null``),
-``--no-network``, ``--namespace`` with ``--read-only PATH``, ``--cover SOCKET``,
+``--no-network``, ``--no-unix-sockets``, ``--namespace`` with ``--read-only PATH``,
+``--cover SOCKET``,
 ``--scratch DIR`` bound at each ``--scratch-at DIR``, ``--tmpfs DIR`` and ``--empty DIR``
 (what pitui found to protect and replace: :meth:`pitui.core.sandbox.Sandbox.wrap`),
 ``--parent PID`` (pitui: if it has already gone, nothing runs).
@@ -44,6 +45,8 @@ _ENDING = (_signal.SIGTERM, _signal.SIGHUP, _signal.SIGINT)
 _LISTS = {"--write": "dirs", "--write-file": "files", "--read-only": "read_only",
           "--cover": "cover", "--scratch-at": "scratch_at", "--tmpfs": "tmpfs",
           "--empty": "empty"}  # fmt: skip
+_SWITCHES = {"--no-network": ("network", False), "--no-unix-sockets": ("unix_sockets", False),
+             "--namespace": ("namespace", True)}  # fmt: skip
 
 
 class Options:
@@ -59,6 +62,7 @@ class Options:
         self.tmpfs = self.masks.tmpfs
         self.empty = self.masks.empty
         self.network = True
+        self.unix_sockets = True
         self.namespace = False
         self.parent: int | None = None
         self.command: list[str] = []
@@ -75,9 +79,8 @@ def _parse(argv: list[str]) -> Options:
     index = 0
     while index < len(argv) and argv[index] != "--":
         option = argv[index]
-        if option in ("--no-network", "--namespace"):
-            options.network = options.network and option != "--no-network"
-            options.namespace = options.namespace or option == "--namespace"
+        if option in _SWITCHES:
+            setattr(options, _SWITCHES[option][0], _SWITCHES[option][1])
             index += 1
         elif option == "--parent" and index + 1 < len(argv) and argv[index + 1].isdigit():
             options.parent = int(argv[index + 1])
@@ -111,10 +114,12 @@ def _rules(libc: ctypes.CDLL, options: Options, terminals: tuple[str, ...]) -> i
     if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         _fail(f"cannot set no_new_privs: {os.strerror(ctypes.get_errno())}")
     try:
-        sandbox_rules.install_seccomp(libc, options.network)
+        sandbox_rules.install_seccomp(libc, options.network, options.unix_sockets)
     except sandbox_rules.RuleError as exc:
         if not options.network:
             _fail(f"{exc}: cannot turn UDP and raw sockets off")
+        if not options.unix_sockets:
+            _fail(f"{exc}: cannot turn unix sockets off (sandbox.allowUnixSockets)")
     return ruleset
 
 

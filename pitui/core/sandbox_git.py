@@ -1,11 +1,13 @@
-"""A ``.git`` that a sandboxed command made where there was none: kept if inert, else moved out.
+"""A git dir that a sandboxed command made where there was none: kept if inert, else moved out.
 
-The sandbox keeps an existing ``.git`` read-only (:mod:`pitui.core.sandbox_protected`),
-but in a project without one a command can ``git init`` and plant what the user's next
-``git status`` runs: a hook, ``core.fsmonitor``, ``core.hooksPath``, a ``commondir`` or
-a ``.git`` file pointing at a repository made elsewhere, a submodule's own config. So,
-after every sandboxed call in a project that had no ``.git`` at its root, a new one is
-checked before the user gets control back:
+The sandbox keeps the git dirs that exist read-only (:mod:`pitui.core.sandbox_protected`),
+but where there is none — the project's root, or any subfolder — a command can
+``git init`` and plant what the user's next ``git status`` there runs: a hook,
+``core.fsmonitor``, ``core.hooksPath``, a ``commondir`` or a ``.git`` file pointing at a
+repository made elsewhere, a submodule's own config, or an embedded bare repository
+(``sub/HEAD``, ``sub/config``, ``sub/objects/``, ``sub/refs/``). So after every sandboxed
+call each new git dir (:mod:`pitui.core.sandbox_git_watch` finds them cheaply) is checked
+before the user gets control back:
 
 * it must be a directory (not a link, not a ``gitdir:`` file);
 * its entries must be those git itself makes (no ``commondir``, ``modules``,
@@ -14,9 +16,10 @@ checked before the user gets control back:
   the user's name, remotes and branches), read by git itself (``--no-includes``);
 * its index must hold no submodule (a gitlink makes ``git status`` run git in it).
 
-A ``.git`` that passes is kept (``git init`` and a first commit work), and from the next
+A git dir that passes is kept (``git init`` and a first commit work), and from the next
 call on it is read-only like any other. One that fails is moved into pitui's home for
-this project, out of the command's reach, and the tool result says where and why.
+this project, out of the command's reach (a bare one's ``HEAD``: without it git sees no
+repository there), and the tool result says where and why.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import time
 from pathlib import Path
 
 from pitui import paths
+from pitui.core.sandbox_git_watch import MAX_FOLDERS, GitDir, GitWatch
 
 _GIT_ENTRIES = frozenset(
     {
@@ -48,11 +52,6 @@ _INERT_KEYS = re.compile(
 _RISKY_URL = re.compile(r"^(ext|fd)::", re.IGNORECASE)
 _GITLINK = "160000 "
 _NEUTRAL_GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
-
-
-def has_git(project: Path) -> bool:
-    """A ``.git`` (of any kind, a dangling link too) is at the root of ``project``."""
-    return os.path.lexists(project / ".git")
 
 
 def _git(args: list[str]) -> subprocess.CompletedProcess[str] | None:
@@ -94,10 +93,10 @@ def _entry_problem(gitdir: Path) -> str | None:
     return None
 
 
-def _index_problem(project: Path) -> str | None:
-    if not (project / ".git" / "index").exists():
+def _index_problem(folder: Path) -> str | None:
+    if not (folder / ".git" / "index").exists():
         return None
-    tree = ["--git-dir", str(project / ".git"), "--work-tree", str(project)]
+    tree = ["--git-dir", str(folder / ".git"), "--work-tree", str(folder)]
     staged = _git([*tree, "ls-files", "--stage", "-z"])
     if staged is None or staged.returncode != 0:
         return "its index cannot be read"
@@ -106,36 +105,62 @@ def _index_problem(project: Path) -> str | None:
     return None
 
 
-def new_git_problem(project: Path) -> str | None:
-    """Why the ``.git`` at the root of ``project`` could run something, None if inert."""
-    git = project / ".git"
-    if git.is_symlink():
+def git_dir_problem(git: GitDir) -> str | None:
+    """Why ``git`` could run something, None if it is inert."""
+    folder, path = Path(git.folder), Path(git.path)
+    if not git.bare and path.is_symlink():
         return "it is a symbolic link"
-    if not git.is_dir():
+    if not path.is_dir():
         return "it is a file pointing at a git dir elsewhere"
     try:
-        return _entry_problem(git) or _config_problem(git / "config") or _index_problem(project)
+        if git.bare:
+            return _entry_problem(path) or _config_problem(path / "config")
+        return _entry_problem(path) or _config_problem(path / "config") or _index_problem(folder)
     except OSError as exc:
         return f"it cannot be read ({exc.strerror})"
 
 
-def quarantine(project: Path, why: str) -> str:
-    """Move ``project/.git`` into pitui's home for this project; the note for the result."""
+def quarantine(project: Path, git: GitDir, why: str) -> str:
+    """Move ``git`` (a bare one's ``HEAD``) into pitui's home for this project; the note
+    for the tool result."""
     folder = paths.project_state_dir(project) / "quarantine"
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    target = folder / f"git-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
-    shutil.move(str(project / ".git"), str(target))
+    target = folder / f"git-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}-{time.monotonic_ns()}"
+    shutil.move(git.marker if git.bare else git.path, str(target))
+    where = os.path.relpath(git.path, project)
+    what = "a .git" if where == ".git" else f"a git repository at {where}"
+    moved = "its HEAD" if git.bare else "it"
     return (
-        f"[pitui sandbox] This command made a .git in the project, and {why}: a later git "
-        f"command of yours would have run it. pitui moved it out of the project, to {target}. "
-        "Ask the user to create the repository (!git init), or to run pitui with --approve all."
+        f"[pitui sandbox] This command made {what} in the project, and {why}: a later git "
+        f"command of yours would have run it. pitui moved {moved} out of the project, to "
+        f"{target}. Ask the user to create the repository (!git init), or to run pitui "
+        "with --approve all."
     )
 
 
-def check_new_git(project: Path) -> str | None:
-    """After a sandboxed call in a project that had no ``.git``: quarantine a new one that
-    is not inert; returns the note saying so (None: none made, or an inert one)."""
-    if not has_git(project):
-        return None
-    why = new_git_problem(project)
-    return quarantine(project, why) if why else None
+def check_new_git_dirs(watch: GitWatch) -> str | None:
+    """After a sandboxed call: quarantine each new git dir that is not inert (and one
+    made earlier that changed and no longer is); the notes saying so (None: none)."""
+    project = Path(watch.project)
+    notes = []
+    for git in watch.after_call():
+        why = git_dir_problem(git)
+        if why is None:
+            watch.keep(git)
+            continue
+        try:
+            notes.append(quarantine(project, git, why))
+        except OSError as exc:
+            notes.append(
+                f"[pitui sandbox] This command made a git repository at {git.path}, and "
+                f"{why}; pitui could not move it out ({exc.strerror}): do not run git there."
+            )
+        watch.forget(git)
+    if not watch.complete and not watch.told_incomplete:
+        watch.told_incomplete = True
+        notes.append(
+            f"[pitui sandbox] This project has more than {MAX_FOLDERS:,} folders: a git "
+            "repository a command makes beyond them is not checked. Run git only where "
+            "you know what is there."
+        )
+    return "\n\n".join(notes) or None

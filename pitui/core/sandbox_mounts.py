@@ -24,15 +24,17 @@ only this command sees (nothing propagates back),
    that exists now: :mod:`pitui.core.sandbox_sockets`) are covered by ``/dev/null``,
    so connecting finds no socket.
 
-Root does this directly; anyone else first enters a new user namespace mapping only
-their own uid and gid. :class:`MountError` says why when the kernel refuses.
+The command gets an IPC namespace of its own as well (System V shared memory and
+message queues, POSIX message queues). Root does this directly; anyone else first
+enters a new user namespace mapping only their own uid and gid. :class:`MountError`
+says why when the kernel refuses.
 """
 
 import ctypes
 import os
 import struct
 
-_CLONE_NEWNS, _CLONE_NEWUSER = 0x00020000, 0x10000000
+_CLONE_NEWNS, _CLONE_NEWUSER, _CLONE_NEWIPC = 0x00020000, 0x10000000, 0x08000000
 _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_BIND, _MS_REC = 0x2, 0x4, 0x8, 0x1000, 0x4000
 _MS_PRIVATE = 1 << 18
 _MOUNT_SETATTR, _AT_FDCWD, _AT_RECURSIVE = 442, -100, 0x8000
@@ -76,9 +78,11 @@ class _Mounts:
 
     def unshare(self) -> None:
         uid, gid = os.geteuid(), os.getegid()
-        if uid == 0 and self.libc.unshare(_CLONE_NEWNS) == 0:
+        # An IPC namespace too: System V shared memory, semaphores and message queues of
+        # processes outside (a database's, an X server's) are not there to be written.
+        if uid == 0 and self.libc.unshare(_CLONE_NEWNS | _CLONE_NEWIPC) == 0:
             return
-        self._check(self.libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNS), "unshare")
+        self._check(self.libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWIPC), "unshare")
         for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
                            ("gid_map", f"{gid} {gid} 1")):  # fmt: skip
             try:

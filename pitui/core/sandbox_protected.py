@@ -12,7 +12,10 @@ workspace-write does, the whole git dir is read-only, and with it:
   it would run on the superproject's ``git status``;
 * the hooks folder ``core.hooksPath`` names, when it lies in the project (husky's
   ``.husky/``): those hooks are as much the user's next commit as ``.git/hooks``;
-* ``.pitui``: the project settings pitui reads.
+* ``.pitui``: the project settings pitui reads;
+* the repositories nested in subfolders (``vendor/lib/.git``, an embedded bare
+  repository), as found by :mod:`pitui.core.sandbox_git_watch`: the user's ``git status``
+  in that folder would run what a command planted there.
 
 A git command the user allowed to write the repository (:func:`pitui.core.command_rules.
 git_writes`) gets the git dir writable but for what holds code git runs or points
@@ -22,6 +25,8 @@ elsewhere: ``hooks/``, ``config``, ``info/``, ``modules/``, ``worktrees/``, ``co
 
 import os
 
+BARE_NEEDS = (("objects", "refs"), ("commondir",))
+"""With ``HEAD``, either set of entries makes a folder a git dir of its own to git."""
 PROTECTED = (".git", ".pitui")
 """Entries of the project that stay read-only inside the sandbox."""
 _MODULE_DEPTH = 4  # submodule names may hold slashes: modules/lib/foo
@@ -97,19 +102,30 @@ def _submodule_git_files(gitdir: str) -> list[str]:
     return found
 
 
-def protected_paths(project: str, git_writable: bool = False) -> list[str]:
-    """The paths to keep read-only, of those that exist now: real paths, and before its
-    target each symbolic link among them (pinned, the link itself cannot be replaced).
-    ``git_writable``: of the git dirs, only :data:`GIT_KEPT`."""
-    found = [os.path.join(project, ".pitui")]
-    git = os.path.join(project, ".git")
-    found += [git] if not git_writable or os.path.isfile(git) or os.path.islink(git) else []
-    for gitdir in _git_dirs(project):
+def _repository_paths(folder: str, git_writable: bool) -> list[str]:
+    """What to keep read-only of the repository whose worktree is ``folder``."""
+    git = os.path.join(folder, ".git")
+    found = [git] if not git_writable or os.path.isfile(git) or os.path.islink(git) else []
+    for gitdir in _git_dirs(folder):
         kept = [os.path.join(gitdir, name) for name in GIT_KEPT] if git_writable else [gitdir]
         found += [*kept, *_submodule_git_files(gitdir)]
         hooks = _config_value(gitdir, "hookspath")
         if hooks:  # husky's .husky/: hooks that live in the worktree
-            found.append(os.path.join(project, os.path.expanduser(hooks)))
+            found.append(os.path.join(folder, os.path.expanduser(hooks)))
+    return found
+
+
+def protected_paths(
+    project: str, git_writable: bool = False, nested_git: tuple[str, ...] = ()
+) -> list[str]:
+    """The paths to keep read-only, of those that exist now: real paths, and before its
+    target each symbolic link among them (pinned, the link itself cannot be replaced).
+    ``git_writable``: of the project's git dirs, only :data:`GIT_KEPT`. ``nested_git``:
+    the git dirs in subfolders (``sub/.git``, or a bare ``sub``), kept read-only whole."""
+    found = [os.path.join(project, ".pitui"), *_repository_paths(project, git_writable)]
+    for path in nested_git:
+        is_dotgit = os.path.basename(path) == ".git"
+        found += _repository_paths(os.path.dirname(path), False) if is_dotgit else [path]
     real: dict[str, None] = {}
     for path in found:
         if os.path.islink(path):
@@ -118,3 +134,28 @@ def protected_paths(project: str, git_writable: bool = False) -> list[str]:
         if os.path.lexists(path):
             real.setdefault(os.path.realpath(path))
     return [path for path in real if os.path.lexists(path)]
+
+
+def looks_bare(folder: str) -> bool:
+    """git takes ``folder`` as a git dir of its own (an embedded bare repository)."""
+    if not os.path.lexists(os.path.join(folder, "HEAD")):
+        return False
+    return any(all(os.path.lexists(os.path.join(folder, n)) for n in need) for need in BARE_NEEDS)
+
+
+def in_git_dir(target: str, project: str) -> bool:
+    """``target`` (a real path beneath ``project``, itself real) is where git finds code
+    to run, or would make a git dir: in a ``.git``, named ``HEAD`` or ``commondir``, in a
+    folder git takes as a bare git dir, or in what :func:`protected_paths` keeps
+    read-only (a ``core.hooksPath`` folder, a submodule's ``.git``). Blocking (a few
+    ``lstat`` a folder above it)."""
+    parts = os.path.relpath(target, project).split(os.sep)
+    if ".git" in parts or parts[-1] in ("HEAD", "commondir"):
+        return True
+    folder = os.path.dirname(target)
+    while folder != project and folder.startswith(project.rstrip("/") + "/"):
+        if looks_bare(folder):
+            return True
+        folder = os.path.dirname(folder)
+    kept = protected_paths(project)
+    return any(target == path or target.startswith(path.rstrip("/") + "/") for path in kept)

@@ -18,9 +18,16 @@ IPC_LOCK, SYS_CHROOT.
   (Landlock ABI 5 also denies device ioctls, this covers older kernels);
 * ``add_key``, ``request_key``, ``keyctl``: the session keyring is the user's, shared with
   what runs outside (Docker's default profile refuses them too);
+* ``socket(AF_UNIX, …)`` unless the user's settings allow unix sockets
+  (``sandbox.allowUnixSockets``): connecting to a filesystem socket is not a write, and
+  Landlock (to ABI 7 at least) does not judge it, yet behind an ssh ``ControlMaster``, a
+  gpg-agent or ``/var/run/docker.sock`` is a server outside that runs what it is told
+  (Anthropic's sandbox-runtime does the same on Linux). ``socketpair`` stays allowed: a
+  connected pair reaches nothing outside (asyncio's self-pipe, node's child stdio);
 * with the network off, ``socket()`` of any family but ``AF_UNIX`` (UDP, raw, packet,
-  netlink: Landlock only knows TCP) and ``io_uring_setup`` (io_uring makes sockets
-  without the ``socket`` syscall);
+  netlink: Landlock only knows TCP);
+* with either off, ``io_uring_setup`` (io_uring makes sockets without the ``socket``
+  syscall);
 * syscalls of another ABI (i386 or x32 on x86-64), which would slip past the numbers.
 
 Built for x86-64 and aarch64; elsewhere :func:`install_seccomp` raises.
@@ -119,9 +126,14 @@ def _deny(nr: int, result: int) -> list[Instruction]:
     return [(_LD_ABS_W, 0, 0, _OFFSET_NR), (_JEQ_K, 0, 1, nr), (_RET_K, 0, 0, result)]
 
 
-def seccomp_program(machine: str, network: bool) -> list[Instruction]:
+def has_seccomp_filter(machine: str) -> bool:
+    """There is a filter for ``machine`` (``os.uname().machine``)."""
+    return machine in _ARCHES
+
+
+def seccomp_program(machine: str, network: bool, unix_sockets: bool) -> list[Instruction]:
     """The filter for ``machine`` (``os.uname().machine``)."""
-    if machine not in _ARCHES:
+    if not has_seccomp_filter(machine):
         raise RuleError(f"no seccomp filter for {machine} (x86_64 and aarch64 only)")
     arch, ioctl, socket, keyring = _ARCHES[machine]
     eperm = _errno(errno.EPERM)
@@ -137,21 +149,25 @@ def seccomp_program(machine: str, network: bool) -> list[Instruction]:
     code += _when(ioctl, 1, _TIOCLINUX, equal=True, result=eperm)
     for nr in keyring:
         code += _deny(nr, eperm)
+    if not unix_sockets:
+        code += _when(socket, 0, _AF_UNIX, equal=True, result=eperm)
     if not network:
         code += _when(socket, 0, _AF_UNIX, equal=False, result=_errno(errno.EACCES))
+    if not (network and unix_sockets):
         code += _deny(_IO_URING_SETUP, _errno(errno.ENOSYS))
     return [*code, (_RET_K, 0, 0, _RET_ALLOW)]
 
 
-def seccomp_bytes(machine: str, network: bool) -> bytes:
+def seccomp_bytes(machine: str, network: bool, unix_sockets: bool) -> bytes:
     """The filter as the kernel reads it: ``struct sock_filter`` {u16 code; u8 jt; u8 jf;
     u32 k} after another (what bubblewrap's ``--seccomp FD`` takes)."""
-    return b"".join(struct.pack("=HBBI", *i) for i in seccomp_program(machine, network))
+    program = seccomp_program(machine, network, unix_sockets)
+    return b"".join(struct.pack("=HBBI", *i) for i in program)
 
 
-def install_seccomp(libc: ctypes.CDLL, network: bool) -> None:
+def install_seccomp(libc: ctypes.CDLL, network: bool, unix_sockets: bool) -> None:
     """Install the filter on this thread; ``no_new_privs`` must already be set."""
-    program = seccomp_bytes(os.uname().machine, network)
+    program = seccomp_bytes(os.uname().machine, network, unix_sockets)
     # struct sock_fprog {u16 len; ptr}
     filters = ctypes.create_string_buffer(program)
     prog = ctypes.create_string_buffer(

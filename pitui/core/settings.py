@@ -106,6 +106,11 @@ class SandboxSettings(PiModel):
     """``/tmp`` and ``/var/tmp`` are writable as well as ``$TMPDIR`` (false: ``$TMPDIR`` only)."""
     backend: Literal["auto", "landlock", "bwrap"] = "auto"
     """Which sandbox to use: ``auto`` tries Landlock, then bubblewrap."""
+    allow_unix_sockets: bool = False
+    """True: sandboxed commands may open unix sockets (a seccomp filter refuses
+    ``socket(AF_UNIX)`` otherwise); those in the project and ``writablePaths`` are then
+    reachable, and so is any outside that is not hidden or covered. The user's own
+    settings only: a project's file may turn it off, never on."""
 
 
 class CheckpointSettings(PiModel):
@@ -259,6 +264,8 @@ _STRICTNESS: dict[str, int] = {"none": 0, "ask": 1, "edits": 2, "workspace": 2, 
 """How much each approval mode lets run unasked (edits and workspace are not comparable)."""
 _USER_ONLY = ("shell_path", "shell_command_prefix")
 _RULE_LISTS = ("allow_tools", "allow_commands", "allow_command_prefixes")
+_SANDBOX_SWITCHES = ("network", "writable_slash_tmp", "allow_unix_sockets")
+"""Sandbox settings a project's file may turn off but not on."""
 
 
 @dataclass(frozen=True)
@@ -345,21 +352,21 @@ def _keep_own_approval_mode(
 def _keep_own_sandbox(
     merged: Settings, own: Settings, project: Settings, given: _Given
 ) -> list[str]:
-    """The network is on, and ``/tmp`` writable, only if both files agree; the rest is
-    the user's alone."""
+    """The network is on, ``/tmp`` writable and unix sockets allowed only if both files
+    agree; the rest is the user's alone."""
     theirs, mine = project.sandbox, own.sandbox
     ignored = []
     if given("sandbox", "writable_paths") and set(theirs.writable_paths) - set(mine.writable_paths):
         ignored.append("sandbox.writablePaths")
     if given("sandbox", "backend") and theirs.backend != mine.backend:
         ignored.append("sandbox.backend")
-    for name in ("network", "writable_slash_tmp"):
+    for name in _SANDBOX_SWITCHES:
         if given("sandbox", name) and getattr(theirs, name) and not getattr(mine, name):
             ignored.append(f"sandbox.{_alias(SandboxSettings, name)}")
     merged.sandbox = mine.model_copy(
         update={
-            "network": mine.network and merged.sandbox.network,
-            "writable_slash_tmp": mine.writable_slash_tmp and merged.sandbox.writable_slash_tmp,
+            name: getattr(mine, name) and getattr(merged.sandbox, name)
+            for name in _SANDBOX_SWITCHES
         }
     )
     return ignored

@@ -3,12 +3,14 @@ backend it picks when Landlock has no mount namespace."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from pitui.core import sandbox
 from pitui.core.sandbox import Sandbox, find_sandbox
+from pitui.core.sandbox_rules import has_seccomp_filter
 from pitui.core.settings import SandboxSettings
 from tests.core.sandbox_support import HAS_BWRAP, LANDLOCK_ABI
 
@@ -18,10 +20,19 @@ def test_a_complete_sandbox_says_nothing() -> None:
 
 
 def test_an_old_abi_and_no_namespace_are_named() -> None:
-    notice = sandbox._gaps(5, "unshare: Operation not permitted")
+    notice = sandbox._gaps(5, "unshare: Operation not permitted", unix_open=True)
     assert notice is not None
     assert "unshare: Operation not permitted: .git and .pitui stay writable" in notice
-    assert "Landlock ABI 5 (<6): commands can signal your other processes" in notice
+    assert "outside unix sockets can be reached" in notice
+    assert "Landlock ABI 5 (<6): commands can signal your other processes and reach" in notice
+
+
+@pytest.mark.skipif(
+    not has_seccomp_filter(os.uname().machine), reason="no seccomp filter for this machine"
+)
+def test_with_unix_sockets_refused_no_notice_says_they_can_be_reached() -> None:
+    notice = sandbox._gaps(5, "unshare: Operation not permitted")
+    assert notice is not None and "unix sockets" not in notice
 
 
 @pytest.mark.skipif(LANDLOCK_ABI < 1, reason="the kernel has no Landlock")

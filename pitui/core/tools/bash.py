@@ -20,7 +20,8 @@ from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallba
 from pitui.ai.abort import AbortSignal
 from pitui.ai.types import TextContent
 from pitui.core.sandbox import Sandbox, SandboxedCommand
-from pitui.core.sandbox_git import check_new_git, has_git
+from pitui.core.sandbox_git import check_new_git_dirs
+from pitui.core.sandbox_git_watch import GitWatch
 from pitui.core.tools._common import ToolDetails, ToolParams
 from pitui.core.tools.bash_output import OutputCollector, final_text
 from pitui.core.tools.truncate import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, TruncationResult
@@ -150,6 +151,11 @@ class BashTool(AgentTool):
         self.git_grant = git_grant
         """Asked with the call's id: True if the user allowed this git command to write
         the repository (the permission gate's :meth:`~PermissionGate.git_granted`)."""
+        self._git_watch: GitWatch | None = None
+        """The project's git dirs, to find those a sandboxed command makes (made at the
+        first sandboxed call)."""
+        self._sandboxed_calls = 0
+        self._git_lock = asyncio.Lock()
 
     async def execute(
         self, tool_call_id: str, params: Any, cancel: AbortSignal, on_update: UpdateCallback
@@ -164,13 +170,46 @@ class BashTool(AgentTool):
                 f"Working directory does not exist: {self.cwd}\nCannot execute bash commands."
             )
         shell = resolve_shell(self.shell_path)
+        if self.sandbox is None:
+            proc, output, outcome = await self._run(
+                shell, command, None, cancel, on_update, params.timeout
+            )
+            return await _finish(proc, output, outcome, params.timeout, None)
+        # Git dirs the command makes anywhere in the project are checked when it is done;
+        # those that exist stay read-only. What changed since the last call is the user's
+        # (taken in first), unless another call is running: then it is that call's work.
+        watch = self._git_watch = self._git_watch or GitWatch(self.cwd)
+        take_in = self._sandboxed_calls == 0
+        self._sandboxed_calls += 1
+        try:
+            async with self._git_lock:  # a call that takes in goes first
+                nested = await asyncio.to_thread(watch.before_call, take_in)
+            granted = self.git_grant is not None and self.git_grant(tool_call_id)
+            sandbox = dataclasses.replace(self.sandbox, git_writable=granted, nested_git=nested)
+            try:
+                proc, output, outcome = await self._run(
+                    shell, command, sandbox, cancel, on_update, params.timeout
+                )
+            except BaseException:  # cancelled: what it made is still moved out, unsaid
+                asyncio.get_running_loop().run_in_executor(None, _judge_quietly, watch)
+                raise
+            git_note = await asyncio.to_thread(check_new_git_dirs, watch)
+        finally:
+            self._sandboxed_calls -= 1
+        return await _finish(proc, output, outcome, params.timeout, self.sandbox, git_note)
+
+    async def _run(
+        self,
+        shell: str,
+        command: str,
+        sandbox: Sandbox | None,
+        cancel: AbortSignal,
+        on_update: UpdateCallback,
+        limit_s: float | None,
+    ) -> tuple[asyncio.subprocess.Process, OutputCollector, Outcome]:
+        """Spawn the shell (in ``sandbox``) and supervise it to its end."""
         spawn = SandboxedCommand([shell, "-c", command])
         env: dict[str, str] | None = None
-        sandbox = self.sandbox
-        if sandbox is not None and self.git_grant is not None and self.git_grant(tool_call_id):
-            sandbox = dataclasses.replace(sandbox, git_writable=True)
-        # A project without a .git: one the command makes is checked when it is done.
-        watch_git = sandbox is not None and not await asyncio.to_thread(has_git, self.cwd)
         if sandbox is not None:
             spawn = await asyncio.to_thread(sandbox.wrap, spawn.argv)
             env = sandbox.environment(os.environ)
@@ -195,13 +234,12 @@ class BashTool(AgentTool):
         output = OutputCollector(sandbox.scratch if sandbox is not None else None)
         throttle = _Throttle(on_update, lambda: _partial(output), self.update_interval)
         try:
-            outcome = await self._supervise(proc, output, throttle, cancel, params.timeout)
+            outcome = await self._supervise(proc, output, throttle, cancel, limit_s)
         finally:
             throttle.cancel()
             if proc.returncode is None:
                 self._stop(proc.pid)
-        git_note = await asyncio.to_thread(check_new_git, self.cwd) if watch_git else None
-        return await _finish(proc, output, outcome, params.timeout, self.sandbox, git_note)
+        return proc, output, outcome
 
     async def _supervise(
         self,
@@ -246,6 +284,11 @@ class BashTool(AgentTool):
             return
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signals.SIGTERM)
+
+
+def _judge_quietly(watch: GitWatch) -> None:
+    with contextlib.suppress(Exception):
+        check_new_git_dirs(watch)
 
 
 async def _pump(stream: asyncio.StreamReader, output: OutputCollector, throttle: _Throttle) -> None:

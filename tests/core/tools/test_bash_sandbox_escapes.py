@@ -59,10 +59,20 @@ def places(
 
 
 def _tool(
-    kind: SandboxKind, project: Path, *, network: bool = True, namespaces: bool = NAMESPACES
+    kind: SandboxKind,
+    project: Path,
+    *,
+    network: bool = True,
+    namespaces: bool = NAMESPACES,
+    unix_sockets: bool = False,
 ) -> BashTool:
     return sandboxed_bash(
-        kind, project, namespaces=namespaces, writable_slash_tmp=False, network=network
+        kind,
+        project,
+        namespaces=namespaces,
+        writable_slash_tmp=False,
+        network=network,
+        allow_unix_sockets=unix_sockets,
     )
 
 
@@ -165,12 +175,12 @@ async def test_terminal_and_agent_sockets_leave_the_environment(
 
 @each_backend
 @needs_namespaces
-async def test_unix_sockets_outside_the_project_cannot_be_reached(
+async def test_with_unix_sockets_allowed_those_outside_the_project_are_covered(
     kind: SandboxKind, places: tuple[Path, Path]
 ) -> None:
     project, outside = places
     with unix_server(str(outside / "tmux.sock")), unix_server(str(project / "own.sock")):
-        tool = _tool(kind, project)
+        tool = _tool(kind, project, unix_sockets=True)
         assert "CONNECTED" not in await output_of(tool, connect_probe(str(outside / "tmux.sock")))
         assert "CONNECTED" in await output_of(tool, connect_probe(str(project / "own.sock")))
 
@@ -180,7 +190,8 @@ async def test_abstract_unix_sockets_outside_cannot_be_reached(places: tuple[Pat
     project, _ = places
     name = f"\0pitui-test-{os.getpid()}"
     with unix_server(name):
-        output = await output_of(_tool("landlock", project), connect_probe(name))
+        tool = _tool("landlock", project, unix_sockets=True)  # the scope, not seccomp
+        output = await output_of(tool, connect_probe(name))
     assert "CONNECTED" not in output and "Operation not permitted" in output, output
 
 
@@ -440,7 +451,7 @@ async def test_a_socket_served_from_another_network_namespace_is_covered_too(
     try:
         assert server.stdout is not None and await server.stdout.readline() == b"up\n"
         assert "CONNECTED" in await output_of(BashTool(project), connect_probe(path))
-        output = await output_of(_tool(kind, project), connect_probe(path))
+        output = await output_of(_tool(kind, project, unix_sockets=True), connect_probe(path))
         assert "CONNECTED" not in output and "Connection refused" in output, output
     finally:
         server.kill()
@@ -493,10 +504,13 @@ async def test_hooks_kept_in_the_worktree_are_read_only(
 async def test_sockets_in_the_users_writable_paths_stay_reachable(
     kind: SandboxKind, places: tuple[Path, Path]
 ) -> None:
-    """``writablePaths: ["/run/postgresql"]``: the user's choice gives the database back."""
+    """``writablePaths: ["/run/postgresql"]`` with ``allowUnixSockets``: the user's choice
+    gives the database back."""
     project, outside = places
     (outside / "db").mkdir()
-    settings = SandboxSettings(writable_slash_tmp=False, writable_paths=[str(outside / "db")])
+    settings = SandboxSettings(
+        writable_slash_tmp=False, writable_paths=[str(outside / "db")], allow_unix_sockets=True
+    )
     sandbox = build_sandbox(kind, project, settings, namespaces=NAMESPACES)
     with unix_server(str(outside / "db" / "s.sock")), unix_server(str(outside / "x.sock")):
         tool = BashTool(project, sandbox=sandbox)

@@ -1,9 +1,10 @@
-"""Sockets made after a sandboxed command started, the private temp dirs, bubblewrap's
-seccomp filter: real processes (tmux, bwrap) on a real kernel (issue 21)."""
+"""Sockets made after a sandboxed command started, the private temp dirs, System V IPC,
+bubblewrap's seccomp filter: real processes (tmux, bwrap) on a real kernel (issue 21)."""
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import os
 import shutil
 import subprocess
@@ -85,7 +86,8 @@ async def test_sockets_made_after_the_command_started_cannot_be_reached(
     kind: SandboxKind, project: Path, late_dir: Path
 ) -> None:
     """Covering the sockets that exist at the start cannot stop a server started later:
-    the temp dirs, /dev/shm and /run/user are the sandbox's own."""
+    the temp dirs, /dev/shm and /run/user are the sandbox's own (what holds with unix
+    sockets allowed; by default no unix socket can be opened at all)."""
     runtime = _runtime_dir()
     paths = [str(late_dir / "agent.sock"), f"/dev/shm/pitui-late-{os.getpid()}.sock"]
     if runtime is not None:
@@ -94,7 +96,10 @@ async def test_sockets_made_after_the_command_started_cannot_be_reached(
         print("not testing /run/user: needs root")
     try:
         task = asyncio.ensure_future(
-            output_of(sandboxed_bash(kind, project), _wait_then_connect(project, paths))
+            output_of(
+                sandboxed_bash(kind, project, allow_unix_sockets=True),
+                _wait_then_connect(project, paths),
+            )
         )
         await asyncio.sleep(0.4)  # the command is running, the servers start now
         servers = [unix_server(path) for path in paths]
@@ -126,7 +131,8 @@ async def test_a_tmux_server_started_later_cannot_run_anything(
         f"for i in $(seq 60); do [ -S {socket_path} ] && break; sleep 0.05; done; "
         f"{tmux} -S {socket_path} run-shell 'touch {marker}'; echo tried"
     )
-    task = asyncio.ensure_future(output_of(sandboxed_bash(kind, project), command))
+    tool = sandboxed_bash(kind, project, allow_unix_sockets=True)  # the masks, not seccomp
+    task = asyncio.ensure_future(output_of(tool, command))
     await asyncio.sleep(0.4)
     server = [tmux, "-S", str(socket_path)]
     await asyncio.to_thread(_run, [*server, "new-session", "-d", "-x", "80", "-y", "24"])
@@ -233,3 +239,39 @@ def test_scratch_folders_of_pitui_processes_that_are_gone_are_swept(
         and alive.exists()
         and mine.name.startswith(f"pitui-sandbox-{os.getpid()}-")
     )
+
+
+_SHM_PROBE = """\
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+shmid = libc.shmget(int(sys.argv[1]), 4096, 0)
+if shmid < 0:
+    print("no segment", ctypes.get_errno())
+else:
+    ctypes.memmove(libc.shmat(shmid, None, 0), b"PWNED", 5)
+    print("written")
+"""
+
+
+@each_backend
+@needs_namespaces
+async def test_system_v_shared_memory_outside_cannot_be_written(
+    kind: SandboxKind, project: Path
+) -> None:
+    """A database's or an X server's segment: the command has an IPC namespace of its own."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmat.restype = ctypes.c_void_p
+    key = 0x5EC00000 + os.getpid() % 0xFFFF
+    shmid = libc.shmget(key, 4096, 0o1600)  # IPC_CREAT | 0600
+    if shmid < 0:
+        pytest.skip(f"no System V shared memory here (errno {ctypes.get_errno()})")
+    address = libc.shmat(shmid, None, 0)
+    try:
+        (project / "shm.py").write_text(_SHM_PROBE)
+        output = await output_of(sandboxed_bash(kind, project), f"{PY} shm.py {key}")
+        assert "no segment" in output and "written" not in output, output
+        assert ctypes.string_at(address, 5) == bytes(5)
+    finally:
+        libc.shmdt(ctypes.c_void_p(address))
+        libc.shmctl(shmid, 0, None)  # IPC_RMID
