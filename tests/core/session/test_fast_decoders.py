@@ -104,8 +104,7 @@ def _row(raw: Any) -> tuple[Any, ...]:
         row_text(raw, KNOWN_CALLS),
         estimate_raw_entry(raw),
         _calls(raw),
-        _entry_reason(kind, None, raw),
-        _entry_reason(kind, "summarised", raw),
+        _entry_reason(kind, raw),
     )
 
 
