@@ -20,7 +20,7 @@ from pitui.ai.transform import missing_tool_results
 from pitui.ai.types import AssistantMessage, Message
 from pitui.core.compaction.jsjson import js_stringify, utf16_len
 from pitui.core.compaction.tokens import estimate_tokens
-from pitui.core.context_unsent import NotSent, not_sent_entries, not_sent_messages
+from pitui.core.context_unsent import Compacted, NotSent, not_sent_entries, not_sent_messages
 from pitui.core.messages import CustomMessage
 from pitui.core.resources.skill_prompt import format_skills_for_prompt
 from pitui.core.session.context import UNSET, LeafArg, ModelRef, SessionContext
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from pitui.core.agent_session import AgentSession
 
 __all__ = [
+    "Compacted",
     "ContextReport",
     "CustomSwitches",
     "NotSent",
@@ -111,7 +112,10 @@ class ContextReport:
     transcript_entry_ids: list[str | None]
     messages: list[SentMessage]
     not_sent: list[NotSent]
+    """What stays out, an entry a row; what a compaction replaced is :attr:`compacted`."""
     custom: list[CustomSwitches]
+    compacted: Compacted | None = None
+    """What the compaction in effect replaced on this branch, as one row (None: none)."""
     message_json: dict[int, dict[str, Any]] = field(default_factory=dict)
     """The JSON loaded messages were read from (by ``id``), to print them as read."""
     skills_block: str = ""
@@ -165,6 +169,7 @@ class ContextReport:
             "tools": [self._tool_json(t) for t in self.tools],
             "messages": [self._message_json(m) for m in self.messages],
             "notSent": self.not_sent if lazy_rows else [n.to_json() for n in self.not_sent],
+            "compacted": self.compacted.to_json() if self.compacted else None,
             "customMessages": [
                 {
                     "entryId": c.entry_id,
@@ -251,6 +256,7 @@ async def build_context_report(
         tokens = estimate_tokens(result)
         messages.insert(index, SentMessage(result, None, None, None, tokens, SYNTHETIC_NOTE, True))
     sent_sources = {source for source in trace.sources if source is not None}
+    listed, compacted = not_sent_entries(store.table, context, set(entry_ids))
     model = session.model
     system_prompt = request.system_prompt or ""
     skills_block, skill_names = _skills_block(session, system_prompt)
@@ -266,15 +272,13 @@ async def build_context_report(
         transcript=list(transcript),
         transcript_entry_ids=entry_ids,
         messages=messages,
-        not_sent=[
-            *not_sent_messages(transcript, entry_ids, sent_sources),
-            *not_sent_entries(store.table, context, set(entry_ids)),
-        ],
+        not_sent=[*not_sent_messages(transcript, entry_ids, sent_sources), *listed],
         custom=[
             CustomSwitches(entry_id, m.custom_type, m.display, bool(index in sent_sources))
             for index, (m, entry_id) in enumerate(zip(transcript, entry_ids, strict=True))
             if isinstance(m, CustomMessage)
         ],
+        compacted=compacted,
         message_json=context.message_json,
         skills_block=skills_block,
         skill_names=skill_names,

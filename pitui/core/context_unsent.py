@@ -1,10 +1,16 @@
 """What never reaches the model, and why: the other half of the context report.
 
 Two sources: transcript messages the request's conversion left out (``!!`` commands,
-custom messages with ``excludeFromContext``), and entries of the session path that are not
-in the transcript at all (summarised away by a compaction, settings, labels, extension
-state). Entries are read raw, from part of their lines (``row_fields``), so a 100k-entry
-path costs no validation and no full parse.
+custom messages with ``excludeFromContext``), and entries of the current branch that are
+not in the transcript at all (settings, labels, extension state, what a compaction
+replaced). Other branches are not "not sent": they are elsewhere, and not listed.
+
+What the compaction in effect replaced is one :class:`Compacted` row (count, id range,
+estimated tokens), not an entry each: on a long session that is nearly the whole file,
+and a hundred thousand rows of it tell a reader nothing. Its tokens come from the sizes of
+the entries' lines (scaled by a sample's estimate), so it reads almost none of them. The
+entries listed one by one are read raw, from part of their lines (``row_fields``): no
+validation, no full parse.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from pitui.core.messages import BashExecutionMessage, CustomMessage, SystemMessa
 from pitui.core.sanitize import inert
 from pitui.core.session.bulk import bulk_allocation
 from pitui.core.session.context import SessionContext
-from pitui.core.session.row_fields import row_fields
+from pitui.core.session.row_fields import line_row_fields, row_fields
 from pitui.core.session.table import EntryTable
 from pitui.core.session.tree_rows import row_text, tool_calls_of
 
@@ -43,6 +49,12 @@ _ENTRY_REASONS = {
 _UNKNOWN_ENTRY = "entry type the context does not use"
 CHECKPOINT_REASON = "file checkpoint (pitui): the project's files at this point, never sent"
 ToolCallRef: TypeAlias = tuple[str, Mapping[str, Any]]
+_REPLACED_KINDS = frozenset({"message", "custom_message", "branch_summary", "compaction"})
+"""Entries a compaction's summary stands for (the others are not sent for their own reason:
+settings, labels, extension state, file checkpoints)."""
+_TOKEN_SAMPLES = 512
+"""How many lines of a long compacted range are estimated exactly (at least; every
+``len // 512``-th), the rest by their size: a range under 1,024 entries is exact."""
 
 
 class NotSent(msgspec.Struct, frozen=True, gc=False, rename="camel"):
@@ -69,6 +81,49 @@ class NotSent(msgspec.Struct, frozen=True, gc=False, rename="camel"):
             "reason": self.reason,
             "tokens": self.tokens,
             "preview": self.preview,
+        }
+
+
+class Compacted(msgspec.Struct, frozen=True, gc=False, rename="camel"):
+    """What the compaction in effect replaced on the current branch, as one row: the
+    branch's messages (and earlier compactions) before its ``firstKeptEntryId``."""
+
+    compaction_id: str
+    """The compaction whose summary the model sees instead."""
+    count: int
+    """How many entries it replaced."""
+    first_entry_id: str
+    last_entry_id: str
+    tokens: int
+    """What they would cost if they were sent (chars/4, estimated: see the module)."""
+    earlier_compactions: int
+    """How many of them are earlier compactions (whose summaries it replaced too)."""
+    reason: str
+
+    @property
+    def id_range(self) -> str:
+        """``first..last`` (one id when it replaced one entry)."""
+        if self.first_entry_id == self.last_entry_id:
+            return self.first_entry_id
+        return f"{self.first_entry_id}..{self.last_entry_id}"
+
+    def describe(self) -> str:
+        """How many entries, and what they would cost: ``546 entries, ~237,984 tok``."""
+        earlier = self.earlier_compactions
+        among = f", {earlier:,} earlier compaction{'s' * (earlier != 1)} among them"
+        plural = "y" if self.count == 1 else "ies"
+        return f"{self.count:,} entr{plural}, ~{self.tokens:,} tok{among if earlier else ''}"
+
+    def to_json(self) -> dict[str, Any]:
+        """camelCase JSON (``pitui session context --json``)."""
+        return {
+            "compactionId": self.compaction_id,
+            "count": self.count,
+            "firstEntryId": self.first_entry_id,
+            "lastEntryId": self.last_entry_id,
+            "tokens": self.tokens,
+            "earlierCompactions": self.earlier_compactions,
+            "reason": self.reason,
         }
 
 
@@ -133,37 +188,86 @@ def _remember_calls(
             calls[call_id] = (name, args)
 
 
-def _summarised_reason(context: SessionContext) -> str:
-    return SUMMARISED.format(compaction=context.entry_ids[0] if context.entry_ids else "?")
-
-
-def _entry_reason(kind: str, summarised: str | None, raw: Mapping[str, Any]) -> str:
+def _entry_reason(kind: str, raw: Mapping[str, Any]) -> str:
     if kind == "custom" and raw.get("customType") == CHECKPOINT_TYPE:
         return CHECKPOINT_REASON
-    if summarised is not None and kind in ("message", "custom_message", "branch_summary"):
-        return summarised  # one string for the tens of thousands of entries it covers
     if kind == "compaction":
         return EARLIER_COMPACTION
     return _ENTRY_REASONS.get(kind, _UNKNOWN_ENTRY)
 
 
+def estimate_range_tokens(table: EntryTable, positions: Sequence[int]) -> int:
+    """:func:`estimate_raw_entry` summed over ``positions``, estimated from line sizes.
+
+    Every ``len // _TOKEN_SAMPLES``-th line is estimated exactly (all of them in a range
+    under 1,024 entries, which is then exact); the whole range's line bytes are scaled by
+    the sample's tokens per byte (a session's lines are alike: the same JSON around text of
+    varying length; 0.2% off on bench/gen_session.py's 100k-entry file). Entries not read
+    from a line (built in this process) are estimated exactly.
+    """
+    raws = table.raws
+    step = max(1, len(positions) // _TOKEN_SAMPLES)
+    exact = line_bytes = sample_bytes = sample_tokens = 0
+    # One pass, each line touched once: on a 100k-entry range the cost is the memory
+    # traffic of reaching each line object, not the arithmetic.
+    for index, position in enumerate(positions):
+        raw = raws[position]
+        if raw.__class__ is not bytes:
+            exact += estimate_raw_entry(table.raw(position))
+            continue
+        size = len(raw)
+        line_bytes += size
+        if not index % step:
+            sample_bytes += size
+            sample_tokens += estimate_raw_entry(line_row_fields(raw))
+    scaled = line_bytes * sample_tokens // sample_bytes if sample_bytes else 0
+    return exact + scaled
+
+
+def compacted_range(
+    table: EntryTable, context: SessionContext, replaced: Sequence[int]
+) -> Compacted | None:
+    """The row for what ``context``'s compaction replaced (``replaced``: those positions)."""
+    if not replaced or not context.entry_ids:
+        return None
+    compaction_id = context.entry_ids[0]  # its summary is the context's first message
+    types, ids = table.types, table.ids
+    return Compacted(
+        compaction_id=compaction_id,
+        count=len(replaced),
+        first_entry_id=ids[replaced[0]],
+        last_entry_id=ids[replaced[-1]],
+        tokens=estimate_range_tokens(table, replaced),
+        earlier_compactions=sum(1 for p in replaced if types[p] == "compaction"),
+        reason=SUMMARISED.format(compaction=compaction_id),
+    )
+
+
 def not_sent_entries(
     table: EntryTable, context: SessionContext, in_transcript: Collection[str | None]
-) -> list[NotSent]:
-    """Entries of the path to ``context``'s leaf that no transcript message stands for."""
+) -> tuple[list[NotSent], Compacted | None]:
+    """Entries of the path to ``context``'s leaf that no transcript message stands for:
+    those listed one by one, and the compaction's range as one row."""
     leaf = table.index.get(context.leaf_id) if context.leaf_id is not None else None
     if leaf is None:
-        return []
-    summarised = set(context.summarised_ids)
-    summarised_reason = _summarised_reason(context)
+        return [], None
+    path = table.path_positions(leaf)
+    # The summarised entries are the path's first ones, up to the first kept.
+    summarised = len(context.summarised_ids)
+    types = table.types
+    replaced = [p for p in path[:summarised] if types[p] in _REPLACED_KINDS]
+    listed = [p for p in path[:summarised] if types[p] not in _REPLACED_KINDS]
+    ids = table.ids
+    listed += [p for p in path[summarised:] if ids[p] not in in_transcript]
+    return _listed_rows(table, listed), compacted_range(table, context, replaced)
+
+
+def _listed_rows(table: EntryTable, positions: Sequence[int]) -> list[NotSent]:
     calls: dict[str, ToolCallRef] = {}
     found: list[NotSent] = []
     ids, types, roles = table.ids, table.types, table.roles
-    with bulk_allocation():  # ~100k rows, no cycles: nothing for the collector to find
-        for position in table.path_positions(leaf):
-            entry_id = ids[position]
-            if entry_id in in_transcript:
-                continue
+    with bulk_allocation():
+        for position in positions:
             raw = row_fields(table, position)
             kind = types[position]
             role = roles[position]
@@ -171,9 +275,9 @@ def not_sent_entries(
                 _remember_calls(raw, calls)
             found.append(
                 NotSent(
-                    entry_id,
+                    ids[position],
                     role if kind == "message" and role else kind,
-                    _entry_reason(kind, summarised_reason if entry_id in summarised else None, raw),
+                    _entry_reason(kind, raw),
                     estimate_raw_entry(raw),
                     flat_inert(row_text(raw, calls).plain),
                 )

@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from pitui.core.sanitize import inert, json_inert
+from pitui.core.session.bulk import bulk_allocation
 from pitui.errors import PituiError
 
 #: name → ("module:function", one-line help). Handlers take argv and return an exit code.
@@ -43,7 +44,10 @@ def _handler(name: str) -> Callable[[list[str]], int] | None:
     target, _ = SUBCOMMANDS[name]
     module_name, function = target.split(":")
     try:
-        module = importlib.import_module(module_name)
+        # Importing a handler builds tens of thousands of objects (pydantic models) and
+        # no garbage: the collector's passes over them would find nothing.
+        with bulk_allocation():
+            module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name != module_name:
             raise

@@ -167,10 +167,14 @@ def _context_text(report: ContextReport) -> str:
         )
     in_transcript = set(report.transcript_entry_ids)
     outside = [n for n in report.not_sent if n.entry_id not in in_transcript]
-    if outside:  # settings, labels, file checkpoints…: in the file, never in the context
-        lines.append(f"not sent ({len(outside)} entries of the path the model never sees):")
+    compacted = report.compacted
+    count = len(outside) + (compacted.count if compacted else 0)
+    if count:  # settings, labels, file checkpoints…: in the file, never in the context
+        lines.append(f"not sent ({count} entries of the path the model never sees):")
         for entry in outside:
             lines.append(f"  {entry.entry_id or '-':<8}  {entry.preview}  {entry.reason}")
+    if compacted:  # one line for what the compaction replaced, however long
+        lines.append(f"  {compacted.id_range}  {compacted.describe()}  {compacted.reason}")
     total = report.total_tokens
     window = f" of {report.context_window}{_share(report, total)}" if report.context_window else ""
     lines.append(f"{len(report.transcript)} messages, ~{total} tokens (chars/4){window}")

@@ -18,15 +18,22 @@ from pitui.ai.options import StreamOptions
 from pitui.ai.stream import stream
 from pitui.ai.types import Context, Message, Model, TextContent, UserMessage
 from pitui.core.agent_session import AgentSession
+from pitui.core.compaction.tokens import estimate_raw_entry
 from pitui.core.context_report import (
     FAILED_REPLY_NOTE,
     align_entry_ids,
     build_context_report,
     report_for_file,
 )
-from pitui.core.context_unsent import BASH_EXCLUDED, CUSTOM_EXCLUDED, EARLIER_COMPACTION
+from pitui.core.context_unsent import (
+    BASH_EXCLUDED,
+    CUSTOM_EXCLUDED,
+    EARLIER_COMPACTION,
+    estimate_range_tokens,
+)
 from pitui.core.message_text import message_preview, message_text
 from pitui.core.session.context import UNSET
+from pitui.core.session.table import EntryTable
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from tests.core.session.helpers import ORACLE
 
@@ -111,17 +118,53 @@ async def test_report_is_what_the_next_call_sends(tmp_path: Path) -> None:
 
 async def test_compaction_summarises_entries_before_the_first_kept(tmp_path: Path) -> None:
     report = await report_for_file(COMPACTED)
-    context = (await _session(tmp_path, COMPACTED)).store.build_context()
+    store = (await _session(tmp_path, COMPACTED)).store
+    context = store.build_context()
     first = report.messages[0]
     assert first.source_role == "compactionSummary" and first.entry_id == context.entry_ids[0]
-    summarised = [n for n in report.not_sent if n.reason.startswith("summarised away")]
-    assert summarised and all(n.entry_id in context.summarised_ids for n in summarised)
-    assert all(first.entry_id in n.reason for n in summarised)
-    assert sum(n.tokens for n in summarised) > 0
-    message_kinds = {"user", "assistant", "toolResult", "bashExecution", "custom", "branch_summary"}
-    assert {n.kind for n in summarised} <= message_kinds
-    earlier = [n for n in report.not_sent if n.reason == EARLIER_COMPACTION]
-    assert all(n.kind == "compaction" for n in earlier)
+    # What the compaction replaced is one row, not one per entry.
+    assert not [n for n in report.not_sent if n.reason.startswith("summarised away")]
+    compacted = report.compacted
+    assert compacted is not None and compacted.compaction_id == first.entry_id
+    table = store.table
+    replaced = [
+        table.index[i]
+        for i in context.summarised_ids
+        if table.types[table.index[i]]
+        in ("message", "custom_message", "branch_summary", "compaction")
+    ]
+    assert compacted.count == len(replaced) > 100
+    assert (compacted.first_entry_id, compacted.last_entry_id) == (
+        table.ids[replaced[0]],
+        table.ids[replaced[-1]],
+    )
+    # Under 1,024 entries the estimate is exact: the sum of each entry's.
+    assert compacted.tokens == sum(estimate_raw_entry(table.raw(p)) for p in replaced) > 0
+    earlier = sum(table.types[p] == "compaction" for p in replaced)
+    assert compacted.earlier_compactions == earlier
+    assert compacted.describe().startswith(f"{compacted.count} entries, ~")
+    assert first.entry_id in compacted.reason
+    # The entries of the range that are not sent for their own reason keep their rows.
+    listed = {n.entry_id for n in report.not_sent}
+    assert listed.isdisjoint(table.ids[p] for p in replaced)
+    for row in report.not_sent:
+        if row.reason == EARLIER_COMPACTION:
+            assert row.kind == "compaction" and row.entry_id not in context.summarised_ids
+
+
+def test_a_long_range_is_estimated_from_a_sample_of_its_lines() -> None:
+    table = EntryTable()
+    for number in range(5_000):
+        text = "word " * (number % 97)
+        message = {"role": "user", "content": [{"type": "text", "text": text}], "timestamp": 1}
+        line = json.dumps({"type": "message", "id": f"e{number}", "message": message})
+        table.add_raw(line.encode(), f"e{number}", None, "message", "user")
+    positions = list(range(len(table)))
+    exact = sum(estimate_raw_entry(table.raw(p)) for p in positions)
+    assert abs(estimate_range_tokens(table, positions) - exact) < exact * 0.02
+    assert estimate_range_tokens(table, positions[:1000]) == sum(
+        estimate_raw_entry(table.raw(p)) for p in positions[:1000]
+    )
 
 
 async def test_a_leaf_elsewhere_reports_the_context_there(tmp_path: Path) -> None:

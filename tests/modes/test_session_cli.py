@@ -71,6 +71,12 @@ def test_context_text_lists_roles_tokens_and_previews(capsys: pytest.CaptureFixt
     assert lines[0].startswith("leaf a677ad87  model anthropic/claude-opus-4-5  thinking off")
     assert "compactionSummary" in lines[1] and "tok" in lines[1]
     assert lines[-1].startswith("446 messages, ~")
+    # What the compaction replaced is one line, not one per entry.
+    summarised = [line for line in lines if "summarised away by compaction" in line]
+    assert summarised == [
+        "  a6685f3b..a9fb6571  546 entries, ~237,984 tok, 1 earlier compaction among them"
+        "  summarised away by compaction b6c618f5: the model sees its summary"
+    ]
 
 
 def test_context_unknown_leaf_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:

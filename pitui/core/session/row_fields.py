@@ -18,7 +18,7 @@ from typing import Any, TypedDict
 
 import msgspec
 
-from pitui.core.session.table import FAST_DECODE_ERRORS, EntryTable
+from pitui.core.session.table import FAST_DECODE_ERRORS, EntryTable, parse_json_line
 
 
 class _RowMessage(TypedDict, total=False):
@@ -56,9 +56,18 @@ def row_fields(table: EntryTable, position: int) -> Mapping[str, Any]:
     """The entry at ``position`` with the keys a row reads (all of them for an entry that
     was not read from a line)."""
     line = table.line(position)
-    if line is not None:
-        try:
-            return _decode_row(line)
-        except FAST_DECODE_ERRORS:
-            pass  # what msgspec refuses, the full parser reads (or rejects) as on open
-    return table.raw(position)
+    return table.raw(position) if line is None else line_row_fields(line)
+
+
+def line_row_fields(line: bytes) -> Mapping[str, Any]:
+    """:func:`row_fields` of an entry's line (one of a table's: a JSON object).
+
+    Raises:
+        ValueError: Not JSON (no line of a loaded table).
+    """
+    try:
+        return _decode_row(line)
+    except FAST_DECODE_ERRORS:
+        # What msgspec refuses, the full parser reads (or rejects) as on open.
+        parsed: Mapping[str, Any] = parse_json_line(line)
+        return parsed

@@ -78,10 +78,11 @@ def summary_line(report: ContextReport) -> str:
     window = report.context_window
     against = f" of {window:,} ({total * 100 / window:.1f}%)" if window else ""
     model = report.request_model or "no model"
+    compacted = f" · {report.compacted.count:,} compacted away" if report.compacted else ""
     return (
         f"Next request to {model}: ~{total:,} tokens{against} · "
         f"{len(report.messages)} messages · {len(report.tools)} tools · "
-        f"{len(report.not_sent)} not sent"
+        f"{len(report.not_sent)} not sent{compacted}"
     )
 
 
@@ -150,9 +151,21 @@ def inspector_rows(report: ContextReport) -> list[InspectorRow]:
 
 
 def _not_sent_rows(report: ContextReport) -> list[InspectorRow]:
-    if not report.not_sent:
+    compacted = report.compacted
+    if not report.not_sent and compacted is None:
         return []
     rows = [_heading("h:unsent", f"Not sent to the model ({len(report.not_sent)})")]
+    if compacted is not None:  # one row for the whole range, however long
+        rows.append(
+            _row(
+                "compacted",
+                "unsent",
+                f"{compacted.reason} · {compacted.describe()}",
+                role="compacted",
+                entry=compacted.id_range,
+                tokens=format_tokens(compacted.tokens),
+            )
+        )
     for index, item in enumerate(report.not_sent):
         text = f"{item.reason}" + (f" · {item.preview}" if item.preview else "")
         rows.append(
@@ -211,6 +224,14 @@ def row_detail(report: ContextReport, key: str) -> tuple[str, str] | None:
             f"Message {int(rest) + 1} of {len(report.messages)}{where} (~{sent.tokens:,} tokens)"
         )
         return title, message_text(sent.message)
+    if kind == "compacted" and report.compacted is not None:
+        compacted = report.compacted
+        body = (
+            f"{compacted.reason}.\n\n{compacted.describe()}: {compacted.id_range}.\n\n"
+            "Tokens: what these entries would cost if they were sent (chars/4), estimated "
+            "from their size in the file."
+        )
+        return f"Replaced by compaction {compacted.compaction_id}", body
     if kind == "unsent":
         item = report.not_sent[int(rest)]
         body = f"{item.reason}\n\n{item.preview}" if item.preview else item.reason

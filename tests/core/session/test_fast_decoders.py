@@ -9,17 +9,20 @@ checked on every line of the fixture sessions and of the fuzz test's mutants.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import pitui.core.session.load as load
 from pitui.core.compaction.tokens import estimate_raw_entry
 from pitui.core.context_unsent import _entry_reason
-from pitui.core.session.load import EntryHead, _head_of, parse_head
+from pitui.core.session.load import EntryHead, _head_of, parse_head, parse_session_bytes
 from pitui.core.session.row_fields import row_fields
 from pitui.core.session.table import EntryTable, parse_json_line
 from pitui.core.session.tree_rows import has_text, row_text, tool_calls_of
+from pitui.errors import SessionError
 from tests.core.session.mutants import mutants
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
@@ -104,8 +107,7 @@ def _row(raw: Any) -> tuple[Any, ...]:
         row_text(raw, KNOWN_CALLS),
         estimate_raw_entry(raw),
         _calls(raw),
-        _entry_reason(kind, None, raw),
-        _entry_reason(kind, "summarised", raw),
+        _entry_reason(kind, raw),
     )
 
 
@@ -118,3 +120,63 @@ def test_a_row_read_from_part_of_the_line_equals_the_row_of_the_whole(start: int
             continue
         position = table.add_raw(line, f"e{len(table)}", None, str(full.get("type")))
         assert _row(row_fields(table, position)) == _row(full), line[:200]
+
+
+def _files() -> Iterator[bytes]:
+    for path in sorted(FIXTURES.rglob("*.jsonl")):
+        yield path.read_bytes()
+    for _, data in mutants(250):
+        yield data
+    header = FIXTURES.joinpath("pi-oracle", "before-compaction.v3.jsonl").read_bytes()
+    head, _, rest = header.partition(b"\n")
+    entries = rest.split(b"\n")[:6]
+    body = b"\n".join(entries) + b"\n"
+    yield head + b"\n" + body  # sound
+    yield head + b"\n" + body.rstrip(b"\n")  # no newline at the end
+    yield head + b"\n" + entries[0] + b"\n\n  \n" + body  # blank lines, a duplicate id
+    yield head + b"\n" + head + b"\n" + body  # a second header
+    for odd in _ODD_LINES:
+        yield head + b"\n" + entries[0] + b"\n" + odd + b"\n" + body
+
+
+def _loaded(data: bytes) -> tuple[Any, ...] | None:
+    """What loading gives, all of it (None for a file migration gives new ids)."""
+    loaded = parse_session_bytes(data)
+    if loaded.report.migrated_from is not None:
+        return None
+    table = loaded.table
+    return (
+        loaded.header,
+        loaded.objects,
+        loaded.labels,
+        asdict(loaded.report),
+        table.raws,
+        table.ids,
+        table.parents,
+        table.types,
+        table.roles,
+        table.index,
+        table.parent_positions(),
+    )
+
+
+def test_a_sound_file_is_indexed_in_one_pass_as_line_by_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    used = 0
+    for data in _files():
+        try:
+            fast = _loaded(data)
+        except SessionError:
+            fast = None
+        with monkeypatch.context() as patched:
+            patched.setattr(load, "_fast_table", lambda *_: None)
+            try:
+                careful = _loaded(data)
+            except SessionError:
+                careful = None
+        assert fast == careful
+        if fast is not None:
+            lines = data.split(b"\n")
+            used += load._fast_table(lines, 1, load.LoadReport()) is not None
+    assert used > 100  # most files take the one pass
