@@ -20,6 +20,7 @@ import msgspec
 import pydantic_core
 from pydantic import ValidationError
 
+from pitui.ai._base import loaded_fields_shared
 from pitui.core.session.entries import SessionEntry, UnknownEntry, parse_entry
 from pitui.core.session.invalid import describe_invalid
 
@@ -36,15 +37,21 @@ FAST_DECODE_ERRORS = (msgspec.DecodeError, RecursionError)
 nesting too deep): the line then goes to :func:`parse_json_line`, which decides."""
 
 
-def parse_json_line(line: bytes) -> Any:
+def parse_json_line(line: bytes, *, share_short: bool = False) -> Any:
     """Parse one JSONL line as JSON.parse would (pi's reader).
+
+    Args:
+        line: The line.
+        share_short: Short string values (≤ 64 bytes: model, provider and tool names,
+            call ids) come from one cache: equal values are one object across lines.
+            For objects kept for long (typed entries in the TUI); else only keys are.
 
     Raises:
         ValueError: Not JSON.
     """
     try:
         # Caching only keys: long unique values (tool output) make a full cache a loss.
-        return pydantic_core.from_json(line, cache_strings="keys")
+        return pydantic_core.from_json(line, cache_strings="all" if share_short else "keys")
     except ValueError:
         pass
     # jiter rejects lone surrogates and bad UTF-8 that JSON.parse accepts (and nesting
@@ -192,17 +199,37 @@ class EntryTable:
             if json_sink is not None:
                 self._sink_json(position, cached, json_sink)
             return cached
-        raw = self.raw(position)
+        raw = self._raw_to_type(position)
         try:
             typed = parse_entry(raw)
         except ValidationError as exc:
             self.invalid[position] = describe_invalid(raw, exc)
             typed = UnknownEntry.load(_with_base_fields(raw))
+        self._share_ids(position, typed)
         self._typed[position] = typed
         message = getattr(typed, "message", None)
         if json_sink is not None and message is not None and isinstance(raw.get("message"), dict):
             json_sink[id(message)] = raw["message"]
         return typed
+
+    def _raw_to_type(self, position: int) -> dict[str, Any]:
+        """:meth:`raw`, for an entry about to be typed: in a long-lived process its short
+        strings come from the parser's cache (a 10,000-message session repeats its
+        model, provider and tool names and call ids ~20,000 times)."""
+        raw = self.raws[position]
+        if raw.__class__ is bytes and raw and loaded_fields_shared():
+            parsed: dict[str, Any] = parse_json_line(raw, share_short=True)
+            return parsed
+        return self.raw(position)
+
+    def _share_ids(self, position: int, typed: SessionEntry) -> None:
+        """The typed entry holds the table's id objects, not equal copies of its own."""
+        fields = typed.__dict__
+        entry_id, parent = self.ids[position], self.parents[position]
+        if fields.get("id") == entry_id:
+            fields["id"] = entry_id
+        if parent is not None and fields.get("parent_id") == parent:
+            fields["parent_id"] = parent
 
     def _sink_json(
         self, position: int, typed: SessionEntry, json_sink: dict[int, dict[str, Any]]

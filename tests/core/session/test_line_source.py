@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from pitui.ai import _base
+from pitui.ai.types import AssistantMessage
 from pitui.core.compaction.cut import prepare_compaction
 from pitui.core.compaction.view import path_view
 from pitui.core.session.entries import MessageEntry
@@ -113,3 +115,31 @@ async def test_after_close_the_entries_answer(tmp_path: Path) -> None:
 async def test_a_session_without_a_file_gives_nothing_up() -> None:
     store = SessionStore.in_memory(Path("/"))
     assert store.release_typed_lines() == 0
+
+
+async def test_a_long_lived_process_types_entries_with_shared_strings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With loaded fields shared (the TUI), a typed entry holds the table's id objects and
+    equal short values (model, provider, tool names) are one object across entries; the
+    entries are equal to those typed without sharing."""
+    plain = await _open_typed(tmp_path, LARGE)
+    monkeypatch.setattr(_base, "_shared_fields", None)
+    _base.share_loaded_fields()
+    (tmp_path / "shared").mkdir()
+    shared = await _open_typed(tmp_path / "shared", LARGE)
+    table = shared.table
+    typed = [table.entry(p) for p in range(len(table)) if table.is_typed(p)]
+    assert [e.to_json_dict() for e in typed] == [e.to_json_dict() for e in plain.get_branch()]
+    for entry in typed:
+        position = table.index[entry.id]
+        assert entry.id is table.ids[position]
+        assert entry.parent_id is None or entry.parent_id is table.parents[position]
+    models = [
+        e.message.model
+        for e in typed
+        if isinstance(e, MessageEntry) and isinstance(e.message, AssistantMessage)
+    ]
+    assert len(models) > 10 and len({id(m) for m in models}) == len(set(models))
+    for store in (plain, shared):
+        await store.close()
