@@ -7,8 +7,10 @@ Rows (``--rows`` picks some; all by default):
 - ``nokey``: the same for a first run with no API key (the demo model and its notice), each
   run in a fresh home (pi: a fresh agent directory without models.json);
 - ``print``: ``pitui -p`` read-then-answer beside pi (``bench/startup.py``'s scenario);
-- ``navigate``: moving the leaf to another branch + the frame that shows it, on a
-  10,000-entry session with 50 branch points (headless; a frame budget, no anchor);
+- ``navigate``: Enter on another branch's end (no summary) + the frame that shows it, on
+  a 10,000-entry session with 50 branch points (headless; a frame budget, no anchor);
+  through the app's own path, as ``sibling``: the session's event rebuilds the view once
+  (the bench no longer rebuilds it itself beside the app's rebuild);
 - ``sibling``: Alt+→ (``nextBranch``) on the same session, until the frame that shows it;
 - ``rss``: resident memory, idle, with a 10,000-message session open, beside pi;
 - ``context``: ``pitui session context FILE --json`` on a 100,000-entry file (whole
@@ -408,20 +410,14 @@ async def _make_sibling(session: Any) -> None:
 
 async def _switch_sibling(app: Any, session: Any) -> float | None:
     """ms from Alt+→ to the frame showing the sibling's branch (None: no sibling here)."""
-    from tui_resume import _next_frame
+    from tui_tree import until_shown
 
     if not any(n > 1 for _, _, n in app.branches._path_users.values()):
         return None
     leaf, chat = session.store.get_leaf_id(), app.chat
     t = time.perf_counter()
     app.branches.switch_sibling(1)  # what Alt+→ (nextBranch) runs
-    deadline = t + 30
-    while session.store.get_leaf_id() == leaf or app.chat is chat:
-        if time.perf_counter() > deadline:
-            raise TimeoutError("the sibling switch never showed")
-        await asyncio.sleep(0.001)
-    await app.workers.wait_for_complete()
-    await _next_frame(app)
+    await until_shown(app, session, leaf, chat)
     return (time.perf_counter() - t) * 1000
 
 

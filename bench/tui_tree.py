@@ -7,8 +7,8 @@ Headless (``App.run_test`` at 120×36, where the pane is always shown). Prints:
 - one appended entry while the pane is shown: the pane's sync (model + widget) per entry,
   median, and the rows rendered anew for it, on this session and on one ten times
   smaller (the count must not grow with the session; target < 2 ms median);
-- navigate + re-render: moving the leaf to another branch (no summary) until the frame
-  that shows the new conversation and tree (target < 300 ms);
+- navigate + re-render: Enter on another branch's end (no summary: ``skipPrompt``) until
+  the frame that shows the new conversation and tree (target < 300 ms);
 - one search keystroke in the pane: filtering every row, p99 over a typed word, once the
   search texts have been read aside (they are, in a thread, when the pane is filled; the
   bench prints how much of that was left to wait for) (target < 30 ms).
@@ -105,17 +105,31 @@ async def live_changes(session_file: Path, cwd: Path, appends: int = 60) -> dict
 
 
 async def _navigate(app: Any, session: Any, leaf_positions: Any) -> float:
-    """Move the leaf to the oldest other branch's end; until the new view is drawn."""
-    from pitui.ui.view.replay import state_from_messages
-
+    """Enter on the oldest other branch's end, as a user with ``branchSummary.skipPrompt``
+    (no chooser, no summary) does; ms until the frame that shows the new view. The app's
+    own path: the controller moves the leaf, the session's event rebuilds the view once."""
     table = session.store.table
     leaf = session.store.get_leaf_id()
     target = next(table.ids[p] for p in leaf_positions(table) if table.ids[p] != leaf)
+    session.settings.branch_summary.skip_prompt = True
+    chat = app.chat
     t = time.perf_counter()
-    await session.navigate(target)
-    await app.rebuild(state_from_messages(session.messages))
-    await _next_frame(app)
+    app.branches.navigate(target)  # what Enter on its row runs
+    await until_shown(app, session, leaf, chat)
     return (time.perf_counter() - t) * 1000
+
+
+async def until_shown(app: Any, session: Any, leaf: str | None, chat: Any) -> None:
+    """Until a move away from ``leaf`` is on screen: the leaf moved, the view that showed
+    ``chat`` was rebuilt (and no rebuild is under way), the move's workers are done, and
+    the next frame is drawn."""
+    deadline = time.perf_counter() + 30
+    while session.store.get_leaf_id() == leaf or app.chat is chat or app._rebuilding.locked():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("the move never showed")
+        await asyncio.sleep(0.001)
+    await app.workers.wait_for_complete()
+    await _next_frame(app)
 
 
 def _search(app: Any) -> tuple[float, float]:

@@ -75,6 +75,12 @@ def share_loaded_fields() -> None:
         _shared_fields = {}
 
 
+def loaded_fields_shared() -> bool:
+    """Whether :func:`share_loaded_fields` was called (a long-lived process: readers of
+    files may spend a little time to keep what they load small)."""
+    return _shared_fields is not None
+
+
 def shares_fields(model: BaseModel) -> bool:
     """Whether ``model`` holds a shared (frozen) set of set fields."""
     fields: set[str] | frozenset[str] = model.__pydantic_fields_set__

@@ -466,3 +466,44 @@ async def test_capitals_typed_into_a_search_are_letters(tmp_path: Path) -> None:
         assert not isinstance(app.screen, LabelEditor)
         await pilot.press("up", "L")  # the selection moved: Shift+L labels the row
         await wait_until(pilot, lambda: isinstance(app.screen, LabelEditor), "the editor")
+
+
+async def test_a_resumed_path_gives_its_lines_up_and_still_reads_them(tmp_path: Path) -> None:
+    """Memory: once a resumed session's tree is shown, the current path's entries (typed
+    for the context) give up their file lines; after Alt+→ the other branch's do too.
+    The rows, the conversation and the sibling switch read the same as before."""
+    session = await make_session(tmp_path)
+    async with make_app(session).run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await two_prompts(pilot)
+        await session.navigate(user_entries(session)[1].id)
+        await submit(pilot, "changed prompt")
+        await settle(pilot)
+    path = session.session_file
+    await session.close()
+    assert path is not None
+    options = SessionOptions(cwd=tmp_path, model="demo/demo", session_file=path)
+    resumed = await create_agent_session(options)
+    app = make_app(resumed)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        table = resumed.store.table
+        given_up = {p for p in range(len(table)) if table.raws[p] == b""}
+        on_path = {p for p in range(len(table)) if table.is_typed(p) and table.line(p)}
+        assert given_up and given_up == on_path
+        assert any("changed prompt" in line for line in row_lines(app))
+        texts = [i.text for i in app.chat.items if isinstance(i, UserItem)]
+        assert texts == ["first prompt", "changed prompt"]
+        await pilot.press("alt+left")
+        await wait_until(
+            pilot,
+            lambda: (
+                len(resumed.messages) > 0
+                and "second prompt" in [i.text for i in app.chat.items if isinstance(i, UserItem)]
+            ),
+            "the switch",
+        )
+        await settle(pilot)
+        assert {p for p in range(len(table)) if table.raws[p] == b""} > given_up
+        assert any("second prompt" in line for line in row_lines(app))
+    await resumed.close()

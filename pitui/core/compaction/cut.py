@@ -8,6 +8,7 @@ only when :meth:`CompactionPreparation.messages_to_summarize` is called.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import eq
@@ -168,12 +169,15 @@ def _collect_file_ops(view: PathView, start: int, end: int, ops: FileOperations)
             if message is not None:
                 extract_from_raw(message, ops)
         return
-    # The assistant messages' raw data (file lines, or objects for entries added since).
+    # The assistant messages' raw data (file lines, or objects for entries added since,
+    # or b"" for lines given up, read again from the file).
     path_roles = _column(view, roles, start, end)
     raws = list(compress(_column(view, view.table.raws, start, end), _is_assistant(path_roles)))
-    try:
-        joined = b"\n".join(raws)
-    except TypeError:  # not all are file lines
+    joined: bytes | None = None
+    if b"" not in raws:
+        with suppress(TypeError):  # not all are file lines
+            joined = b"\n".join(raws)
+    if joined is None:
         positions = list(compress(view.positions[start:end], _is_assistant(path_roles)))
         _collect_mixed(view, positions, raws, ops)
         return
@@ -186,7 +190,7 @@ def _collect_mixed(
     """File lines and entries appended since: scan runs of lines, read the rest."""
     lines: list[bytes] = []
     for position, raw in zip(positions, raws, strict=True):
-        if type(raw) is bytes:
+        if type(raw) is bytes and raw:
             lines.append(raw)
             continue
         if lines:

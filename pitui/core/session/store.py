@@ -376,8 +376,18 @@ class SessionStore(AppendMixin):
         """Leaf = None: the next append is a new root."""
         self._leaf = None
 
+    def release_typed_lines(self) -> int:
+        """Let the typed entries give up the lines they were read from (kept in them);
+        they are read again from the file when asked. For a long-lived process, once
+        start-up has read every line. Blocking (it reads the file): run it in a thread.
+        Returns how many lines were given up."""
+        if self.path is None:
+            return 0
+        return self._table.release_typed_lines(self.path)
+
     async def close(self) -> None:
         """Release the file (pending entries of a session without a reply are dropped, as pi)."""
+        self._table.close_source()
         if self._writer is not None:
             await self._writer.close()
             self._writer = None

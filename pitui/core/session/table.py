@@ -5,23 +5,31 @@ more than pi's whole budget, and keeps millions of objects for the garbage colle
 walk for the rest of the session. So a line read from a v3 file is kept as its bytes
 (after being decoded once, in part: checked to be JSON while only its type, id, parent
 and message role become Python objects, see ``load.EntryHead``); it is parsed in full,
-and validated into a typed entry, only when someone asks.
+and validated into a typed entry, only when someone asks. A long-lived process lets
+typed entries give their lines up and reads them again from the file when asked
+(:meth:`EntryTable.release_typed_lines`, ``line_source.py``).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, TypeAlias
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import msgspec
 import pydantic_core
 from pydantic import ValidationError
 
+from pitui.ai._base import loaded_fields_shared
 from pitui.core.session.entries import SessionEntry, UnknownEntry, parse_entry
 from pitui.core.session.invalid import describe_invalid
 
+if TYPE_CHECKING:
+    from pitui.core.session.line_source import LineSource
+
 Raw: TypeAlias = dict[str, Any] | bytes
-"""An entry's JSON: the object, or the exact line it was read from (no newline)."""
+"""An entry's JSON: the object, or the exact line it was read from (no newline); an
+empty line is one given up, read again from the file (:attr:`EntryTable.source`)."""
 
 
 FAST_DECODE_ERRORS = (msgspec.DecodeError, RecursionError)
@@ -29,15 +37,21 @@ FAST_DECODE_ERRORS = (msgspec.DecodeError, RecursionError)
 nesting too deep): the line then goes to :func:`parse_json_line`, which decides."""
 
 
-def parse_json_line(line: bytes) -> Any:
+def parse_json_line(line: bytes, *, share_short: bool = False) -> Any:
     """Parse one JSONL line as JSON.parse would (pi's reader).
+
+    Args:
+        line: The line.
+        share_short: Short string values (≤ 64 bytes: model, provider and tool names,
+            call ids) come from one cache: equal values are one object across lines.
+            For objects kept for long (typed entries in the TUI); else only keys are.
 
     Raises:
         ValueError: Not JSON.
     """
     try:
         # Caching only keys: long unique values (tool output) make a full cache a loss.
-        return pydantic_core.from_json(line, cache_strings="keys")
+        return pydantic_core.from_json(line, cache_strings="all" if share_short else "keys")
     except ValueError:
         pass
     # jiter rejects lone surrogates and bad UTF-8 that JSON.parse accepts (and nesting
@@ -51,7 +65,18 @@ def parse_json_line(line: bytes) -> Any:
 class EntryTable:
     """Entries in file order. ``parents`` holds effective parents (broken links cut)."""
 
-    __slots__ = ("_ppos", "_typed", "ids", "index", "invalid", "parents", "raws", "roles", "types")
+    __slots__ = (
+        "_ppos",
+        "_typed",
+        "ids",
+        "index",
+        "invalid",
+        "parents",
+        "raws",
+        "roles",
+        "source",
+        "types",
+    )
 
     def __init__(self) -> None:
         self.raws: list[Raw] = []
@@ -67,6 +92,8 @@ class EntryTable:
         """position → validation error, for entries that did not fit their type's model."""
         self._typed: list[SessionEntry | None] = []
         self._ppos: list[int] | None = None
+        self.source: LineSource | None = None
+        """Where given-up lines are read again (None: every line is in ``raws``)."""
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -103,6 +130,8 @@ class EntryTable:
     def raw(self, position: int) -> dict[str, Any]:
         """The entry's JSON object (parsed afresh from its line when it was read from a file)."""
         raw = self.raws[position]
+        if raw == b"":
+            raw = self._given_up(position)
         if isinstance(raw, bytes):
             parsed: dict[str, Any] = parse_json_line(raw)
             return parsed
@@ -113,7 +142,46 @@ class EntryTable:
     def line(self, position: int) -> bytes | None:
         """The exact line the entry was read from, if it was (without newline)."""
         raw = self.raws[position]
+        if raw == b"":
+            raw = self._given_up(position)
         return raw if isinstance(raw, bytes) else None
+
+    def _given_up(self, position: int) -> Raw:
+        """A given-up line, read again; if the file no longer has it as it was, the
+        typed entry's JSON (kept from then on)."""
+        source = self.source
+        line = source.read(position) if source is not None else None
+        if line is not None:
+            return line
+        typed = self._typed[position]
+        assert typed is not None, "only typed entries give their lines up"
+        raw = self.raws[position] = typed.to_json_dict()
+        return raw
+
+    def release_typed_lines(self, path: Path) -> int:
+        """Give up the lines of typed entries read from ``path`` (their data is in the
+        entry): they are read again from the file when asked. Blocking (it reads the
+        file to find the lines): run it in a thread. Returns how many were given up."""
+        if self.source is None:
+            from pitui.core.session.line_source import LineSource  # lazy: TUI only
+
+            self.source = LineSource.locate(path, self.raws)
+        source = self.source
+        if source is None:
+            return 0
+        raws, typed, released = self.raws, self._typed, 0
+        for position in range(min(len(raws), len(typed))):
+            raw = raws[position]
+            typed_line = raw.__class__ is bytes and raw and typed[position] is not None
+            if typed_line and source.located(position):
+                raws[position] = b""
+                released += 1
+        return released
+
+    def close_source(self) -> None:
+        """Close the file given-up lines are read from (they come from their entries then)."""
+        if self.source is not None:
+            self.source.close()
 
     def entry(
         self, position: int, json_sink: dict[int, dict[str, Any]] | None = None
@@ -131,17 +199,37 @@ class EntryTable:
             if json_sink is not None:
                 self._sink_json(position, cached, json_sink)
             return cached
-        raw = self.raw(position)
+        raw = self._raw_to_type(position)
         try:
             typed = parse_entry(raw)
         except ValidationError as exc:
             self.invalid[position] = describe_invalid(raw, exc)
             typed = UnknownEntry.load(_with_base_fields(raw))
+        self._share_ids(position, typed)
         self._typed[position] = typed
         message = getattr(typed, "message", None)
         if json_sink is not None and message is not None and isinstance(raw.get("message"), dict):
             json_sink[id(message)] = raw["message"]
         return typed
+
+    def _raw_to_type(self, position: int) -> dict[str, Any]:
+        """:meth:`raw`, for an entry about to be typed: in a long-lived process its short
+        strings come from the parser's cache (a 10,000-message session repeats its
+        model, provider and tool names and call ids ~20,000 times)."""
+        raw = self.raws[position]
+        if raw.__class__ is bytes and raw and loaded_fields_shared():
+            parsed: dict[str, Any] = parse_json_line(raw, share_short=True)
+            return parsed
+        return self.raw(position)
+
+    def _share_ids(self, position: int, typed: SessionEntry) -> None:
+        """The typed entry holds the table's id objects, not equal copies of its own."""
+        fields = typed.__dict__
+        entry_id, parent = self.ids[position], self.parents[position]
+        if fields.get("id") == entry_id:
+            fields["id"] = entry_id
+        if parent is not None and fields.get("parent_id") == parent:
+            fields["parent_id"] = parent
 
     def _sink_json(
         self, position: int, typed: SessionEntry, json_sink: dict[int, dict[str, Any]]

@@ -14,6 +14,7 @@ import asyncio
 import inspect
 import time
 from collections.abc import Awaitable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from pitui.errors import PituiError
@@ -91,12 +92,15 @@ class BranchesController:
             state = self._tree_state(session)
             rows.show(state)
             # The first search keystroke would read every entry: read them now, aside.
-            self.host.run_worker(state.view.warm_search, thread=True, group="tree-search")
+            aside = partial(_read_aside, state, store)
+            self.host.run_worker(aside, thread=True, group="tree-search")
         else:
             change = rows.state.sync(store.labels(), store.get_leaf_id())
             rows.apply(change)
             if not change.reset:
                 return False  # entries added under the leaf leave the path's siblings as they were
+            # Another branch: its entries were typed for the context; their lines can go.
+            self.host.run_worker(partial(_release_lines, store), thread=True, group="lines")
         return True
 
     async def prepare(self, session: AgentSession) -> None:
@@ -526,3 +530,20 @@ class BranchesController:
         if choice in ("conversation", "both"):
             await self._navigate(entry_id, "none", None)
         self._say_restored()
+
+
+def _read_aside(state: TreePaneState, store: SessionStore) -> None:
+    """In a thread, once a session's tree is shown: every entry's search text (the first
+    search keystroke would otherwise read them all), then the typed entries (the
+    current path) give up the lines start-up has now read for the last time (their data
+    is in the entries: a resumed 10,000-message session keeps ~10 MB less)."""
+    state.view.warm_search()
+    _release_lines(store)
+
+
+def _release_lines(store: SessionStore) -> None:
+    """In a thread: the typed entries' lines go, and the memory they held with them."""
+    if store.release_typed_lines():
+        from pitui.core.heap import return_free_memory
+
+        return_free_memory()
