@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Literal
 
+import msgspec
+
 from pitui.ai.abort import AbortSignal
 from pitui.ai.types import ThinkingLevel
 
@@ -17,8 +19,7 @@ def default_cache_retention() -> CacheRetention:
     return "long" if os.environ.get("PI_CACHE_RETENTION") == "long" else "short"
 
 
-@dataclass(slots=True)
-class RetryPolicy:
+class RetryPolicy(msgspec.Struct):
     """Retries before the first content event (PROVIDERS.md: 429 / 5xx / overloaded)."""
 
     max_attempts: int = 3

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import msgspec
+
 from pitui import paths
 from pitui.ai.types import ToolResultMessage
 from pitui.core.approval_store import ApprovalRules, RuleListKey
@@ -62,8 +64,7 @@ _KEYS: dict[RuleKind, RuleListKey] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class ApprovalRequest:
+class ApprovalRequest(msgspec.Struct, frozen=True):
     """What the user is asked about."""
 
     tool_call_id: str
@@ -80,8 +81,7 @@ class ApprovalRequest:
     outside_workspace: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class ApprovalResponse:
+class ApprovalResponse(msgspec.Struct, frozen=True):
     """The user's answer."""
 
     choice: Choice
@@ -90,8 +90,7 @@ class ApprovalResponse:
     """For "always" on bash: the rule as the user edited it (None: as proposed)."""
 
 
-@dataclass(frozen=True, slots=True)
-class RememberedRule:
+class RememberedRule(msgspec.Struct, frozen=True):
     """One remembered approval, as listed and removed by the user."""
 
     kind: RuleKind
@@ -111,8 +110,7 @@ class RememberedRule:
         return text + " (every project: settings.json)" if self.scope == "user" else text
 
 
-@dataclass(frozen=True, slots=True)
-class RuleChange:
+class RuleChange(msgspec.Struct, frozen=True):
     """One list of remembered rules to persist after an "always" answer or a removal."""
 
     scope: RuleScope

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import msgspec
 from pydantic import Field, ValidationError
 from pydantic.alias_generators import to_camel
 
@@ -261,8 +262,7 @@ _USER_ONLY = ("shell_path", "shell_command_prefix")
 _RULE_LISTS = ("allow_tools", "allow_commands", "allow_command_prefixes")
 
 
-@dataclass(frozen=True)
-class _Given:
+class _Given(msgspec.Struct, frozen=True):
     """Which keys the project file itself wrote (by pi's camelCase name or the field's)."""
 
     data: dict[str, Any]

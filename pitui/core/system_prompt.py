@@ -12,8 +12,9 @@ import asyncio
 import datetime as dt
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from pitui import paths
 from pitui.core.resources.skill_prompt import format_skills_for_prompt, skill_reader
@@ -32,8 +33,7 @@ DEFAULT_TOOLS = ("read", "bash", "edit", "write")
 CONTEXT_FILE_NAMES = ("AGENTS.md", "CLAUDE.md")
 
 
-@dataclass(frozen=True, slots=True)
-class ContextFile:
+class ContextFile(msgspec.Struct, frozen=True):
     """A project instruction file and its content."""
 
     path: Path

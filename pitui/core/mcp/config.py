@@ -17,10 +17,12 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlparse
+
+import msgspec
 
 from pitui import paths
 from pitui.core.mcp.naming import mcp_namespace
@@ -39,8 +41,7 @@ USER_ONLY_KEYS = ("approve",)
 """Keys a project file may not set: they widen what a server may do without asking."""
 
 
-@dataclass(frozen=True, slots=True)
-class ServerEntry:
+class ServerEntry(msgspec.Struct, frozen=True):
     """One configured server, validated (``config`` is its JSON entry, aliases resolved)."""
 
     name: str
@@ -292,7 +293,7 @@ def _apply_override(
         if isinstance(merged, str):
             errors.append(f"{path}: {merged}")
         else:
-            by_name[name] = replace(base, config=merged, override=path)
+            by_name[name] = msgspec.structs.replace(base, config=merged, override=path)
 
 
 def load_config_now(cwd: Path, *, user_file: Path | None = None) -> LoadedConfig:

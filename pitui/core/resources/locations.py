@@ -9,9 +9,10 @@ parent up to the repository root, and ``~/.agents/skills``).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+import msgspec
 
 from pitui import paths
 from pitui.core.resources.skills import Scope
@@ -20,8 +21,7 @@ from pitui.core.resources.walk import SkillLayout
 Kind = Literal["skills", "prompts"]
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
+class Location(msgspec.Struct, frozen=True):
     """One folder to search."""
 
     root: Path

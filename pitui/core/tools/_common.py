@@ -6,9 +6,9 @@ import asyncio
 import errno
 import inspect
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeVar
 
+import msgspec
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
@@ -22,8 +22,7 @@ T = TypeVar("T")
 ABORTED_MESSAGE = "Operation aborted"
 
 
-@dataclass(frozen=True, slots=True)
-class WriteGrant:
+class WriteGrant(msgspec.Struct, frozen=True):
     """The gate's last word before ``write``/``edit`` touch a file."""
 
     refusal: str | None = None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import errno
 import os
 import shutil
@@ -14,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+import msgspec
 from pydantic import Field
 
 from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
@@ -168,7 +168,7 @@ class BashTool(AgentTool):
         env: dict[str, str] | None = None
         sandbox = self.sandbox
         if sandbox is not None and self.git_grant is not None and self.git_grant(tool_call_id):
-            sandbox = dataclasses.replace(sandbox, git_writable=True)
+            sandbox = msgspec.structs.replace(sandbox, git_writable=True)
         # A project without a .git: one the command makes is checked when it is done.
         watch_git = sandbox is not None and not await asyncio.to_thread(has_git, self.cwd)
         if sandbox is not None:
