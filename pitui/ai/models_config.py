@@ -5,7 +5,8 @@ A pi ``models.json`` copied over works as is: the same fields, the same defaults
 validation rules and messages (pi ``coding-agent/src/core/model-registry.ts``).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: pydantic would compile each field's
+# annotation string (a ForwardRef) when the class is made, ~50 k instructions a field.
 
 import json
 from pathlib import Path

@@ -4,7 +4,8 @@ JSON produced by these models is what pi writes (PI_SPEC §1): camelCase keys, u
 optionals absent, unknown fields preserved. Python attributes are snake_case.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: pydantic would compile each field's
+# annotation string (a ForwardRef) when the class is made, ~50 k instructions a field.
 
 import time
 from typing import Annotated, Any, Literal, TypeAlias

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -126,8 +125,7 @@ Remember = Callable[[RuleChange], Awaitable[None]]
 """Persists a rule change: to the project's store in the pitui home, or the user's settings."""
 
 
-@dataclass
-class Decision:
+class Decision(msgspec.Struct):
     """The outcome for one tool call, kept so the UI can show a denied card."""
 
     allowed: bool
@@ -148,19 +146,18 @@ def _inside(path: str, cwd: Path) -> bool:
     return is_within(target, str(cwd)) and not is_within(target, str(paths.project_dir(cwd)))
 
 
-@dataclass
-class PermissionPolicy:
+class PermissionPolicy(msgspec.Struct):
     """Decides allow / deny / ask for a call from the mode and remembered approvals."""
 
     cwd: Path
     mode: ApprovalMode = "ask"
-    allow_tools: list[str] = field(default_factory=list)
-    allow_commands: list[str] = field(default_factory=list)
-    allow_command_prefixes: list[str] = field(default_factory=list)
+    allow_tools: list[str] = msgspec.field(default_factory=list)
+    allow_commands: list[str] = msgspec.field(default_factory=list)
+    allow_command_prefixes: list[str] = msgspec.field(default_factory=list)
     sandbox_missing: str | None = None
     """Under ``workspace``: why bash has no OS sandbox here (None: every command runs in
     one). Then bash is not allowed outright: the TUI asks, print mode denies."""
-    user: ApprovalRules = field(default_factory=ApprovalRules)
+    user: ApprovalRules = msgspec.field(default_factory=ApprovalRules)
     """Rules of the user's own settings: they apply to every project. The three lists
     above are this project's ("always" answers, kept in the pitui home)."""
     tool_rule: ToolRule | None = None

@@ -11,11 +11,11 @@ come from the user's own file; a project file that tries says so, once per load,
 the file and the keys (:func:`confine_project`).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: pydantic would compile each field's
+# annotation string (a ForwardRef) when the class is made, ~50 k instructions a field.
 
 import asyncio
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -172,14 +172,13 @@ class Settings(PiModel):
     the turn ends with a retryable "timed out" error; 0: wait as long as the server."""
 
 
-@dataclass
-class LoadedSettings:
+class LoadedSettings(msgspec.Struct):
     """Merged settings plus the problems found while reading them."""
 
     settings: Settings
-    errors: list[str] = field(default_factory=list)
-    global_data: dict[str, Any] = field(default_factory=dict)
-    project_data: dict[str, Any] = field(default_factory=dict)
+    errors: list[str] = msgspec.field(default_factory=list)
+    global_data: dict[str, Any] = msgspec.field(default_factory=dict)
+    project_data: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 def deep_merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlparse
@@ -103,13 +102,12 @@ class ServerEntry(msgspec.Struct, frozen=True):
         return {key: self.config[key] for key in keys if key in self.config}
 
 
-@dataclass
-class LoadedConfig:
+class LoadedConfig(msgspec.Struct):
     """The servers of both files, and what was wrong with them."""
 
-    servers: list[ServerEntry] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
+    servers: list[ServerEntry] = msgspec.field(default_factory=list)
+    errors: list[str] = msgspec.field(default_factory=list)
+    notices: list[str] = msgspec.field(default_factory=list)
     """Things worth saying once (e.g. ``codemode`` treated as ``deferred``)."""
     user_file: Path | None = None
     project_file: Path | None = None
