@@ -52,6 +52,17 @@ _no_plugin_search()
 #: Only for models no other model's fields name — those would build it inline anyway.
 ON_FIRST_USE = ConfigDict(defer_build=True)
 
+
+def empty_list() -> list[Any]:
+    """A field's ``default_factory`` for an empty list (``Field(default_factory=empty_list)``).
+
+    The same as ``list``, but pydantic reads a Python function's signature directly, while a
+    builtin's is parsed from its text signature with :mod:`tokenize`, whose pattern compiles
+    once per process: ~14 M instructions of a ``pitui -p`` turn.
+    """
+    return []
+
+
 LOADING = "pitui.loading"
 #: Validation context for data read from a file or the wire: keep exactly its keys.
 LOAD_CONTEXT: dict[str, Any] = {LOADING: True}

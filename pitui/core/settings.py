@@ -24,7 +24,7 @@ from pydantic import Field, ValidationError
 from pydantic.alias_generators import to_camel
 
 from pitui import paths
-from pitui.ai._base import PiModel
+from pitui.ai._base import PiModel, empty_list
 from pitui.ai.files import read_config_text
 from pitui.ai.types import ThinkingLevel
 from pitui.errors import ConfigError
@@ -83,12 +83,12 @@ class ApprovalSettings(PiModel):
     """ask: mutating tools ask; workspace: act inside the cwd, deny outside; all: allow
     everything; edits: allow edits/writes inside the cwd, ask for bash; none: deny all
     mutating tools."""
-    allow_tools: list[str] = Field(default_factory=list)
+    allow_tools: list[str] = Field(default_factory=empty_list)
     """Tools always allowed in every project (inside it), from the user's own settings
     only. "Always" answers are kept per project in the pitui home (core/approval_store)."""
-    allow_commands: list[str] = Field(default_factory=list)
+    allow_commands: list[str] = Field(default_factory=empty_list)
     """Exact bash commands always allowed in every project (user's settings only)."""
-    allow_command_prefixes: list[str] = Field(default_factory=list)
+    allow_command_prefixes: list[str] = Field(default_factory=empty_list)
     """bash command prefixes (whole words) always allowed in every project (user's
     settings only). Neither list ever covers a destructive command, shell control, a
     word the shell would expand, or a path outside the project."""
@@ -101,7 +101,7 @@ class SandboxSettings(PiModel):
     """False: sandboxed commands get no network: Landlock ABI 4+ refuses TCP connect and
     bind, and a seccomp filter refuses every socket family but unix (UDP, raw, packet,
     netlink; x86-64 and aarch64); bwrap: no network namespace at all."""
-    writable_paths: list[str] = Field(default_factory=list)
+    writable_paths: list[str] = Field(default_factory=empty_list)
     """Directories writable besides the project and the temp dirs (e.g. ``~/.cache``)."""
     writable_slash_tmp: bool = True
     """``/tmp`` and ``/var/tmp`` are writable as well as ``$TMPDIR`` (false: ``$TMPDIR`` only)."""

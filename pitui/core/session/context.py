@@ -12,7 +12,7 @@ from enum import Enum
 from typing import Any, Final, Literal
 
 from pitui.agent.messages import AgentMessage
-from pitui.ai._base import PiModel
+from pitui.ai._base import ON_FIRST_USE, PiModel
 from pitui.core.messages import (
     BranchSummaryMessage,
     CompactionSummaryMessage,
@@ -45,6 +45,8 @@ _CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
 
 class ModelRef(PiModel):
     """The model in effect at a leaf, as pi writes it: ``{"provider", "modelId"}``."""
+
+    model_config = ON_FIRST_USE  # read from a session file that names a model
 
     provider: str
     model_id: str

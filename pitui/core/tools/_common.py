@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
 from pitui.agent.tool import AgentToolResult, ToolError
-from pitui.ai._base import PiModel
+from pitui.ai._base import ON_FIRST_USE, PiModel
 from pitui.ai.abort import AbortSignal
 from pitui.ai.types import TextContent
 
@@ -84,6 +84,8 @@ class ClosedToolParams(ToolParams):
 
 class ToolDetails(PiModel):
     """Base of the per-tool ``details`` models (UI-only data, never sent to the model)."""
+
+    model_config = ON_FIRST_USE  # a tool sets them only when it has UI data
 
     def to_json_dict(self) -> dict[str, Any]:
         """pi's JSON: keys whose value is unset (``undefined`` in pi) are left out."""
