@@ -9,7 +9,6 @@ execution (hooks, key lookup, a stream function that raises) propagate to the ca
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Protocol
 
 import msgspec
@@ -220,7 +219,7 @@ async def stream_options_for(config: AgentLoopConfig, signal: AbortSignal) -> St
     api_key = None
     if config.get_api_key is not None:
         api_key = await maybe_await(config.get_api_key(config.model.provider))
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         base,
         api_key=api_key or base.api_key,
         signal=signal,

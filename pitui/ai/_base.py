@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import sys
 import types
+from functools import cache
 from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
-from pydantic.alias_generators import to_camel
+from pydantic.alias_generators import to_camel as _to_camel
+
+to_camel = cache(_to_camel)
+"""pydantic's ``to_camel``, remembered per name: the alias generator runs for every field of
+every model (three regular-expression calls each) and most field names recur."""
 
 _PLUGIN_LOADER = "pydantic.plugin._loader"
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from pydantic.alias_generators import to_camel
 
+from pitui.ai._base import to_camel
 from pitui.ai.keys import resolve_config_value, resolve_headers
 from pitui.ai.types import InputKind, Model, ModelCost
 

@@ -21,10 +21,9 @@ from typing import Any, Literal
 
 import msgspec
 from pydantic import Field, ValidationError
-from pydantic.alias_generators import to_camel
 
 from pitui import paths
-from pitui.ai._base import PiModel, empty_list
+from pitui.ai._base import PiModel, empty_list, to_camel
 from pitui.ai.files import read_config_text
 from pitui.ai.types import ThinkingLevel
 from pitui.errors import ConfigError

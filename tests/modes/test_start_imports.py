@@ -114,9 +114,7 @@ NEVER_IN_PRINT_MODE = (
 )
 
 DATACLASSES_OF_A_TURN = [
-    "pitui.ai.options.StreamOptions",  # its api_key is left out of its repr
     "pitui.core.agent_session.AgentSession",
-    "pitui.core.session.context.SessionContext",
     "pitui.core.session.listing.SessionInfo",  # the UI copies it with dataclasses.replace
     "pitui.core.session_setup.SessionOptions",
     "pitui.core.usage.UsageTotals",  # the UI copies it with dataclasses.replace

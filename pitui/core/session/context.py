@@ -7,9 +7,10 @@ context are validated into typed messages.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final, Literal
+
+import msgspec
 
 from pitui.agent.messages import AgentMessage
 from pitui.ai._base import ON_FIRST_USE, PiModel
@@ -52,21 +53,20 @@ class ModelRef(PiModel):
     model_id: str
 
 
-@dataclass
-class SessionContext:
+class SessionContext(msgspec.Struct):
     """The transcript at a leaf, with the model and thinking level in effect there."""
 
-    messages: list[AgentMessage] = field(default_factory=list)
+    messages: list[AgentMessage] = msgspec.field(default_factory=list)
     thinking_level: str = "off"
     model: ModelRef | None = None
     leaf_id: str | None = None
     """The entry the context was built at (None for an empty context)."""
-    message_json: dict[int, dict[str, Any]] = field(default_factory=dict)
+    message_json: dict[int, dict[str, Any]] = msgspec.field(default_factory=dict)
     """With ``keep_json``: the JSON each message was read from, by ``id(message)``."""
-    entry_ids: list[str] = field(default_factory=list)
+    entry_ids: list[str] = msgspec.field(default_factory=list)
     """Parallel to ``messages``: the entry each message stands for (the compaction's own
     id for its summary)."""
-    summarised_ids: list[str] = field(default_factory=list)
+    summarised_ids: list[str] = msgspec.field(default_factory=list)
     """Ids of the path's entries before the last compaction's ``firstKeptEntryId``: what
     its summary stands for (empty without a compaction)."""
 

@@ -10,10 +10,9 @@ from typing import Any, TypeAlias, TypeVar
 
 import msgspec
 from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
 
 from pitui.agent.tool import AgentToolResult, ToolError
-from pitui.ai._base import ON_FIRST_USE, PiModel
+from pitui.ai._base import ON_FIRST_USE, PiModel, to_camel
 from pitui.ai.abort import AbortSignal
 from pitui.ai.types import TextContent
 
