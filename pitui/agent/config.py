@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
+import msgspec
 from pydantic import BaseModel
 
 from pitui.agent.events import AgentEvent
@@ -52,8 +52,7 @@ approval); if the run is aborted meanwhile, the hook is cancelled and the call f
 """
 
 
-@dataclass(slots=True)
-class AfterToolCallContext:
+class AfterToolCallContext(msgspec.Struct):
     """What ``after_tool_call`` sees of a finished call."""
 
     assistant_message: AssistantMessage
@@ -64,8 +63,7 @@ class AfterToolCallContext:
     is_error: bool
 
 
-@dataclass(slots=True)
-class AfterToolCallResult:
+class AfterToolCallResult(msgspec.Struct):
     """Field-by-field overrides of a tool result; ``None`` keeps the original value."""
 
     content: list[ToolResultContent] | None = None
@@ -82,17 +80,15 @@ ToolResultFilter: TypeAlias = Callable[[AgentToolResult], AgentToolResult]
 """Rewrites every tool result, streamed or final, before anyone sees it (redaction)."""
 
 
-@dataclass(slots=True)
-class AgentContext:
+class AgentContext(msgspec.Struct):
     """The conversation a run works on. The loop appends to its own copy of ``messages``."""
 
     system_prompt: str = ""
-    messages: list[AgentMessage] = field(default_factory=list)
-    tools: list[AgentTool] = field(default_factory=list)
+    messages: list[AgentMessage] = msgspec.field(default_factory=list)
+    tools: list[AgentTool] = msgspec.field(default_factory=list)
 
 
-@dataclass(slots=True)
-class AgentLoopConfig:
+class AgentLoopConfig(msgspec.Struct):
     """Everything the loop needs besides the context (pi's ``AgentLoopConfig``)."""
 
     model: Model
@@ -101,7 +97,7 @@ class AgentLoopConfig:
     convert_to_llm: ConvertToLlm = default_convert_to_llm
     transform_context: TransformContext | None = None
     get_api_key: GetApiKey | None = None
-    stream_options: StreamOptions = field(default_factory=StreamOptions)
+    stream_options: StreamOptions = msgspec.field(default_factory=StreamOptions)
     """Template of every call's options; key, signal, reasoning and session id are set per call."""
     reasoning: ThinkingLevel = "off"
     session_id: str | None = None

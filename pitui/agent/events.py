@@ -4,7 +4,8 @@ Subscribers (the session store, the UI bridge, JSON mode) see these in the exact
 of PI_SPEC §3.5. ``model_dump`` gives pi's JSON field names.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: pydantic would compile each field's
+# annotation string (a ForwardRef) when the class is made, ~50 k instructions a field.
 
 from typing import Annotated, Any, Literal, TypeAlias
 

@@ -9,9 +9,9 @@ execution (hooks, key lookup, a stream function that raises) propagate to the ca
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 from typing import Protocol
+
+import msgspec
 
 from pitui.agent.clone import deep_clone, shallow_copy
 from pitui.agent.config import (
@@ -148,14 +148,13 @@ class RequestHooks(Protocol):
     def convert_to_llm(self) -> ConvertToLlm: ...
 
 
-@dataclass(slots=True)
-class RequestTrace:
+class RequestTrace(msgspec.Struct):
     """Where each message of a request came from (filled by :func:`build_llm_context`).
 
     Only inspection asks for it (the context report); a model call never does.
     """
 
-    sources: list[int | None] = field(default_factory=list)
+    sources: list[int | None] = msgspec.field(default_factory=list)
     """Per ``Context.messages``: index of the transcript message it was made from, None
     when unknown (a transform's own message, or a converter that does not map one to one)."""
 
@@ -220,7 +219,7 @@ async def stream_options_for(config: AgentLoopConfig, signal: AbortSignal) -> St
     api_key = None
     if config.get_api_key is not None:
         api_key = await maybe_await(config.get_api_key(config.model.provider))
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         base,
         api_key=api_key or base.api_key,
         signal=signal,

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Literal, TypeAlias
 
 from pydantic import BaseModel, Field
 
-from pitui.ai._base import PiModel
+from pitui.ai._base import PiModel, empty_list
 from pitui.ai.abort import AbortSignal
 from pitui.ai.types import Tool, ToolResultContent
 
@@ -20,7 +20,7 @@ ExecutionMode: TypeAlias = Literal["parallel", "sequential"]
 class AgentToolResult(PiModel):
     """What a tool returns: ``content`` reaches the model, ``details`` only the UI and logs."""
 
-    content: list[ToolResultContent] = Field(default_factory=list)
+    content: list[ToolResultContent] = Field(default_factory=empty_list)
     details: Any = None
 
 

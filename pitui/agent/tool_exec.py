@@ -13,9 +13,9 @@ import asyncio
 import contextlib
 import inspect
 from collections.abc import Awaitable
-from dataclasses import dataclass
 from typing import TypeVar
 
+import msgspec
 from pydantic import BaseModel
 
 from pitui.agent.config import AfterToolCallContext, AgentContext, AgentEventSink, AgentLoopConfig
@@ -50,8 +50,7 @@ INCOMPLETE_TEXT = (
 _T = TypeVar("_T")
 
 
-@dataclass(slots=True)
-class ToolBatch:
+class ToolBatch(msgspec.Struct):
     """The outcome of one message's tool calls."""
 
     results: list[ToolResultMessage]
@@ -59,8 +58,7 @@ class ToolBatch:
     """Steering messages polled during execution (the caller delivers them next)."""
 
 
-@dataclass(slots=True)
-class _Prepared:
+class _Prepared(msgspec.Struct):
     call: ToolCall
     tool: AgentTool
     args: BaseModel

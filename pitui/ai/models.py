@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from pitui import paths
 from pitui.ai.files import read_config_text
@@ -163,8 +164,7 @@ def builtin_models() -> list[Model]:
     ]
 
 
-@dataclass(frozen=True, slots=True)
-class ModelChoice:
+class ModelChoice(msgspec.Struct, frozen=True):
     """A model picked from a ``--model`` argument, with its ``:thinking`` suffix if any."""
 
     model: Model

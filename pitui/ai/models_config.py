@@ -5,15 +5,16 @@ A pi ``models.json`` copied over works as is: the same fields, the same defaults
 validation rules and messages (pi ``coding-agent/src/core/model-registry.ts``).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: pydantic would compile each field's
+# annotation string (a ForwardRef) when the class is made, ~50 k instructions a field.
 
 import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from pydantic.alias_generators import to_camel
 
+from pitui.ai._base import to_camel
 from pitui.ai.keys import resolve_config_value, resolve_headers
 from pitui.ai.types import InputKind, Model, ModelCost
 

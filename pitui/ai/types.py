@@ -4,14 +4,15 @@ JSON produced by these models is what pi writes (PI_SPEC §1): camelCase keys, u
 optionals absent, unknown fields preserved. Python attributes are snake_case.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: pydantic would compile each field's
+# annotation string (a ForwardRef) when the class is made, ~50 k instructions a field.
 
 import time
 from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import Field, PrivateAttr
 
-from pitui.ai._base import ON_FIRST_USE, PiModel
+from pitui.ai._base import ON_FIRST_USE, PiModel, empty_list
 
 # pi writes integral costs as ``0`` and fractional ones as floats; keep both as read.
 Number: TypeAlias = int | float
@@ -126,7 +127,7 @@ class AssistantMessage(PiModel):
     """A model reply. While streaming, the same object is mutated in place."""
 
     role: Literal["assistant"] = "assistant"
-    content: list[AssistantContent] = Field(default_factory=list)
+    content: list[AssistantContent] = Field(default_factory=empty_list)
     api: str
     provider: str
     model: str
@@ -150,7 +151,7 @@ class ToolResultMessage(PiModel):
     role: Literal["toolResult"] = "toolResult"
     tool_call_id: str
     tool_name: str
-    content: list[ToolResultContent] = Field(default_factory=list)
+    content: list[ToolResultContent] = Field(default_factory=empty_list)
     details: Any = None
     is_error: bool = False
     timestamp: int = Field(default_factory=now_ms)
@@ -181,7 +182,7 @@ class Context(PiModel):
     model_config = ON_FIRST_USE
 
     system_prompt: str | None = None
-    messages: list[Message] = Field(default_factory=list)
+    messages: list[Message] = Field(default_factory=empty_list)
     tools: list[Tool] | None = None
 
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+import msgspec
 
 from pitui import paths
 from pitui.private_files import write_private
@@ -30,13 +31,12 @@ RuleListKey = Literal["allowTools", "allowCommands", "allowCommandPrefixes"]
 RULE_LIST_KEYS: tuple[RuleListKey, ...] = ("allowTools", "allowCommands", "allowCommandPrefixes")
 
 
-@dataclass
-class ApprovalRules:
+class ApprovalRules(msgspec.Struct):
     """Remembered approvals: tools allowed inside the project, exact commands, prefixes."""
 
-    tools: list[str] = field(default_factory=list)
-    commands: list[str] = field(default_factory=list)
-    prefixes: list[str] = field(default_factory=list)
+    tools: list[str] = msgspec.field(default_factory=list)
+    commands: list[str] = msgspec.field(default_factory=list)
+    prefixes: list[str] = msgspec.field(default_factory=list)
 
     def by_key(self, key: RuleListKey) -> list[str]:
         """The list stored under ``key`` in the file."""

@@ -24,9 +24,10 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+import msgspec
 
 from pitui.core.tools.path_utils import expand_path, is_within
 
@@ -53,8 +54,7 @@ _DURATION = re.compile(r"^\d+(?:\.\d+)?[smhd]?$")
 _GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
 
 
-@dataclass(frozen=True, slots=True)
-class CommandRule:
+class CommandRule(msgspec.Struct, frozen=True):
     """One remembered bash rule: an exact command, or a prefix of whole words."""
 
     kind: Literal["exact", "prefix"]

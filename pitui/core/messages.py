@@ -7,7 +7,8 @@ get typed objects for them, and pi 1.6's ``system`` role (:class:`SystemMessage`
 with pi's exact texts.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: pydantic would compile each field's
+# annotation string (a ForwardRef) when the class is made, ~50 k instructions a field.
 
 from datetime import datetime
 from typing import Any, Literal

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+import msgspec
 
 from pitui import paths
 from pitui.ai.types import ToolResultMessage
@@ -69,8 +70,7 @@ _KEYS: dict[RuleKind, RuleListKey] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class ApprovalRequest:
+class ApprovalRequest(msgspec.Struct, frozen=True):
     """What the user is asked about."""
 
     tool_call_id: str
@@ -87,8 +87,7 @@ class ApprovalRequest:
     outside_workspace: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class ApprovalResponse:
+class ApprovalResponse(msgspec.Struct, frozen=True):
     """The user's answer."""
 
     choice: Choice
@@ -97,8 +96,7 @@ class ApprovalResponse:
     """For "always" on bash: the rule as the user edited it (None: as proposed)."""
 
 
-@dataclass(frozen=True, slots=True)
-class RememberedRule:
+class RememberedRule(msgspec.Struct, frozen=True):
     """One remembered approval, as listed and removed by the user."""
 
     kind: RuleKind
@@ -118,8 +116,7 @@ class RememberedRule:
         return text + " (every project: settings.json)" if self.scope == "user" else text
 
 
-@dataclass(frozen=True, slots=True)
-class RuleChange:
+class RuleChange(msgspec.Struct, frozen=True):
     """One list of remembered rules to persist after an "always" answer or a removal."""
 
     scope: RuleScope
@@ -135,8 +132,7 @@ Remember = Callable[[RuleChange], Awaitable[None]]
 """Persists a rule change: to the project's store in the pitui home, or the user's settings."""
 
 
-@dataclass
-class Decision:
+class Decision(msgspec.Struct):
     """The outcome for one tool call, kept so the UI can show a denied card."""
 
     allowed: bool
@@ -157,19 +153,18 @@ def _inside(path: str, cwd: Path) -> bool:
     return is_within(target, str(cwd)) and not is_within(target, str(paths.project_dir(cwd)))
 
 
-@dataclass
-class PermissionPolicy:
+class PermissionPolicy(msgspec.Struct):
     """Decides allow / deny / ask for a call from the mode and remembered approvals."""
 
     cwd: Path
     mode: ApprovalMode = "ask"
-    allow_tools: list[str] = field(default_factory=list)
-    allow_commands: list[str] = field(default_factory=list)
-    allow_command_prefixes: list[str] = field(default_factory=list)
+    allow_tools: list[str] = msgspec.field(default_factory=list)
+    allow_commands: list[str] = msgspec.field(default_factory=list)
+    allow_command_prefixes: list[str] = msgspec.field(default_factory=list)
     sandbox_missing: str | None = None
     """Under ``workspace``: why bash has no OS sandbox here (None: every command runs in
     one). Then bash is not allowed outright: the TUI asks, print mode denies."""
-    user: ApprovalRules = field(default_factory=ApprovalRules)
+    user: ApprovalRules = msgspec.field(default_factory=ApprovalRules)
     """Rules of the user's own settings: they apply to every project. The three lists
     above are this project's ("always" answers, kept in the pitui home)."""
     tool_rule: ToolRule | None = None

@@ -40,9 +40,10 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Awaitable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+import msgspec
 
 from pitui.core.sandbox_protected import protected_paths
 from pitui.core.sandbox_rules import (
@@ -78,8 +79,7 @@ SOCKET_VARIABLES = frozenset(
 agents, display servers, editors, docker): removed from every sandboxed command's env."""
 
 
-@dataclass(frozen=True, slots=True)
-class Masks:
+class Masks(msgspec.Struct, frozen=True):
     """The folders a command's mount namespace replaces (see :mod:`sandbox_mounts`)."""
 
     scratch_at: tuple[str, ...] = ()
@@ -93,8 +93,7 @@ class Masks:
         return (*self.scratch_at, *self.tmpfs, *self.empty)
 
 
-@dataclass(slots=True)
-class SandboxedCommand:
+class SandboxedCommand(msgspec.Struct):
     """A command line ready to spawn, and the file descriptors it must inherit."""
 
     argv: list[str]
@@ -107,8 +106,7 @@ class SandboxedCommand:
         self.pass_fds = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Sandbox:
+class Sandbox(msgspec.Struct, frozen=True):
     """How one session's bash commands are confined."""
 
     kind: SandboxKind
@@ -124,7 +122,7 @@ class Sandbox:
     sockets_in: tuple[str, ...] = ()
     """Folders besides the project whose unix sockets stay reachable (``writablePaths``:
     ``/run/postgresql`` gives a test suite its database back)."""
-    temp: tuple[str, ...] = field(default_factory=tuple)
+    temp: tuple[str, ...] = msgspec.field(default_factory=tuple)
     """The writable temp dirs, real paths (``$TMPDIR``, and ``/tmp``, ``/var/tmp``)."""
     scratch: str | None = None
     """The session's private folder the temp dirs are in a mount namespace; None: they

@@ -26,8 +26,9 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from pitui.core.sandbox_protected import BARE_NEEDS
 
@@ -39,8 +40,7 @@ tree (pitui started in ``~``) is watched in part, and the tool result says so on
 _GIT_STAMPED = ("config", "hooks", "index", "commondir")
 
 
-@dataclass(frozen=True, slots=True)
-class GitDir:
+class GitDir(msgspec.Struct, frozen=True):  # a Struct: cheap to define on the print path
     """A git dir git would find: ``folder/.git`` (``bare`` False) or ``folder`` itself."""
 
     folder: str

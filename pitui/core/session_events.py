@@ -5,7 +5,8 @@ pi's additions (auto-retry, auto-compaction) keep pi's names and fields. pitui's
 what pi's interactive mode learns by reaching into its session object.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: pydantic would compile each field's
+# annotation string (a ForwardRef) when the class is made, ~50 k instructions a field.
 
 from typing import Annotated, Any, Literal, TypeAlias
 

@@ -11,19 +11,19 @@ come from the user's own file; a project file that tries says so, once per load,
 the file and the keys (:func:`confine_project`).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: pydantic would compile each field's
+# annotation string (a ForwardRef) when the class is made, ~50 k instructions a field.
 
 import asyncio
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import msgspec
 from pydantic import Field, ValidationError
-from pydantic.alias_generators import to_camel
 
 from pitui import paths
-from pitui.ai._base import PiModel
+from pitui.ai._base import PiModel, empty_list, to_camel
 from pitui.ai.files import read_config_text
 from pitui.ai.types import ThinkingLevel
 from pitui.errors import ConfigError
@@ -82,12 +82,12 @@ class ApprovalSettings(PiModel):
     """ask: mutating tools ask; workspace: act inside the cwd, deny outside; all: allow
     everything; edits: allow edits/writes inside the cwd, ask for bash; none: deny all
     mutating tools."""
-    allow_tools: list[str] = Field(default_factory=list)
+    allow_tools: list[str] = Field(default_factory=empty_list)
     """Tools always allowed in every project (inside it), from the user's own settings
     only. "Always" answers are kept per project in the pitui home (core/approval_store)."""
-    allow_commands: list[str] = Field(default_factory=list)
+    allow_commands: list[str] = Field(default_factory=empty_list)
     """Exact bash commands always allowed in every project (user's settings only)."""
-    allow_command_prefixes: list[str] = Field(default_factory=list)
+    allow_command_prefixes: list[str] = Field(default_factory=empty_list)
     """bash command prefixes (whole words) always allowed in every project (user's
     settings only). Neither list ever covers a destructive command, shell control, a
     word the shell would expand, or a path outside the project."""
@@ -100,7 +100,7 @@ class SandboxSettings(PiModel):
     """False: sandboxed commands get no network: Landlock ABI 4+ refuses TCP connect and
     bind, and a seccomp filter refuses every socket family but unix (UDP, raw, packet,
     netlink; x86-64 and aarch64); bwrap: no network namespace at all."""
-    writable_paths: list[str] = Field(default_factory=list)
+    writable_paths: list[str] = Field(default_factory=empty_list)
     """Directories writable besides the project and the temp dirs (e.g. ``~/.cache``)."""
     writable_slash_tmp: bool = True
     """``/tmp`` and ``/var/tmp`` are writable as well as ``$TMPDIR`` (false: ``$TMPDIR`` only)."""
@@ -176,14 +176,13 @@ class Settings(PiModel):
     the turn ends with a retryable "timed out" error; 0: wait as long as the server."""
 
 
-@dataclass
-class LoadedSettings:
+class LoadedSettings(msgspec.Struct):
     """Merged settings plus the problems found while reading them."""
 
     settings: Settings
-    errors: list[str] = field(default_factory=list)
-    global_data: dict[str, Any] = field(default_factory=dict)
-    project_data: dict[str, Any] = field(default_factory=dict)
+    errors: list[str] = msgspec.field(default_factory=list)
+    global_data: dict[str, Any] = msgspec.field(default_factory=dict)
+    project_data: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 def deep_merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
@@ -268,8 +267,7 @@ _SANDBOX_SWITCHES = ("network", "writable_slash_tmp", "allow_unix_sockets")
 """Sandbox settings a project's file may turn off but not on."""
 
 
-@dataclass(frozen=True)
-class _Given:
+class _Given(msgspec.Struct, frozen=True):
     """Which keys the project file itself wrote (by pi's camelCase name or the field's)."""
 
     data: dict[str, Any]

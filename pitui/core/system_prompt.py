@@ -12,8 +12,9 @@ import asyncio
 import datetime as dt
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from pitui import paths
 from pitui.core.context_files import context_file_candidates
@@ -32,8 +33,7 @@ BUILTIN_TOOL_SNIPPETS = {
 DEFAULT_TOOLS = ("read", "bash", "edit", "write")
 
 
-@dataclass(frozen=True, slots=True)
-class ContextFile:
+class ContextFile(msgspec.Struct, frozen=True):
     """A project instruction file and its content."""
 
     path: Path

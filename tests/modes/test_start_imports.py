@@ -15,6 +15,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,12 +30,27 @@ def load_verify_locations(self, *args, **kwargs):
     loads.append(repr(args))
     return real_load(self, *args, **kwargs)
 ssl.SSLContext.load_verify_locations = load_verify_locations
+import dataclasses, inspect
+dataclass_defs = []  # pitui classes made dataclasses (each costs 2-4 M instructions)
+real_process_class = dataclasses._process_class
+def process_class(cls, *args):
+    if cls.__module__.startswith("pitui."):
+        dataclass_defs.append(f"{cls.__module__}.{cls.__qualname__}")
+    return real_process_class(cls, *args)
+dataclasses._process_class = process_class
+text_signatures = []  # builtins whose signature was parsed from text (tokenize's pattern)
+real_fromstr = inspect._signature_fromstr
+def signature_fromstr(cls, obj, *args, **kwargs):
+    text_signatures.append(repr(obj))
+    return real_fromstr(cls, obj, *args, **kwargs)
+inspect._signature_fromstr = signature_fromstr
 from pitui.cli import main
 try:
     code = main(sys.argv[1:])
 except SystemExit as exc:
     code = exc.code
 built = []  # models meant to be built on first use (ON_FIRST_USE) that were built
+string_annotated = []  # pitui models whose field annotations are strings
 if "pydantic" in sys.modules:
     stack = list(sys.modules["pydantic"].BaseModel.__subclasses__())
     while stack:
@@ -42,7 +58,18 @@ if "pydantic" in sys.modules:
         stack += cls.__subclasses__()
         if cls.model_config.get("defer_build") and cls.__pydantic_complete__:
             built.append(cls.__qualname__)
-report = {"code": code, "modules": sorted(sys.modules), "ca": loads, "built": built}
+        own = cls.__dict__.get("__annotations__", {})
+        if cls.__module__.startswith("pitui.") and any(isinstance(a, str) for a in own.values()):
+            string_annotated.append(cls.__module__)
+report = {
+    "code": code,
+    "modules": sorted(sys.modules),
+    "ca": loads,
+    "built": built,
+    "dataclasses": dataclass_defs,
+    "text_signatures": text_signatures,
+    "string_annotated": sorted(set(string_annotated)),
+}
 print("\\nPROBE " + json.dumps(report))
 """
 
@@ -86,10 +113,40 @@ NEVER_IN_PRINT_MODE = (
     "pitui.core.mcp.client",
 )
 
+DATACLASSES_OF_A_TURN = [
+    "pitui.core.agent_session.AgentSession",
+    "pitui.core.session.listing.SessionInfo",  # the UI copies it with dataclasses.replace
+    "pitui.core.session_setup.SessionOptions",
+    "pitui.core.usage.UsageTotals",  # the UI copies it with dataclasses.replace
+]
+"""The pitui dataclasses a print turn defines. Defining one costs 2-4 M instructions (its
+methods are generated source, compiled one by one), a ``msgspec.Struct`` ~0.1 M: a new
+internal value type on this path is a Struct; these remain because code elsewhere relies on
+``dataclasses.replace`` or on setting attributes that are not fields."""
+
+REAL_ANNOTATIONS = (
+    "pitui.ai.types",
+    "pitui.ai.events",
+    "pitui.ai.models_config",
+    "pitui.agent.events",
+    "pitui.core.settings",
+    "pitui.core.messages",
+    "pitui.core.session.entries",
+    "pitui.core.session_events",
+)
+"""Modules holding most of a turn's pydantic fields: written without ``from __future__ import
+annotations``, as a string annotation makes pydantic compile a ForwardRef for each field."""
+
 
 def loaded(args: list[str], cwd: Path) -> set[str]:
     """The modules a ``pitui ARGS`` process had imported when it finished (and it loaded
     no CA bundle)."""
+    return set(probed(args, cwd)["modules"])
+
+
+def probed(args: list[str], cwd: Path) -> dict[str, Any]:
+    """The probe's report of a ``pitui ARGS`` process (checked: it loaded no CA bundle and
+    built no model meant to be built on first use)."""
     no_proxy = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
     proc = subprocess.run(
         [sys.executable, "-c", PROBE, *args],
@@ -106,7 +163,8 @@ def loaded(args: list[str], cwd: Path) -> set[str]:
     assert probe["code"] == 0, proc.stderr
     assert probe["ca"] == []
     assert probe["built"] == []
-    return set(probe["modules"])
+    report: dict[str, Any] = probe
+    return report
 
 
 def under(modules: set[str], *packages: str) -> list[str]:
@@ -180,7 +238,12 @@ def test_a_read_then_answer_turn_over_chat_completions_stays_light(
         Reply(body=_chat_sse({"role": "assistant", "tool_calls": [call]}, finish="tool_calls")),
         Reply(body=_chat_sse({"content": "It says green."}, finish="stop")),
     )
-    modules = loaded(["-p", "--model", "chat/tiny", "read notes.txt"], tmp_path)
+    report = probed(["-p", "--model", "chat/tiny", "read notes.txt"], tmp_path)
+    modules = set(report["modules"])
     assert len(server.requests) == 2  # the tool ran and its result went back
     assert "pitui.ai.providers.openai_completions" in modules
     assert under(modules, *NEVER_IN_PRINT_MODE) == []
+    # The cheap class kinds stay cheap (issue 26: the turn is nearly all import work).
+    assert sorted(report["dataclasses"]) == DATACLASSES_OF_A_TURN
+    assert report["text_signatures"] == []
+    assert [m for m in report["string_annotated"] if m in REAL_ANNOTATIONS] == []

@@ -18,9 +18,9 @@ import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
 from typing import Any, Protocol
 
+import msgspec
 import orjson
 
 from pitui.ai import tls
@@ -60,8 +60,7 @@ class ProviderError(Exception):
         self.retry_after_s = retry_after_s
 
 
-@dataclass(slots=True)
-class SSERequest:
+class SSERequest(msgspec.Struct):
     """One streaming POST."""
 
     url: str

@@ -14,10 +14,10 @@ import asyncio
 import base64
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiofiles
+import msgspec
 
 from pitui.ai.types import ImageContent, Model
 from pitui.core.tools.images import SNIFF_BYTES, dimension_note, resize_image, sniff_image_mime
@@ -37,16 +37,15 @@ class AttachmentError(PituiError):
     title = "Attachment"
 
 
-@dataclass
-class Attachments:
+class Attachments(msgspec.Struct):
     """What the files add to a prompt."""
 
     text: str = ""
     """The ``<file>`` blocks, to go before the typed text."""
-    images: list[ImageContent] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    images: list[ImageContent] = msgspec.field(default_factory=list)
+    notes: list[str] = msgspec.field(default_factory=list)
     """One line per file that was not attached, for the user."""
-    attached: list[Path] = field(default_factory=list)
+    attached: list[Path] = msgspec.field(default_factory=list)
 
 
 def _size_text(size: int) -> str:

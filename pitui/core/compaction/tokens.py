@@ -8,8 +8,9 @@ validating its entries. Both count JavaScript string lengths (UTF-16 code units)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from pitui.agent.messages import AgentMessage
 from pitui.ai.types import (
@@ -181,8 +182,7 @@ def raw_valid_usage(message: Mapping[str, Any]) -> Mapping[str, Any] | None:
     return usage if isinstance(usage, dict) else None
 
 
-@dataclass(frozen=True, slots=True)
-class ContextUsageEstimate:
+class ContextUsageEstimate(msgspec.Struct, frozen=True):
     """Context size: the last valid usage plus estimates of the messages after it."""
 
     tokens: int

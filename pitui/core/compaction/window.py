@@ -14,7 +14,7 @@ verbatim. The result says what it changed, for a one-time notice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from pitui.core.settings import CompactionSettings
 
@@ -24,8 +24,7 @@ MAX_KEEP_SHARE = 0.5
 """Share of the threshold a compaction keeps verbatim, at most."""
 
 
-@dataclass(frozen=True, slots=True)
-class FittedSettings:
+class FittedSettings(msgspec.Struct, frozen=True):
     """Settings for one window, and what was changed (None: pi's settings as they are)."""
 
     settings: CompactionSettings

@@ -17,10 +17,11 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlparse
+
+import msgspec
 
 from pitui import paths
 from pitui.core.mcp.naming import mcp_namespace
@@ -39,8 +40,7 @@ USER_ONLY_KEYS = ("approve",)
 """Keys a project file may not set: they widen what a server may do without asking."""
 
 
-@dataclass(frozen=True, slots=True)
-class ServerEntry:
+class ServerEntry(msgspec.Struct, frozen=True):
     """One configured server, validated (``config`` is its JSON entry, aliases resolved)."""
 
     name: str
@@ -102,13 +102,12 @@ class ServerEntry:
         return {key: self.config[key] for key in keys if key in self.config}
 
 
-@dataclass
-class LoadedConfig:
+class LoadedConfig(msgspec.Struct):
     """The servers of both files, and what was wrong with them."""
 
-    servers: list[ServerEntry] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
+    servers: list[ServerEntry] = msgspec.field(default_factory=list)
+    errors: list[str] = msgspec.field(default_factory=list)
+    notices: list[str] = msgspec.field(default_factory=list)
     """Things worth saying once (e.g. ``codemode`` treated as ``deferred``)."""
     user_file: Path | None = None
     project_file: Path | None = None
@@ -292,7 +291,7 @@ def _apply_override(
         if isinstance(merged, str):
             errors.append(f"{path}: {merged}")
         else:
-            by_name[name] = replace(base, config=merged, override=path)
+            by_name[name] = msgspec.structs.replace(base, config=merged, override=path)
 
 
 def load_config_now(cwd: Path, *, user_file: Path | None = None) -> LoadedConfig:

@@ -8,8 +8,10 @@ override) without disturbing the rest, then applied to the running session.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from pitui.core.mcp.client import ServerConnection, ToolInfo
 from pitui.core.mcp.config import ServerEntry, update_server
@@ -103,7 +105,7 @@ def _replace_entry(runtime: McpRuntime, entry: ServerEntry) -> None:
 
 async def _save(entry: ServerEntry, patch: dict[str, Any]) -> ServerEntry:
     await update_server(entry.edit_file, entry.name, patch)
-    return replace(entry, config={**entry.config, **patch})
+    return msgspec.structs.replace(entry, config={**entry.config, **patch})
 
 
 async def reconnect(runtime: McpRuntime, name: str) -> None:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+import msgspec
 
-@dataclass(frozen=True, slots=True)
-class ResourceDiagnostic:
+
+class ResourceDiagnostic(msgspec.Struct, frozen=True):
     """One warning about one file (the rest still loads)."""
 
     kind: Literal["warning", "collision"]

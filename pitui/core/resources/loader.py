@@ -12,9 +12,10 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TypeVar
+
+import msgspec
 
 from pitui.core.resources.diagnostics import ResourceDiagnostic
 from pitui.core.resources.locations import Location, prompt_locations, skill_locations
@@ -23,18 +24,17 @@ from pitui.core.resources.templates import PromptTemplate, read_template
 from pitui.core.resources.walk import prompt_files, skill_files
 
 
-@dataclass
-class LoadedResources:
+class LoadedResources(msgspec.Struct):
     """What a session has: skills, templates, and what went wrong or was left out."""
 
-    skills: list[Skill] = field(default_factory=list)
-    templates: list[PromptTemplate] = field(default_factory=list)
-    diagnostics: list[ResourceDiagnostic] = field(default_factory=list)
-    skipped: list[Path] = field(default_factory=list)
+    skills: list[Skill] = msgspec.field(default_factory=list)
+    templates: list[PromptTemplate] = msgspec.field(default_factory=list)
+    diagnostics: list[ResourceDiagnostic] = msgspec.field(default_factory=list)
+    skipped: list[Path] = msgspec.field(default_factory=list)
     """Project files not loaded because the project is not trusted."""
     project_trust: bool | None = None
     """The trust decision in force: True allowed, False refused, None never asked."""
-    context_files: list[Path] = field(default_factory=list)
+    context_files: list[Path] = msgspec.field(default_factory=list)
     """The AGENTS.md / CLAUDE.md files the system prompt holds (for the start-up listing)."""
 
     def warnings(self) -> list[str]:

@@ -9,9 +9,10 @@ parent up to the repository root, and ``~/.agents/skills``).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
+
+import msgspec
 
 from pitui import paths
 
@@ -22,8 +23,7 @@ if TYPE_CHECKING:  # type names only: the first-run check reads locations alone
 Kind = Literal["skills", "prompts"]
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
+class Location(msgspec.Struct, frozen=True):
     """One folder to search."""
 
     root: Path

@@ -17,9 +17,10 @@ itself when a task matches (progressive disclosure). Rules, as pi's:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+import msgspec
 
 from pitui.core.resources.diagnostics import ResourceDiagnostic
 from pitui.core.resources.frontmatter import FrontmatterError, parse_frontmatter
@@ -30,8 +31,7 @@ MAX_DESCRIPTION_LENGTH = 1024
 Scope = Literal["user", "project"]
 
 
-@dataclass(frozen=True, slots=True)
-class Skill:
+class Skill(msgspec.Struct, frozen=True):
     """One loaded skill (its body is read again when invoked, so edits count)."""
 
     name: str

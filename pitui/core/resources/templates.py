@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from pitui.core.resources.diagnostics import ResourceDiagnostic
 from pitui.core.resources.frontmatter import FrontmatterError, parse_frontmatter
@@ -22,8 +23,7 @@ DESCRIPTION_FROM_BODY_LIMIT = 60
 _COMMAND = re.compile(r"/(\S+)(?:\s+(.*))?", re.DOTALL)
 
 
-@dataclass(frozen=True, slots=True)
-class PromptTemplate:
+class PromptTemplate(msgspec.Struct, frozen=True):
     """One loaded template."""
 
     name: str

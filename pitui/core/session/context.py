@@ -7,12 +7,13 @@ context are validated into typed messages.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final, Literal
 
+import msgspec
+
 from pitui.agent.messages import AgentMessage
-from pitui.ai._base import PiModel
+from pitui.ai._base import ON_FIRST_USE, PiModel
 from pitui.core.messages import (
     BranchSummaryMessage,
     CompactionSummaryMessage,
@@ -46,25 +47,26 @@ _CONTEXT_TYPES = frozenset({"message", "custom_message", "branch_summary"})
 class ModelRef(PiModel):
     """The model in effect at a leaf, as pi writes it: ``{"provider", "modelId"}``."""
 
+    model_config = ON_FIRST_USE  # read from a session file that names a model
+
     provider: str
     model_id: str
 
 
-@dataclass
-class SessionContext:
+class SessionContext(msgspec.Struct):
     """The transcript at a leaf, with the model and thinking level in effect there."""
 
-    messages: list[AgentMessage] = field(default_factory=list)
+    messages: list[AgentMessage] = msgspec.field(default_factory=list)
     thinking_level: str = "off"
     model: ModelRef | None = None
     leaf_id: str | None = None
     """The entry the context was built at (None for an empty context)."""
-    message_json: dict[int, dict[str, Any]] = field(default_factory=dict)
+    message_json: dict[int, dict[str, Any]] = msgspec.field(default_factory=dict)
     """With ``keep_json``: the JSON each message was read from, by ``id(message)``."""
-    entry_ids: list[str] = field(default_factory=list)
+    entry_ids: list[str] = msgspec.field(default_factory=list)
     """Parallel to ``messages``: the entry each message stands for (the compaction's own
     id for its summary)."""
-    summarised_ids: list[str] = field(default_factory=list)
+    summarised_ids: list[str] = msgspec.field(default_factory=list)
     """Ids of the path's entries before the last compaction's ``firstKeptEntryId``: what
     its summary stands for (empty without a compaction)."""
 

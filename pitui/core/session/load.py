@@ -15,7 +15,6 @@ import copy
 import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -28,25 +27,24 @@ from pitui.core.session.writer import dumps_line
 from pitui.errors import SessionError
 
 
-@dataclass
-class LoadReport:
+class LoadReport(msgspec.Struct):
     """What was wrong with a file and what loading did about it."""
 
-    bad_lines: list[tuple[int, str]] = field(default_factory=list)
+    bad_lines: list[tuple[int, str]] = msgspec.field(default_factory=list)
     """(1-based line number, reason) of skipped lines."""
     torn_tail: bool = False
     """The last line was cut off (no newline, not JSON): skipped."""
-    torn_lines: list[int] = field(default_factory=list)
+    torn_lines: list[int] = msgspec.field(default_factory=list)
     """1-based numbers of lines that are the cut-off start of an entry, inside the file:
     a crash's torn tail that a later append left behind (crash residue, skipped)."""
     missing_newline: bool = False
     """The file does not end with a newline (the next append starts a fresh line)."""
     header_problem: str | None = None
     duplicate_headers: int = 0
-    duplicate_ids: list[str] = field(default_factory=list)
-    missing_parents: list[str] = field(default_factory=list)
+    duplicate_ids: list[str] = msgspec.field(default_factory=list)
+    missing_parents: list[str] = msgspec.field(default_factory=list)
     """Entries whose parent is not in the file: treated as roots."""
-    cycles: list[str] = field(default_factory=list)
+    cycles: list[str] = msgspec.field(default_factory=list)
     """Entries whose parent link was cut to break a parentId cycle."""
     migrated_from: int | None = None
 
@@ -73,8 +71,7 @@ class LoadReport:
         return out
 
 
-@dataclass
-class LoadedFile:
+class LoadedFile(msgspec.Struct):
     """A parsed session file."""
 
     header: dict[str, Any] | None
@@ -86,7 +83,7 @@ class LoadedFile:
     report: LoadReport
     labels: dict[str, str]
     """Resolved labels: target id → label (last non-empty wins; empty clears)."""
-    line_numbers: list[int] = field(default_factory=list)
+    line_numbers: list[int] = msgspec.field(default_factory=list)
     """Each entry's 1-based line in the file (only from a lenient load, for ``check``)."""
     bad_header: dict[str, Any] | None = None
     """A lenient load's rejected header line (what a repair keeps of it)."""

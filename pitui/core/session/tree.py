@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import msgspec
 
 from pitui.core.session.entries import SessionEntry
 from pitui.core.session.table import EntryTable
 
 
-@dataclass
-class TreeNode:
+class TreeNode(msgspec.Struct):
     """One entry with its children (sorted by timestamp, oldest first) and resolved label."""
 
     entry: SessionEntry
-    children: list[TreeNode] = field(default_factory=list)
+    children: list[TreeNode] = msgspec.field(default_factory=list)
     label: str | None = None
 
 

@@ -6,14 +6,13 @@ import asyncio
 import errno
 import inspect
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeVar
 
+import msgspec
 from pydantic import BaseModel, ConfigDict
-from pydantic.alias_generators import to_camel
 
 from pitui.agent.tool import AgentToolResult, ToolError
-from pitui.ai._base import PiModel
+from pitui.ai._base import ON_FIRST_USE, PiModel, to_camel
 from pitui.ai.abort import AbortSignal
 from pitui.ai.types import TextContent
 
@@ -22,8 +21,7 @@ T = TypeVar("T")
 ABORTED_MESSAGE = "Operation aborted"
 
 
-@dataclass(frozen=True, slots=True)
-class WriteGrant:
+class WriteGrant(msgspec.Struct, frozen=True):
     """The gate's last word before ``write``/``edit`` touch a file."""
 
     refusal: str | None = None
@@ -85,6 +83,8 @@ class ClosedToolParams(ToolParams):
 
 class ToolDetails(PiModel):
     """Base of the per-tool ``details`` models (UI-only data, never sent to the model)."""
+
+    model_config = ON_FIRST_USE  # a tool sets them only when it has UI data
 
     def to_json_dict(self) -> dict[str, Any]:
         """pi's JSON: keys whose value is unset (``undefined`` in pi) are left out."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import errno
 import os
 import shutil
@@ -14,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+import msgspec
 from pydantic import Field
 
 from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
@@ -185,7 +185,7 @@ class BashTool(AgentTool):
             async with self._git_lock:  # a call that takes in goes first
                 nested = await asyncio.to_thread(watch.before_call, take_in)
             granted = self.git_grant is not None and self.git_grant(tool_call_id)
-            sandbox = dataclasses.replace(self.sandbox, git_writable=granted, nested_git=nested)
+            sandbox = msgspec.structs.replace(self.sandbox, git_writable=granted, nested_git=nested)
             try:
                 proc, output, outcome = await self._run(
                     shell, command, sandbox, cancel, on_update, params.timeout

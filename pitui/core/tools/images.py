@@ -9,8 +9,9 @@ from __future__ import annotations
 import base64
 import importlib
 import io
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 SNIFF_BYTES = 4100
 MAX_DIMENSION = 2000
@@ -32,8 +33,7 @@ def sniff_image_mime(head: bytes) -> str | None:
     return None
 
 
-@dataclass
-class ResizedImage:
+class ResizedImage(msgspec.Struct):
     """An image ready for a model, with the sizes needed for pi's dimension note."""
 
     data: str
