@@ -9,11 +9,11 @@ checked on every line of the fixture sessions and of the fuzz test's mutants.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pytest
+from msgspec.structs import asdict
 
 import pitui.core.session.load as load
 from pitui.core.compaction.tokens import estimate_raw_entry
