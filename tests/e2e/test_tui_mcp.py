@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from pitui.ui.view.startup_listing import keys_line
 from tests.core.mcp.helpers import (
     demo_entry,
     processes_running,
@@ -27,6 +28,8 @@ from tests.replay_server import ReplayServer, Reply
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
 CONNECTED = "demo · connected · 11 tools"
+STARTED = keys_line().split(" · ")[0]
+"""The start of the listing's keys line (what fits in the conversation's width)."""
 CONNECT_TIMEOUT_S = 60
 """The demo server imports the MCP SDK: on a loaded machine that alone takes seconds."""
 
@@ -56,7 +59,12 @@ def _pitui_with_demo(
 def _wait_connected(terminal: Terminal) -> None:
     """``/mcp`` says the server is connected. The first prompt waits for it at most 10 s
     and then goes without its tools: on a busy machine the model's call would then name
-    an unknown tool and no dialog would come."""
+    an unknown tool and no dialog would come.
+
+    ``/mcp`` is sent once the session is attached, which the start-up listing (its keys
+    line, shown right after the attach) says: sent before, while the model's name is
+    already on screen, it only says that no session is connected."""
+    terminal.wait_for(lambda s: STARTED in s, "the start-up listing", timeout=CONNECT_TIMEOUT_S)
     terminal.send("/mcp")
     terminal.wait_for(lambda s: CONNECTED in s, "the MCP server", timeout=CONNECT_TIMEOUT_S)
     terminal.keys("Escape")
@@ -66,9 +74,8 @@ def _wait_connected(terminal: Terminal) -> None:
 def _ask_to_write(terminal: Terminal, text: str) -> str:
     """Send the prompt whose reply calls ``write_note``; the screen with its dialog."""
     terminal.send("write a note")
-    screen = terminal.wait_for(lambda s: "not marked read-only" in s, "the approval")
-    assert "MCP tool demo/write_note" in screen and text in screen
-    return screen
+    shown = ("not marked read-only", "MCP tool demo/write_note", text)
+    return terminal.wait_for(lambda s: all(t in s for t in shown), "the approval")
 
 
 @pytest.mark.parametrize("quit_by", ["ctrl+q", "closing the terminal"])
@@ -88,8 +95,10 @@ def test_a_mutating_mcp_call_asks_first(tmp_path: Path, quit_by: str) -> None:
         assert "noted: from the model" in server.requests[1].body.decode()
         assert processes_running(marker)
         terminal.send("/mcp")
-        screen = terminal.wait_for(lambda s: CONNECTED in s, "/mcp")
-        assert "echo [direct] (read-only)" in screen and "write_note [direct]" in screen
+        # The server's row and its tools' lines (below it: a capture can catch the frame
+        # before they are drawn).
+        tools = (CONNECTED, "echo [direct] (read-only)", "write_note [direct]")
+        terminal.wait_for(lambda s: all(t in s for t in tools), "/mcp with the tools")
         terminal.keys("Escape")
         terminal.wait_for(lambda s: "demo · connected" not in s, "/mcp to close")
         if quit_by == "ctrl+q":
