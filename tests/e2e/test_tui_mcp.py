@@ -56,6 +56,19 @@ def _pitui_with_demo(
         server.stop()
 
 
+def _open_mcp(terminal: Terminal) -> None:
+    """Type ``/mcp`` and press Enter once the completion list is the one for ``/mcp``:
+    Enter takes the highlighted completion, and a list still showing the matches of
+    ``/m`` (under load it can lag the typing) has ``/model`` first, which opens the
+    model picker instead."""
+    terminal.type("/mcp")
+    terminal.wait_for(
+        lambda s: "Manage MCP servers" in s and "Select model (opens" not in s,
+        "the completion of /mcp",
+    )
+    terminal.keys("Enter")
+
+
 def _wait_connected(terminal: Terminal) -> None:
     """``/mcp`` says the server is connected. The first prompt waits for it at most 10 s
     and then goes without its tools: on a busy machine the model's call would then name
@@ -65,7 +78,7 @@ def _wait_connected(terminal: Terminal) -> None:
     line, shown right after the attach) says: sent before, while the model's name is
     already on screen, it only says that no session is connected."""
     terminal.wait_for(lambda s: STARTED in s, "the start-up listing", timeout=CONNECT_TIMEOUT_S)
-    terminal.send("/mcp")
+    _open_mcp(terminal)
     terminal.wait_for(lambda s: CONNECTED in s, "the MCP server", timeout=CONNECT_TIMEOUT_S)
     terminal.keys("Escape")
     terminal.wait_for(lambda s: "demo · connected" not in s, "/mcp to close")
@@ -94,7 +107,7 @@ def test_a_mutating_mcp_call_asks_first(tmp_path: Path, quit_by: str) -> None:
         terminal.wait_for(lambda s: "The note is written." in s, "the reply")
         assert "noted: from the model" in server.requests[1].body.decode()
         assert processes_running(marker)
-        terminal.send("/mcp")
+        _open_mcp(terminal)
         # The server's row and its tools' lines (below it: a capture can catch the frame
         # before they are drawn).
         tools = (CONNECTED, "echo [direct] (read-only)", "write_note [direct]")
