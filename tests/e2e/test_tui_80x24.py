@@ -10,32 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.tmux import Terminal, needs_tmux
+from tests.e2e.tmux import needs_tmux, replied
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
 SOCKET = "h-faults-e2e"
 
 
-def _start(tmp_path: Path) -> Terminal:
-    project = tmp_path / "project"
-    project.mkdir()
-    home = tmp_path / "home"
-    term = Terminal(project, home, width=80, height=24, socket=SOCKET, env={"HOME": str(tmp_path)})
-    try:
-        term.wait_for(lambda s: "demo (offline)" in s, "the session")
-        term.type("hello")
-        term.keys("Enter")
-        term.wait_for(lambda s: "↓" in s.splitlines()[-1], "the reply's usage")
-    except BaseException:
-        term.close()  # the test's own finally is not reached
-        raise
-    return term
-
-
 def test_the_quit_hint_covers_no_border(tmp_path: Path) -> None:
-    term = _start(tmp_path)
-    try:
+    with replied(tmp_path, SOCKET, 80, 24, env={"HOME": str(tmp_path)}) as term:
         term.type("draft")
         term.wait_for(lambda s: "draft" in s, "the draft")
         term.keys("C-c")
@@ -52,8 +35,6 @@ def test_the_quit_hint_covers_no_border(tmp_path: Path) -> None:
         assert all(re.fullmatch(r"│.*│", line.rstrip()) for line in lines[top + 1 : bottom])
         gone = term.wait_for(lambda s: "^B branches" in s.splitlines()[-1], "the keys back")
         assert not [line for line in gone.splitlines() if line.strip() == ")"], gone
-    finally:
-        term.close()
 
 
 def _notice_path(screen: str, tmp_path: Path) -> list[str]:
@@ -88,10 +69,8 @@ def _check_breaks(shown: list[str], screen: str) -> None:
 
 
 def test_a_cloned_sessions_path_breaks_at_separators_after_a_resize(tmp_path: Path) -> None:
-    term = _start(tmp_path)
-    try:
-        term.type("/clone")
-        term.keys("Enter")
+    with replied(tmp_path, SOCKET, 80, 24, env={"HOME": str(tmp_path)}) as term:
+        term.send("/clone")
         screen = term.wait_for(lambda s: "Cloned to a new session" in s, "the notice")
         shown = _notice_path(screen, tmp_path)
         assert len(shown) > 1, screen  # the path (longer than the pane) did break
@@ -99,5 +78,3 @@ def test_a_cloned_sessions_path_breaks_at_separators_after_a_resize(tmp_path: Pa
         for width in (70, 100, 90, 80):
             screen = term.resize(width, 24, until=_path_shown)
             _check_breaks(_notice_path(screen, tmp_path), screen)  # the last line too
-    finally:
-        term.close()

@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.tmux import Terminal, needs_tmux
+from tests.e2e.tmux import Terminal, needs_tmux, new_project, started
+from tests.modes.loopback import write_models
 from tests.replay_server import ReplayServer, Reply
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
@@ -61,39 +63,31 @@ def _reply(blocks: list[tuple[str, Any]], piece: int = 65536) -> bytes:
 
 
 @pytest.fixture
-def setup(tmp_path: Path, replay_server: ReplayServer) -> Iterator[tuple[Path, Path]]:
-    home, project = tmp_path / "home", tmp_path / "project"
-    home.mkdir()
-    project.mkdir()
-    provider = {"baseUrl": replay_server.url, "apiKey": "k", "api": "anthropic-messages",
-                "models": [{"id": "tiny"}]}  # fmt: skip
-    (home / "models.json").write_text(json.dumps({"providers": {"loop": provider}}))
-    settings = {"defaultProvider": "loop", "defaultModel": "tiny"}
-    (home / "settings.json").write_text(json.dumps(settings))
-    yield home, project
+def setup(tmp_path: Path, replay_server: ReplayServer) -> tuple[Path, Path]:
+    home, project = tmp_path / "home", new_project(tmp_path)
+    write_models(home, replay_server, defaultProvider="loop", defaultModel="tiny")
+    return home, project
 
 
+@contextmanager
 def _ask(
     setup: tuple[Path, Path],
     server: ReplayServer,
     tool: str,
     args: dict[str, Any],
     height: int = 36,
-) -> tuple[Terminal, str, float]:
-    """Start pitui, send a prompt, wait for the dialog to be armed; the screen and seconds."""
+) -> Iterator[tuple[Terminal, str, float]]:
+    """Start pitui, send a prompt, wait for the dialog to be armed; the terminal, the
+    screen and the seconds it took (the terminal is closed when the block ends)."""
     home, project = setup
     server.add(Reply(_reply([(tool, args)])), Reply(_reply([("text", "understood")])))
-    term = Terminal(project, home, height=height, args=("--no-session",), socket=SOCKET)
-    try:
-        term.wait_for(lambda s: "tiny" in s, "the session")
-        term.type("go")
-        term.keys("Enter")
-        started = time.monotonic()
+    with started(
+        project, home, ready="tiny", height=height, args=("--no-session",), socket=SOCKET
+    ) as term:
+        term.send("go")
+        begun = time.monotonic()
         screen = term.wait_for(lambda s: "y allow once" in s, "the armed dialog", timeout=60)
-    except BaseException:
-        term.close()
-        raise
-    return term, screen, time.monotonic() - started
+        yield term, screen, time.monotonic() - begun
 
 
 @pytest.mark.parametrize("height", [36, 24])
@@ -102,8 +96,7 @@ def test_newlines_are_shown_and_the_keys_stay_on_screen(
 ) -> None:
     marker = tmp_path / "pwned"
     command = "echo safe" + "\n" * 150 + f"touch {marker}"
-    term, screen, _ = _ask(setup, replay_server, "bash", {"command": command}, height)
-    try:
+    with _ask(setup, replay_server, "bash", {"command": command}, height) as (term, screen, _):
         # The view is filled once the dialog is drawn: its size note comes with it.
         screen = term.wait_for(lambda s: "characters on 151 lines" in s, "the size note")
         assert "Allow $ echo safe⏎×150touch" in screen, screen
@@ -113,8 +106,6 @@ def test_newlines_are_shown_and_the_keys_stay_on_screen(
         term.wait_for(lambda s: f"touch {marker}"[:60] in s, "the end of the command")
         term.keys("Escape")
         term.wait_for(lambda s: "understood" in s, "the reply after the denial")
-    finally:
-        term.close()
     assert not marker.exists()
 
 
@@ -122,42 +113,33 @@ def test_a_1_mb_command_opens_at_once_and_says_its_size(
     setup: tuple[Path, Path], replay_server: ReplayServer
 ) -> None:
     command = "touch " + "a" * 1_000_000
-    term, screen, seconds = _ask(setup, replay_server, "bash", {"command": command})
-    try:
+    with _ask(setup, replay_server, "bash", {"command": command}) as (term, screen, seconds):
         print(f"1 MB command: dialog armed {seconds:.2f} s after Enter (arming waits 0.4 s)")
         screen = term.wait_for(lambda s: "1,000,006 characters" in s, "the size note")
         assert "$ touch aaaa" in screen
         assert "runs a shell command" in screen and "Deny [n]" in screen
         term.keys("Escape")
         term.wait_for(lambda s: "understood" in s, "the reply after the denial")
-    finally:
-        term.close()
 
 
 def test_control_characters_are_spelled_out(
     setup: tuple[Path, Path], replay_server: ReplayServer
 ) -> None:
     command = "echo \x1b]0;pwned\x07 \x1b[31mred\x1b[0m \r\u202eevil\ttab"
-    term, screen, _ = _ask(setup, replay_server, "bash", {"command": command})
-    try:
+    with _ask(setup, replay_server, "bash", {"command": command}) as (term, screen, _):
         screen = term.wait_for(lambda s: "\\x1b]0;pwned\\x07" in s, "the spelled-out command")
         assert "\\x1b[31mred\\x1b[0m" in screen and "\\r\\u202eevil\\ttab" in screen
         term.keys("Escape")
         term.wait_for(lambda s: "understood" in s, "the reply after the denial")
-    finally:
-        term.close()
 
 
 def test_a_path_full_of_newlines_still_shows_why_it_asks(
     setup: tuple[Path, Path], replay_server: ReplayServer, tmp_path: Path
 ) -> None:
     path = "notes.txt" + "\n" * 120 + str(tmp_path / "outside.txt")
-    term, screen, _ = _ask(setup, replay_server, "write", {"path": path, "content": "x"})
-    try:
+    with _ask(setup, replay_server, "write", {"path": path, "content": "x"}) as (term, screen, _):
         assert "⏎×120" in screen, screen
         assert "writes outside the project" in screen or "write changes files" in screen
         assert "Deny [n]" in screen and "y allow once" in screen
         term.keys("Escape")
         term.wait_for(lambda s: "understood" in s, "the reply after the denial")
-    finally:
-        term.close()

@@ -3,40 +3,28 @@ send a changed one, and the tree shows the branch point."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.tmux import Terminal, needs_tmux
+from tests.e2e.tmux import needs_tmux, new_project, started
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
 
-@pytest.fixture
-def terminal(tmp_path: Path) -> Iterator[Terminal]:
-    project = tmp_path / "project"
-    project.mkdir()
-    term = Terminal(project, tmp_path / "home")
-    yield term
-    term.close()
-
-
-def test_edit_an_earlier_prompt_from_the_tree(terminal: Terminal) -> None:
-    terminal.wait_for(lambda s: "Branches" in s and "demo" in s, "the first frame")
-    terminal.type("first prompt")
-    terminal.keys("Enter")
-    terminal.wait_for(lambda s: "said: first prompt" in s, "the first reply")
-    terminal.type("second prompt")
-    terminal.keys("Enter")
-    terminal.wait_for(lambda s: "said: second prompt" in s, "the second reply")
-    terminal.keys("C-b", "Up", "Enter")  # one burst, as a fast typist sends them
-    terminal.wait_for(lambda s: "Summarize the branch you are leaving?" in s, "the chooser")
-    terminal.keys("Enter")  # No summary
-    terminal.wait_for(lambda s: "│ second prompt" in s, "the text in the composer")
-    terminal.keys("C-c")  # clear the composer
-    terminal.wait_for(lambda s: "│ second prompt" not in s, "the composer cleared")
-    terminal.type("changed prompt")
-    terminal.keys("Enter")
-    screen = terminal.wait_for(lambda s: "├⊟ • user: changed prompt" in s, "the branch point")
-    assert "└⊟ user: second prompt" in screen
+def test_edit_an_earlier_prompt_from_the_tree(tmp_path: Path) -> None:
+    with started(new_project(tmp_path), tmp_path / "home", ready="Branches") as terminal:
+        terminal.wait_for(lambda s: "Branches" in s and "demo" in s, "the first frame")
+        terminal.send("first prompt")
+        terminal.wait_for(lambda s: "said: first prompt" in s, "the first reply")
+        terminal.send("second prompt")
+        terminal.wait_for(lambda s: "said: second prompt" in s, "the second reply")
+        terminal.keys("C-b", "Up", "Enter")  # one burst, as a fast typist sends them
+        terminal.wait_for(lambda s: "Summarize the branch you are leaving?" in s, "the chooser")
+        terminal.keys("Enter")  # No summary
+        terminal.wait_for(lambda s: "│ second prompt" in s, "the text in the composer")
+        terminal.keys("C-c")  # clear the composer
+        terminal.wait_for(lambda s: "│ second prompt" not in s, "the composer cleared")
+        terminal.send("changed prompt")
+        screen = terminal.wait_for(lambda s: "├⊟ • user: changed prompt" in s, "the branch point")
+        assert "└⊟ user: second prompt" in screen

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.tmux import Terminal, needs_tmux
+from tests.e2e.tmux import needs_tmux, started
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
@@ -21,47 +21,32 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def _started(terminal: Terminal) -> None:
-    terminal.wait_for(lambda s: "demo (offline)" in s, "the session")
-
-
 def test_at_rea_and_tab_picks_readme(project: Path, tmp_path: Path) -> None:
-    terminal = Terminal(project, tmp_path / "home")
-    try:
-        _started(terminal)
+    with started(project, tmp_path / "home") as terminal:
         terminal.type("what is in @REA")
         terminal.wait_for(lambda s: "README.md" in s.split("what is in @REA")[0], "the finder")
         terminal.keys("Tab")
         terminal.wait_for(lambda s: "what is in @README.md" in s, "the picked file")
-    finally:
-        terminal.close()
 
 
 def test_read_sr_and_tab_completes_the_folder(project: Path, tmp_path: Path) -> None:
-    terminal = Terminal(project, tmp_path / "home")
-    try:
-        _started(terminal)
+    with started(project, tmp_path / "home") as terminal:
         terminal.type("read sr")
         terminal.keys("Tab")
         terminal.wait_for(lambda s: "read src/" in s, "the completed folder")
         terminal.keys("Tab")  # one file inside: completed whole
         terminal.wait_for(lambda s: "read src/main.py" in s, "the completed file")
-    finally:
-        terminal.close()
 
 
 def test_ctrl_g_round_trips_the_text_through_the_editor(project: Path, tmp_path: Path) -> None:
     editor = tmp_path / "editor.sh"
     editor.write_text('#!/bin/sh\nprintf "%s and more\\n" "$(cat "$1")" > "$1"\n')
     editor.chmod(editor.stat().st_mode | stat.S_IXUSR)
-    terminal = Terminal(project, tmp_path / "home", env={"EDITOR": str(editor), "VISUAL": ""})
-    try:
-        _started(terminal)
+    env = {"EDITOR": str(editor), "VISUAL": ""}
+    with started(project, tmp_path / "home", env=env) as terminal:
         terminal.type("a draft")
         terminal.wait_for(lambda s: "a draft" in s, "the typed text")
         terminal.keys("C-g")
         terminal.wait_for(lambda s: "a draft and more" in s, "the edited text")
         screen = terminal.wait_for(lambda s: "demo (offline)" in s, "the TUI again")
         assert "a draft and more" in screen
-    finally:
-        terminal.close()

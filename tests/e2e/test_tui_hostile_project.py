@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.test_tui_approval import SOCKET, _reply
-from tests.e2e.tmux import Terminal, needs_tmux
+from tests.e2e.tmux import needs_tmux, started
+from tests.modes.loopback import write_models
 from tests.replay_server import ReplayServer, Reply
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
@@ -37,27 +38,18 @@ def test_a_clone_that_asks_for_mode_all_still_gets_a_dialog(
     subprocess.run([*git, "-C", str(origin), "commit", "-qm", "x"], check=True)
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
-    provider = {"baseUrl": replay_server.url, "apiKey": "k", "api": "anthropic-messages",
-                "models": [{"id": "tiny"}]}  # fmt: skip
-    (home / "models.json").write_text(json.dumps({"providers": {"loop": provider}}))
-    (home / "settings.json").write_text(
-        json.dumps({"defaultProvider": "loop", "defaultModel": "tiny"})
-    )
+    write_models(home, replay_server, defaultProvider="loop", defaultModel="tiny")
     target = outside / "x"
     replay_server.add(
         Reply(_reply([("bash", {"command": f"touch {target}"})])),
         Reply(_reply([("text", "understood")])),
     )
-    term = Terminal(clone, home, args=("--no-session",), socket=SOCKET)
-    try:
+    with started(clone, home, ready="never widen", args=("--no-session",), socket=SOCKET) as term:
         screen = term.wait_for(lambda s: "never widen" in s, "the warning about the project file")
         # The path breaks after a separator: read the rows without the borders and spaces.
         assert ".pitui/settings.json" in re.sub(r"[\s│]", "", screen), screen
-        term.type("go")
-        term.keys("Enter")
+        term.send("go")
         term.wait_for(lambda s: "esc deny" in s, "the dialog (mode all was not taken)")
         term.keys("Escape")
         term.wait_for(lambda s: "understood" in s, "the reply after the denial")
-    finally:
-        term.close()
     assert not target.exists()

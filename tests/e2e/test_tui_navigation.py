@@ -5,14 +5,13 @@ showing the whole tree, not a search typed before."""
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.tmux import Terminal, needs_tmux
+from tests.e2e.tmux import Terminal, needs_tmux, new_project, replied, started
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
@@ -29,30 +28,27 @@ def _composer(screen: str) -> str:
 
 @pytest.fixture
 def terminal(tmp_path: Path) -> Iterator[Terminal]:
-    project = tmp_path / "project"
-    project.mkdir()
-    term = Terminal(project, tmp_path / "home", socket=SOCKET)
-    try:
-        term.wait_for(lambda s: "demo (offline)" in s, "the session")
+    with started(new_project(tmp_path), tmp_path / "home", socket=SOCKET) as term:
         yield term
-    finally:
-        term.close()
 
 
-def _go_to_first_message(terminal: Terminal) -> None:
+def _go_to_first_message(terminal: Terminal, search: str = "") -> None:
+    """Ctrl+B (typing ``search`` there), up to the first prompt, Enter, No summary."""
     terminal.keys("C-b")
     terminal.wait_for(lambda s: "• user: hello" in s, "the Branches pane")
+    if search:
+        terminal.type(search)
+        terminal.wait_for(lambda s: f"search: {search}" in s, "the search")
     terminal.keys("Up")
     terminal.wait_for(lambda s: "› • user: hello" in s, "the user message selected")
     terminal.keys("Enter")
-    time.sleep(0.5)
+    terminal.wait_for(lambda s: "Summarize the branch you are leaving?" in s, "the chooser")
     terminal.keys("Enter")  # leave the branch as it is (no summary)
     terminal.wait_for(lambda s: _composer(s) == "hello", "the text put back")
 
 
 def test_text_put_back_by_a_navigation_is_edited_at_its_end(terminal: Terminal) -> None:
-    terminal.type("hello")
-    terminal.keys("Enter")
+    terminal.send("hello")
     terminal.wait_for(lambda s: "said: hello" in s, "the reply")
     _go_to_first_message(terminal)
     terminal.type(" and more")
@@ -61,22 +57,12 @@ def test_text_put_back_by_a_navigation_is_edited_at_its_end(terminal: Terminal) 
 
 
 def test_a_navigation_clears_the_branches_search(terminal: Terminal) -> None:
-    terminal.type("hello")
-    terminal.keys("Enter")
+    terminal.send("hello")
     terminal.wait_for(lambda s: "said: hello" in s, "the reply")
-    terminal.keys("C-b")
-    terminal.wait_for(lambda s: "• user: hello" in s, "the Branches pane")
-    terminal.type("HELLO")  # capitals while typing a search are letters, not Shift+L
-    terminal.wait_for(lambda s: "search: HELLO" in s, "the search")
-    terminal.keys("Up")
-    terminal.wait_for(lambda s: "› • user: hello" in s, "the user message selected")
-    terminal.keys("Enter")
-    time.sleep(0.5)
-    terminal.keys("Enter")  # no summary
-    terminal.wait_for(lambda s: _composer(s) == "hello", "the text put back")
+    # Capitals while typing a search are letters, not Shift+L.
+    _go_to_first_message(terminal, search="HELLO")
     terminal.keys("C-u")
-    terminal.type("again")
-    terminal.keys("Enter")
+    terminal.send("again")
     terminal.wait_for(lambda s: "said: again" in s, "the new reply")
     terminal.keys("C-b")
     screen = terminal.wait_for(lambda s: "user: again" in s, "the new branch in the pane")
@@ -99,15 +85,7 @@ def _box_width(screen: str, title: str) -> int:
 
 def test_at_100_columns_the_tree_takes_the_tool_panes_place(tmp_path: Path) -> None:
     """Issue 22 item 8: Ctrl+B at 100×30 squeezed the conversation to ~26 columns."""
-    project = tmp_path / "project"
-    project.mkdir()
-    term = Terminal(project, tmp_path / "home", width=100, height=30, socket=SOCKET)
-    try:
-        term.wait_for(lambda s: "demo (offline)" in s, "the session")
-        term.type("hello")
-        term.keys("Enter")
-        # The reply's usage: "said: hello" may scroll out of 24 rows before a poll sees it.
-        term.wait_for(lambda s: "↓" in s.splitlines()[-1], "the reply's usage")
+    with replied(tmp_path, SOCKET, 100, 30) as term:
         term.keys("C-b")
         screen = term.wait_for(lambda s: "╭─ Branches" in s, "the Branches pane")
         assert _box_width(screen, "Conversation") >= 60
@@ -116,8 +94,6 @@ def test_at_100_columns_the_tree_takes_the_tool_panes_place(tmp_path: Path) -> N
         term.keys("Escape")
         screen = term.wait_for(lambda s: "╭─ Branches" not in s, "the tree gone again")
         assert "╭─ Tools" in screen.splitlines()[0]
-    finally:
-        term.close()
 
 
 def _boxes(screen: str) -> dict[str, int]:
@@ -139,14 +115,7 @@ def _tools_hidden(screen: str) -> bool:
 def test_the_conversation_keeps_60_columns_at_every_width(tmp_path: Path) -> None:
     """Issue 22 item 8: at 120 columns with three panes the conversation had 54 columns;
     hiding Tools (F2) gives its width to the tree."""
-    project = tmp_path / "project"
-    project.mkdir()
-    term = Terminal(project, tmp_path / "home", width=120, height=30, socket=SOCKET)
-    try:
-        term.wait_for(lambda s: "demo (offline)" in s, "the session")
-        term.type("hello")
-        term.keys("Enter")
-        term.wait_for(lambda s: "↓" in s.splitlines()[-1], "the reply's usage")
+    with replied(tmp_path, SOCKET, 120, 30) as term:
         for width in (120, 121, 140, 160, 119, 100, 120):
             panes = (
                 {"Conversation", "Tools", "Branches"} if width >= 120 else {"Conversation", "Tools"}
@@ -162,39 +131,23 @@ def test_the_conversation_keeps_60_columns_at_every_width(tmp_path: Path) -> Non
         boxes = _boxes(screen)
         assert boxes["Branches"] > beside_tools and boxes["Conversation"] >= 60, boxes
         assert sum(boxes.values()) == 120, boxes
-    finally:
-        term.close()
 
 
 def test_at_80x24_the_footer_hints_fit_beside_the_context_figure(tmp_path: Path) -> None:
     """Issue 22 item 13: the tree's key hints ran into the context figure at 80×24."""
-    project = tmp_path / "project"
-    project.mkdir()
-    term = Terminal(project, tmp_path / "home", width=80, height=24, socket=SOCKET)
-    try:
-        term.wait_for(lambda s: "demo (offline)" in s, "the session")
-        term.type("hello")
-        term.keys("Enter")
-        # The reply's usage: "said: hello" may scroll out of 24 rows before a poll sees it.
-        term.wait_for(lambda s: "↓" in s.splitlines()[-1], "the reply's usage")
+    with replied(tmp_path, SOCKET, 80, 24) as term:
         term.keys("C-b")
         screen = term.wait_for(lambda s: "esc back" in s.splitlines()[-1], "the tree's hints")
         bottom = screen.splitlines()[-1]
         assert "(auto)  " in bottom, bottom  # the figure, then at least two spaces
         assert bottom.rstrip().endswith("esc back"), bottom
-    finally:
-        term.close()
 
 
 def test_at_60_columns_the_status_keeps_the_model(tmp_path: Path) -> None:
-    project = tmp_path / "project"
-    project.mkdir()
-    term = Terminal(project, tmp_path / "home", width=60, height=24, socket=SOCKET)
-    try:
+    project, home = new_project(tmp_path), tmp_path / "home"
+    with started(project, home, ready="thinking off", width=60, height=24, socket=SOCKET) as term:
         screen = term.wait_for(lambda s: "thinking off" in s, "the status bar")
         line = screen.splitlines()[-2]
         assert "demo • thinking off" in line
         # The long tmp path gives way in its middle, two spaces at least before the model.
         assert re.match(r" /tmp/…/project  +demo • thinking off", line), line
-    finally:
-        term.close()

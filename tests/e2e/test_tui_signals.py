@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.tmux import Terminal, needs_tmux
+from tests.e2e.tmux import Terminal, ended_within, needs_tmux
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
@@ -21,13 +20,6 @@ SOCKET = "h-faults-e2e"
 LIMIT_S = 3.0
 SLACK_S = 3.0
 """The machine is shared: the test allows this much more than the 3 s pitui promises."""
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return "State:\tZ" not in Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return False
 
 
 def _pitui_pid(terminal: Terminal) -> int:
@@ -41,27 +33,46 @@ def _pitui_pid(terminal: Terminal) -> int:
     raise AssertionError("no pitui process in the pane")
 
 
-def _ended_within(pids: list[int], seconds: float) -> float | None:
-    start = time.monotonic()
-    while time.monotonic() - start < seconds:
-        if not any(_alive(p) for p in pids):
-            return time.monotonic() - start
-        time.sleep(0.05)
-    return None
-
-
 def _dialog(terminal: Terminal) -> None:
     terminal.type("run rm -rf build")
     terminal.keys("Enter")
     terminal.wait_for(lambda s: "rm -rf build" in s and "Allow" in s, "the approval dialog")
 
 
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (children, their children …), from /proc."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = [], [pid]
+    while frontier:
+        below = [child for child, parent in parents.items() if parent in frontier]
+        found += below
+        frontier = below
+    return found
+
+
+def _runs(terminal: Terminal, command: bytes) -> bool:
+    """A process below pitui has ``command`` as its command line."""
+    for pid in _descendants(_pitui_pid(terminal)):
+        try:
+            if Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").strip() == command:
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def _tool(terminal: Terminal) -> None:
-    terminal.type("run sleep 60")
-    terminal.keys("Enter")
-    terminal.wait_for(lambda s: "sleep 60" in s and "Allow" in s, "the approval dialog")
+    terminal.send("run sleep 60")
+    terminal.wait_for(lambda s: "sleep 60" in s and "y allow once" in s, "the armed dialog")
     terminal.keys("y")
-    time.sleep(0.5)
+    terminal.wait_for(lambda _s: _runs(terminal, b"sleep 60"), "the tool's process")
 
 
 def _stream(terminal: Terminal) -> None:
@@ -71,9 +82,8 @@ def _stream(terminal: Terminal) -> None:
 
 
 def _picker(terminal: Terminal) -> None:
-    terminal.type("/resume")
-    terminal.keys("Enter")
-    time.sleep(1.0)
+    terminal.send("/resume")
+    terminal.wait_for(lambda s: "Sort: " in s, "the resume picker")
 
 
 def _compaction(terminal: Terminal) -> None:
@@ -130,7 +140,7 @@ def test_pitui_ends_promptly_in_every_state(state: str, how: str, tmp_path: Path
             os.kill(pid, signal.SIGTERM)
         else:
             terminal.close()
-        took = _ended_within(pids, LIMIT_S + SLACK_S)
+        took = ended_within(pids, LIMIT_S + SLACK_S)
     finally:
         terminal.close()
     assert took is not None, f"pitui still runs {LIMIT_S + SLACK_S} s after {how} ({state})"

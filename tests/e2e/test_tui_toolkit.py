@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.tmux import Terminal, needs_tmux
-from tests.modes.loopback import ANTHROPIC_TEXT
+from tests.modes.loopback import ANTHROPIC_TEXT, write_models
 from tests.replay_server import ReplayServer, Reply
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
@@ -22,13 +22,8 @@ SOCKET = "pitui-e2e-toolkit"
 @pytest.fixture
 def setup(tmp_path: Path, replay_server: ReplayServer) -> Iterator[tuple[Path, Path]]:
     home, project = tmp_path / "home", tmp_path / "project"
-    home.mkdir()
     (project / ".git").mkdir(parents=True)
-    provider = {"baseUrl": replay_server.url, "apiKey": "k", "api": "anthropic-messages",
-                "models": [{"id": "tiny"}]}  # fmt: skip
-    (home / "models.json").write_text(json.dumps({"providers": {"loop": provider}}))
-    settings = {"defaultProvider": "loop", "defaultModel": "tiny"}
-    (home / "settings.json").write_text(json.dumps(settings))
+    write_models(home, replay_server, defaultProvider="loop", defaultModel="tiny")
     skill = project / ".agents" / "skills" / "hello"
     skill.mkdir(parents=True)
     (skill / "SKILL.md").write_text("---\nname: hello\ndescription: Greets.\n---\nSay hi.\n")

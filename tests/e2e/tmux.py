@@ -10,7 +10,8 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,11 @@ class Terminal:
         """Type ``text`` literally, in one burst."""
         subprocess.run([*self._tmux, "send-keys", "-t", self.name, "-l", text], check=True)
 
+    def send(self, text: str) -> None:
+        """Type ``text`` and press Enter (a prompt or a slash command sent)."""
+        self.type(text)
+        self.keys("Enter")
+
     def resize(
         self, width: int, height: int, until: Callable[[str], bool] = lambda _s: True
     ) -> str:
@@ -120,3 +126,66 @@ class Terminal:
 
     def close(self) -> None:
         subprocess.run([*self._tmux, "kill-session", "-t", self.name], check=False)
+
+
+@contextmanager
+def started(
+    cwd: Path,
+    home: Path,
+    *,
+    ready: str = "demo (offline)",
+    width: int = 120,
+    height: int = 36,
+    args: tuple[str, ...] = (),
+    socket: str | None = None,
+    env: dict[str, str] | None = None,
+) -> Iterator[Terminal]:
+    """A :class:`Terminal` once ``ready`` is on its screen (the session is up); closed
+    when the block ends, however it ends."""
+    terminal = Terminal(cwd, home, width, height, args=args, socket=socket, env=env)
+    try:
+        terminal.wait_for(lambda s: ready in s, "the session")
+        yield terminal
+    finally:
+        terminal.close()
+
+
+def new_project(tmp_path: Path) -> Path:
+    """An empty ``project`` folder under ``tmp_path`` (the home is ``tmp_path/home``)."""
+    project = tmp_path / "project"
+    project.mkdir(exist_ok=True)
+    return project
+
+
+def alive(pid: int) -> bool:
+    """The process exists and is not a zombie."""
+    try:
+        return "State:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+
+
+def ended_within(pids: Sequence[int], seconds: float) -> float | None:
+    """Seconds until none of ``pids`` is alive, or None if one still is after ``seconds``."""
+    start = time.monotonic()
+    while True:
+        took = time.monotonic() - start
+        if not any(alive(p) for p in pids):
+            return took
+        if took >= seconds:
+            return None
+        time.sleep(0.05)
+
+
+@contextmanager
+def replied(
+    tmp_path: Path, socket: str, width: int, height: int, env: dict[str, str] | None = None
+) -> Iterator[Terminal]:
+    """pitui on the demo model in ``tmp_path/project`` at ``width``×``height`` once it
+    answered ``hello``."""
+    project, home = new_project(tmp_path), tmp_path / "home"
+    with started(project, home, width=width, height=height, socket=socket, env=env) as term:
+        term.send("hello")
+        # The reply's usage: "said: hello" may scroll out of 24 rows before a poll sees it.
+        term.wait_for(lambda s: "↓" in s.splitlines()[-1], "the reply's usage")
+        yield term

@@ -43,7 +43,10 @@ def test_after_retries_the_error_names_the_first_failure_and_the_last(
     project: Path, pitui_home: Path, replay_server: ReplayServer
 ) -> None:
     replay_server.add(Reply(body=ANTHROPIC_TEXT[:_CUT] + _OVERLOADED))
-    replay_server.add(*[Reply.json_error(503, _DOWN) for _ in range(20)])
+    # Retry-After: 0, or each attempt's own retries back off 1 s and 2 s (what is tested is
+    # the message after the retries, not the wait between them).
+    down = [Reply.json_error(503, _DOWN, headers={"retry-after": "0"}) for _ in range(20)]
+    replay_server.add(*down)
     write_models(pitui_home, replay_server)
     result = run_pitui(project, "-p", "--model", "loop/tiny", "hello")
     assert result.returncode == 1

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,20 @@ def make_app(session: AgentSession, keybindings: Keybindings | None = None) -> P
     """The app attached to ``session`` (keybindings from the file unless given)."""
     live = LiveSession(session)
     return PituiApp(live=live, themes=discover_themes([]), keybindings=keybindings)
+
+
+@asynccontextmanager
+async def running(
+    session: AgentSession, *prompts: str, size: tuple[int, int] = (120, 36)
+) -> AsyncIterator[tuple[PituiApp, Pilot[None]]]:
+    """The app on ``session`` running headless at ``size``, settled, once each of
+    ``prompts`` was sent and answered."""
+    app = make_app(session)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        for text in prompts:
+            await submit(pilot, text)
+        yield app, pilot
 
 
 async def settle(pilot: Pilot[None]) -> None:

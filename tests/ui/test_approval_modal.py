@@ -123,7 +123,8 @@ async def test_keys_answer_the_modal() -> None:
         request, preview = _edit_request()
         for keys in (["y"], ["a"], ["n", "w", "h", "y", "enter"], ["escape"], ["enter"],
                      ["right", "enter"]):  # fmt: skip
-            await _open(pilot, ApprovalScreen(request, preview), answers)
+            # Arming is tested on its own; here a short wait keeps six openings quick.
+            await _open(pilot, ApprovalScreen(request, preview, arm_delay=0.05), answers)
             await pilot.press(*keys)
             await pilot.pause()
     got = [(a.choice, a.reason) for a in answers]  # type: ignore[attr-defined]

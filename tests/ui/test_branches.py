@@ -22,7 +22,14 @@ from pitui.ui.view.state import ProgressItem, UserItem
 from pitui.ui.widgets.branch_tree import BranchTree
 from pitui.ui.widgets.composer import Composer
 from tests.replay_server import ReplayServer, Reply, write_fake_anthropic_models
-from tests.ui.command_support import make_app, make_session, notices, settle, submit, wait_until
+from tests.ui.command_support import (
+    make_session,
+    notices,
+    running,
+    settle,
+    submit,
+    wait_until,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -48,9 +55,7 @@ def user_entries(session: AgentSession) -> list[MessageEntry]:
     ]
 
 
-async def two_prompts(pilot: Pilot[None]) -> None:
-    await submit(pilot, "first prompt")
-    await submit(pilot, "second prompt")
+TWO_PROMPTS = ("first prompt", "second prompt")
 
 
 async def select(pilot: Pilot[None], entry_id: str) -> None:
@@ -67,12 +72,16 @@ async def select(pilot: Pilot[None], entry_id: str) -> None:
     await settle(pilot)
 
 
+async def open_chooser(pilot: Pilot[None], entry_id: str) -> None:
+    """Select ``entry_id`` in the tree and press Enter: the navigation's chooser opens."""
+    await select(pilot, entry_id)
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, SummaryChooser), "the chooser")
+
+
 async def test_rows_follow_the_session_live_without_rebuilding(tmp_path: Path) -> None:
     session = await make_session(tmp_path)
-    app = make_app(session)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await two_prompts(pilot)
+    async with running(session, *TWO_PROMPTS) as (app, pilot):
         lines = row_lines(app)
         assert lines[0] == "• user: first prompt"
         assert lines[-1].startswith("• assistant: ") and lines[-1].endswith("←")
@@ -86,14 +95,9 @@ async def test_rows_follow_the_session_live_without_rebuilding(tmp_path: Path) -
 
 async def test_navigate_without_summary_puts_the_text_in_the_composer(tmp_path: Path) -> None:
     session = await make_session(tmp_path)
-    app = make_app(session)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await two_prompts(pilot)
+    async with running(session, *TWO_PROMPTS) as (app, pilot):
         second = user_entries(session)[1]
-        await select(pilot, second.id)
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, SummaryChooser), "the chooser")
+        await open_chooser(pilot, second.id)
         await pilot.press("enter")  # No summary
         await wait_until(pilot, lambda: session.store.get_leaf_id() == second.parent_id, "leaf")
         await settle(pilot)
@@ -112,10 +116,7 @@ async def test_navigate_without_summary_puts_the_text_in_the_composer(tmp_path: 
 
 async def test_enter_on_the_leaf_is_already_here(tmp_path: Path) -> None:
     session = await make_session(tmp_path)
-    app = make_app(session)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await submit(pilot, "only prompt")
+    async with running(session, "only prompt") as (app, pilot):
         await pilot.press("ctrl+b", "enter")
         await settle(pilot)
         assert notices(app)[-1] == "Already at this point"
@@ -124,14 +125,9 @@ async def test_enter_on_the_leaf_is_already_here(tmp_path: Path) -> None:
 
 async def test_navigate_with_a_summary_writes_a_branch_summary(tmp_path: Path) -> None:
     session = await make_session(tmp_path)
-    app = make_app(session)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await two_prompts(pilot)
+    async with running(session, *TWO_PROMPTS) as (app, pilot):
         first_reply = session.store.get_entries()[-3]
-        await select(pilot, first_reply.id)
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, SummaryChooser), "the chooser")
+        await open_chooser(pilot, first_reply.id)
         await pilot.press("down", "enter")  # Summarize
         await wait_until(
             pilot,
@@ -157,16 +153,11 @@ async def test_cancelling_the_summary_writes_nothing(
     )
     options = SessionOptions(cwd=tmp_path, model="fake/claude-fake", session_dir=tmp_path / "s")
     session = await create_agent_session(options)
-    app = make_app(session)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await two_prompts(pilot)
+    async with running(session, *TWO_PROMPTS) as (app, pilot):
         assert session.session_file is not None
         before = session.session_file.read_bytes()
         leaf = session.store.get_leaf_id()
-        await select(pilot, user_entries(session)[1].id)
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, SummaryChooser), "the chooser")
+        await open_chooser(pilot, user_entries(session)[1].id)
         await pilot.press("down", "enter")
         await wait_until(pilot, lambda: session.navigation.is_summarizing, "the summary")
         card = next(i for i in app.chat.items if isinstance(i, ProgressItem))
@@ -185,10 +176,7 @@ async def test_cancelling_the_summary_writes_nothing(
 
 async def test_label_set_and_clear(tmp_path: Path) -> None:
     session = await make_session(tmp_path)
-    app = make_app(session)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await two_prompts(pilot)
+    async with running(session, *TWO_PROMPTS) as (app, pilot):
         first = user_entries(session)[0]
         await select(pilot, first.id)
         await pilot.press("L")
@@ -208,10 +196,7 @@ async def test_label_set_and_clear(tmp_path: Path) -> None:
 
 async def test_fork_from_the_pane_and_from_the_picker(tmp_path: Path) -> None:
     session = await make_session(tmp_path)
-    app = make_app(session)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await two_prompts(pilot)
+    async with running(session, *TWO_PROMPTS) as (app, pilot):
         old_file = session.session_file
         assert old_file is not None
         old_bytes = old_file.read_bytes()
@@ -243,10 +228,7 @@ async def test_fork_from_the_pane_and_from_the_picker(tmp_path: Path) -> None:
 
 async def test_clone_keeps_the_path_in_a_new_file(tmp_path: Path) -> None:
     session = await make_session(tmp_path)
-    app = make_app(session)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await two_prompts(pilot)
+    async with running(session, *TWO_PROMPTS) as (app, pilot):
         old_file = session.session_file
         before = [m.to_json_dict() for m in session.messages]
         await submit(pilot, "/clone")
@@ -259,10 +241,7 @@ async def test_clone_keeps_the_path_in_a_new_file(tmp_path: Path) -> None:
 
 async def test_alt_arrows_switch_to_the_sibling_branch(tmp_path: Path) -> None:
     session = await make_session(tmp_path)
-    app = make_app(session)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await two_prompts(pilot)
+    async with running(session, *TWO_PROMPTS) as (app, pilot):
         second = user_entries(session)[1]
         old_leaf = session.store.get_leaf_id()
         await session.navigate(second.id)
@@ -284,10 +263,7 @@ async def test_a_rebuilt_view_has_its_sibling_marks_at_once(tmp_path: Path) -> N
     from pitui.ui.view.replay import state_from_messages
 
     session = await make_session(tmp_path)
-    app = make_app(session)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await two_prompts(pilot)
+    async with running(session, *TWO_PROMPTS) as (app, pilot):
         second = user_entries(session)[1]
         old_leaf = session.store.get_leaf_id()
         await session.navigate(second.id)
@@ -310,10 +286,7 @@ async def test_rebuilds_at_once_end_as_the_last_one(tmp_path: Path) -> None:
     from pitui.ui.view.replay import state_from_messages
 
     session = await make_session(tmp_path)
-    app = make_app(session)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await two_prompts(pilot)
+    async with running(session, *TWO_PROMPTS) as (app, pilot):
         second = user_entries(session)[1]
         await session.navigate(second.id)
         await submit(pilot, "changed prompt")
@@ -332,10 +305,7 @@ async def test_rebuilds_at_once_end_as_the_last_one(tmp_path: Path) -> None:
 
 async def test_narrow_ctrl_b_swaps_the_tree_in_and_esc_returns(tmp_path: Path) -> None:
     session = await make_session(tmp_path)
-    app = make_app(session)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await submit(pilot, "hello")
+    async with running(session, "hello", size=(80, 24)) as (app, pilot):
         assert not app.main.branches.display or app.main.branches.region.width == 0
         await pilot.press("ctrl+b")
         await settle(pilot)
@@ -353,10 +323,7 @@ async def test_narrow_ctrl_b_swaps_the_tree_in_and_esc_returns(tmp_path: Path) -
 
 async def test_double_escape_on_an_empty_composer_focuses_the_tree(tmp_path: Path) -> None:
     session = await make_session(tmp_path)
-    app = make_app(session)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await submit(pilot, "hello")
+    async with running(session, "hello") as (app, pilot):
         await pilot.press("escape", "escape")
         await settle(pilot)
         assert tree(app).has_focus
@@ -368,9 +335,7 @@ async def test_entries_appear_while_the_agent_works(
     monkeypatch.setenv("PITUI_DEMO_PACE_MS", "40")  # slow enough to look mid-run
     (tmp_path / "notes.txt").write_text("one\ntwo\n")
     session = await make_session(tmp_path)
-    app = make_app(session)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
+    async with running(session) as (app, pilot):
         composer = app.query_one(Composer)
         composer.load_text("read notes.txt")
         composer.submit()
@@ -389,10 +354,7 @@ async def test_entries_appear_while_the_agent_works(
 
 async def test_ctrl_c_and_ctrl_d_in_the_tree_are_the_tree_s_keys(tmp_path: Path) -> None:
     session = await make_session(tmp_path)
-    app = make_app(session)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await submit(pilot, "hello")
+    async with running(session, "hello") as (app, pilot):
         await pilot.press("ctrl+b", "ctrl+a")  # the "all" filter
         state = tree(app).state
         assert state is not None and state.view.filter_mode == "all"
@@ -416,7 +378,6 @@ async def test_typing_while_a_navigation_runs_goes_after_the_text_put_back(
     from pitui.ui.controllers.branches import BranchesController
 
     session = await make_session(tmp_path)
-    app = make_app(session)
     if slow == "files":
         files_for_move = BranchesController._files_for_move
 
@@ -433,13 +394,9 @@ async def test_typing_while_a_navigation_runs_goes_after_the_text_put_back(
             return await navigate(self, *args, **kw)  # type: ignore[arg-type]
 
         monkeypatch.setattr(type(session), "navigate", slow_navigate)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await two_prompts(pilot)
+    async with running(session, *TWO_PROMPTS) as (app, pilot):
         second = user_entries(session)[1]
-        await select(pilot, second.id)
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, SummaryChooser), "the chooser")
+        await open_chooser(pilot, second.id)
         await pilot.press("enter", *" and more")  # No summary, then typing at once
         await wait_until(pilot, lambda: session.store.get_leaf_id() == second.parent_id, "leaf")
         await settle(pilot)
@@ -455,10 +412,7 @@ async def test_capitals_typed_into_a_search_are_letters(tmp_path: Path) -> None:
     took the D); while a search is typed capitals are letters, and the shifted actions
     work again once the selection moves."""
     session = await make_session(tmp_path)
-    app = make_app(session)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await submit(pilot, "look at README")
+    async with running(session, "look at README") as (app, pilot):
         await pilot.press("ctrl+b", *"README")
         await settle(pilot)
         state = tree(app).state

@@ -126,7 +126,7 @@ async def test_continue_recent_previews_the_newest_session(tmp_path: Path) -> No
     sessions = tmp_path / "sessions"
     sessions.mkdir()
     write(sessions / "old.jsonl", generate(1, turns=5))
-    path = write(sessions / "new.jsonl", generate(3, turns=300))
+    path = write(sessions / "new.jsonl", generate(3, turns=40))  # the newest, not the size
     args = build_parser().parse_args(["-c", "--session-dir", str(sessions)])
     app = create_app(args, tmp_path)
     previews = _spy_previews(app)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +88,11 @@ def processes_running(marker: str) -> list[int]:
         if marker in cmdline and state != "Z" and int(entry) != os.getpid():
             found.append(int(entry))
     return found
+
+
+def wait_gone(marker: str, within: float = 10.0) -> list[int]:
+    """Wait (bounded) until no process carries ``marker``; the pids still left."""
+    deadline = time.monotonic() + within
+    while (left := processes_running(marker)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left

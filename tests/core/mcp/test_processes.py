@@ -22,16 +22,9 @@ from pitui.core.mcp.config import LoadedConfig, ServerEntry
 from pitui.core.mcp.log import McpLog
 from pitui.core.mcp.processes import live_groups
 from pitui.core.mcp.runtime import McpRuntime
-from tests.core.mcp.helpers import DEMO, processes_running, text_reply, write_mcp
+from tests.core.mcp.helpers import DEMO, processes_running, text_reply, wait_gone, write_mcp
 from tests.modes.loopback import pitui_command, write_models
 from tests.replay_server import ReplayServer, Reply
-
-
-def wait_gone(marker: str, within: float = 10.0) -> list[int]:
-    deadline = time.monotonic() + within
-    while (left := processes_running(marker)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return left
 
 
 def wrapper(marker: str, *, stubborn: bool = False) -> dict[str, object]:
