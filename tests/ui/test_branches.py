@@ -427,9 +427,7 @@ async def test_a_resumed_path_gives_its_lines_up_and_still_reads_them(tmp_path: 
     for the context) give up their file lines; after Alt+→ the other branch's do too.
     The rows, the conversation and the sibling switch read the same as before."""
     session = await make_session(tmp_path)
-    async with make_app(session).run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await two_prompts(pilot)
+    async with running(session, "first prompt", "second prompt") as (_, pilot):
         await session.navigate(user_entries(session)[1].id)
         await submit(pilot, "changed prompt")
         await settle(pilot)
@@ -438,9 +436,7 @@ async def test_a_resumed_path_gives_its_lines_up_and_still_reads_them(tmp_path: 
     assert path is not None
     options = SessionOptions(cwd=tmp_path, model="demo/demo", session_file=path)
     resumed = await create_agent_session(options)
-    app = make_app(resumed)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
+    async with running(resumed) as (app, pilot):
         table = resumed.store.table
         given_up = {p for p in range(len(table)) if table.raws[p] == b""}
         on_path = {p for p in range(len(table)) if table.is_typed(p) and table.line(p)}
