@@ -16,6 +16,7 @@ from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import events as textual_events
 from textual._path import CSSPathType
 from textual.app import App, SystemCommand
 from textual.binding import BindingType
@@ -37,6 +38,7 @@ from pitui.ui.view.pvector import changed_positions
 from pitui.ui.view.session_info import SessionInfo
 from pitui.ui.widgets.branch_tree import BranchTree
 from pitui.ui.widgets.composer import Composer
+from pitui.ui.widgets.key_gate import KeyGate, OpensScreens
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -152,6 +154,25 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
 
     # The controllers are built on first use (the first frame needs none of them) and
     # their modules imported then: they bring the view's item models and the dispatcher.
+
+    @cached_property
+    def key_gate(self) -> KeyGate:
+        """Holds the keys typed while a pane's key opens a screen (see its module)."""
+        return KeyGate(self._route_key, self.call_next, self.set_timer)
+
+    async def on_event(self, event: textual_events.Event) -> None:
+        if isinstance(event, textual_events.Key) and not event.is_forwarded:
+            if not self.key_gate.take(event):
+                await self._route_key(event)
+            return
+        await super().on_event(event)
+
+    async def _route_key(self, event: textual_events.Key) -> None:
+        """Route a key as Textual does; one that opens a screen holds the next ones."""
+        focused = self.focused
+        if isinstance(focused, OpensScreens) and focused.opens_screen(event):
+            self.key_gate.hold()
+        await super().on_event(event)
 
     @cached_property
     def branches(self) -> BranchesController:
@@ -511,14 +532,21 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
     async def on_composer_submitted(self, message: Composer.Submitted) -> None:
         await self.prompts.submit(message.text, follow_up=message.follow_up, images=message.images)
 
+    # The tree's keys that open a screen held the keys after them (key_gate): the screen
+    # is pushed now (or its flow started), so they may go on.
+
     def on_branch_tree_navigate(self, message: BranchTree.Navigate) -> None:
         self.branches.navigate(message.entry_id)
+        self.key_gate.release()
 
     def on_branch_tree_edit_label(self, message: BranchTree.EditLabel) -> None:
         self.branches.edit_label(message.entry_id, message.label)
+        self.key_gate.release()
 
     def on_branch_tree_fork(self, message: BranchTree.Fork) -> None:
         self.run_guarded(self.branches.fork(message.entry_id))
+        self.key_gate.release()
 
     def on_branch_tree_show_files(self, message: BranchTree.ShowFiles) -> None:
         self.branches.show_files(message.entry_id)
+        self.key_gate.release()
