@@ -6,7 +6,7 @@ along."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,18 +25,14 @@ def project(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def terminal(project: Path, tmp_path: Path) -> Iterator[Terminal]:
-    term = Terminal(project, tmp_path / "home", socket=SOCKET)
-    yield term
-    term.close()
+def terminal(project: Path, open_terminal: Callable[..., Terminal]) -> Terminal:
+    return open_terminal(project, socket=SOCKET)
 
 
 def _model_edits_app_py(terminal: Terminal) -> None:
     """The demo model writes ``port = 8080`` into app.py, approved once."""
     terminal.wait_for(lambda s: "Branches" in s and "demo" in s, "the first frame")
-    terminal.type("write app.py: port = 8080")
-    terminal.keys("Enter")
-    terminal.wait_for(lambda s: "y allow once" in s, "the approval")
+    terminal.send("write app.py: port = 8080", lambda s: "y allow once" in s, "the approval")
     terminal.keys("y")
     terminal.wait_for(lambda s: "I wrote app.py" in s, "the reply after the edit")
 
@@ -78,9 +74,7 @@ def test_files_follow_the_branch(terminal: Terminal, project: Path) -> None:
     assert app.read_text() == "port = 9090\n"
     # A new version of the prompt: a sibling branch made on the old files.
     terminal.keys("C-c")
-    terminal.type("hello")
-    terminal.keys("Enter")
-    terminal.wait_for(lambda s: "• user: hello" in s, "the new branch in the tree")
+    terminal.send("hello", lambda s: "• user: hello" in s, "the new branch in the tree")
     terminal.keys("M-Left")  # to the branch with the edit
     _restore_question(terminal)
     terminal.wait_for(lambda s: app.read_text() == "port = 8080", "the edit back", timeout=10)
@@ -93,9 +87,7 @@ def test_files_follow_the_branch(terminal: Terminal, project: Path) -> None:
 def test_rewind_files_only_keeps_the_conversation(terminal: Terminal, project: Path) -> None:
     app = project / "app.py"
     _model_edits_app_py(terminal)
-    terminal.type("/rewind")
-    terminal.keys("Enter")
-    terminal.wait_for(lambda s: "Rewind to before a message" in s, "the message picker")
+    terminal.send("/rewind", lambda s: "Rewind to before a message" in s, "the message picker")
     terminal.keys("Enter")
     screen = terminal.wait_for(lambda s: "Files only" in s, "conversation / files / both")
     assert "1 file would change" in screen

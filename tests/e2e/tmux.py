@@ -69,6 +69,12 @@ class Terminal:
         """Type ``text`` literally, in one burst."""
         subprocess.run([*self._tmux, "send-keys", "-t", self.name, "-l", text], check=True)
 
+    def send(self, text: str, until: Callable[[str], bool], what: str) -> str:
+        """Type ``text`` into the composer, press Enter, and wait until ``until`` holds."""
+        self.type(text)
+        self.keys("Enter")
+        return self.wait_for(until, what)
+
     def resize(
         self, width: int, height: int, until: Callable[[str], bool] = lambda _s: True
     ) -> str:

@@ -14,7 +14,7 @@ import asyncio
 import inspect
 import time
 from collections.abc import Awaitable, Sequence
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar
 
 from pitui.errors import PituiError
 from pitui.ui.host import push_for_result
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from pitui.ui.screens.navigate import Navigation, SummaryChoice, SummaryChooser
     from pitui.ui.view.chat_state import ChatState
     from pitui.ui.view.tree_pane import TreePaneState  # loads with a session (models)
+
+_T = TypeVar("_T")
 
 ALREADY_HERE = "Already at this point"
 Cancelled: TypeAlias = Literal["cancelled"]
@@ -244,8 +246,13 @@ class BranchesController:
         session = self.session
         if session is None or session.settings.checkpoints.restore == "never":
             return None
+        return await self._compared(session.checkpoints.preview_for(entry_id))
+
+    async def _compared(self, comparing: Awaitable[_T]) -> _T | None:
+        """What ``comparing`` finds; None, said in a notice, when the files cannot be
+        compared."""
         try:
-            return await session.checkpoints.preview_for(entry_id)
+            return await comparing
         except PituiError as exc:
             await self.host.apply([AddNotice(f"Files not compared: {exc}", "warning")])
             return None
@@ -343,11 +350,7 @@ class BranchesController:
         target = entry_id or (session.store.get_leaf_id() if session is not None else None)
         if session is None or target is None:
             return
-        try:
-            found = await session.checkpoints.preview_for(target)
-        except PituiError as exc:
-            await self.host.apply([AddNotice(f"Files not compared: {exc}", "warning")])
-            return
+        found = await self._compared(session.checkpoints.preview_for(target))
         if found is None:
             note = "No file differences at this point (or no checkpoint is known there)"
             await self.host.apply([AddNotice(note)])
@@ -510,11 +513,7 @@ class BranchesController:
         session = self.session
         if entry_id is None or session is None:
             return
-        try:
-            comparison = await session.checkpoints.comparison_for(entry_id)
-        except PituiError as exc:
-            await self.host.apply([AddNotice(f"Files not compared: {exc}", "warning")])
-            comparison = None
+        comparison = await self._compared(session.checkpoints.comparison_for(entry_id))
         files = comparison.count if comparison is not None else 0
         target = self._row_text(entry_id) or f"entry {entry_id}"
         choice = await push_for_result(self.host, RewindChooser(target, files))

@@ -21,13 +21,8 @@ from pitui.core.context_unsent import CHECKPOINT_REASON
 from pitui.core.session.context import build_session_context
 from pitui.core.session.load import parse_session_bytes
 from pitui.core.session_setup import SessionOptions, create_agent_session
-from tests.core.checkpoints.helpers import hash_tree, make_project
+from tests.core.checkpoints.helpers import fast_demo, hash_tree, make_project  # noqa: F401
 from tests.core.session.helpers import ORACLE, read_objects
-
-
-@pytest.fixture(autouse=True)
-def _fast_demo(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
 
 
 async def _session(cwd: Path, **kw: Any) -> AgentSession:
