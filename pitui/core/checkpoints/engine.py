@@ -12,13 +12,16 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pitui.core.checkpoints.git import git_problem
 from pitui.core.checkpoints.index_reader import index_paths
-from pitui.core.checkpoints.restore import RestoreOutcome, clean_leftovers, restore_tree
 from pitui.core.checkpoints.snapshot import Snapshot, take_snapshot, update_index
 from pitui.core.checkpoints.store import Limits, ShadowStore
 from pitui.core.checkpoints.trees import EMPTY_TREE, Change, diff_trees, has_tree, read_blobs
+
+if TYPE_CHECKING:
+    from pitui.core.checkpoints.restore import RestoreOutcome
 
 
 class CheckpointEngine:
@@ -43,7 +46,7 @@ class CheckpointEngine:
         blocking work to do first, in the thread that took the lock."""
 
         def first() -> None:
-            clean_leftovers(self.store)
+            self.store.clean_leftovers()
             if then is not None:
                 then()
 
@@ -63,6 +66,8 @@ class CheckpointEngine:
         """Make the files ``target``'s, given they are ``current`` (just snapshotted);
         then record the paths it wrote in the store's index, so that it matches the
         project again (their contents are in the store already)."""
+        from pitui.core.checkpoints.restore import restore_tree  # restores are rare
+
         outcome = await restore_tree(self.store, current, target)
         if not await update_index(self.store, [*outcome.written, *outcome.deleted]):
             await take_snapshot(self.store)

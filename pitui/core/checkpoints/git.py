@@ -15,8 +15,8 @@ import os
 import re
 import shutil
 from contextlib import suppress
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from pitui import paths
 from pitui.core.checkpoints.errors import CheckpointError
@@ -59,8 +59,7 @@ STORE_CONFIG: tuple[tuple[str, str], ...] = (
 STORE_ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding -diff -merge\n"
 
 
-@dataclass(frozen=True, slots=True)
-class GitResult:
+class GitResult(NamedTuple):
     """One finished git command."""
 
     code: int

@@ -222,13 +222,13 @@ class CheckpointRecorder:
         """Start the daily housekeeping in the background (once per session at most)."""
         if self._prune is not None:
             return
-        from pitui.core.checkpoints.prune import prune, prune_due
-
         engine = files.engine
 
         async def housekeeping() -> None:
             try:
-                if await asyncio.to_thread(prune_due, engine):
+                if await asyncio.to_thread(engine.store.prune_due):
+                    from pitui.core.checkpoints.prune import prune  # once a day at most
+
                     await prune(engine)
             except (CheckpointError, OSError) as exc:  # best effort: the next day retries
                 _log.warning("checkpoint housekeeping failed: %s", exc)

@@ -9,36 +9,35 @@ rest). An unchanged tree records nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias
 
 from pitui.core.checkpoints.engine import CheckpointEngine
 from pitui.core.checkpoints.errors import CheckpointError
 from pitui.core.checkpoints.points import CHECKPOINT_TYPE, Point, PointFinder
-from pitui.core.checkpoints.prune import note_session
-from pitui.core.checkpoints.restore import RestoreOutcome
 from pitui.core.checkpoints.snapshot import Snapshot
 from pitui.core.checkpoints.store import finish_blocking
 from pitui.core.checkpoints.trees import EMPTY_TREE, Change
 from pitui.core.session.store import SessionStore
+
+if TYPE_CHECKING:
+    from pitui.core.checkpoints.restore import RestoreOutcome
 
 MAX_LISTED = 200
 """Changed paths named in one checkpoint entry."""
 Reason: TypeAlias = Literal["beforeTools", "runEnd", "beforeRestore", "manual"]
 
 
-@dataclass(frozen=True, slots=True)
-class Recorded:
+class Recorded(NamedTuple):
     """A checkpoint that was just recorded."""
 
     entry_id: str
     tree: str
     changed: list[str]
-    newly_skipped: list[str] = field(default_factory=list)
+    newly_skipped: list[str]
 
 
-@dataclass(frozen=True, slots=True)
-class Prepared:
+class Prepared(NamedTuple):
     """A snapshot taken ahead of the checkpoint that records it (:meth:`SessionFiles.prepare`)."""
 
     snapshot: Snapshot
@@ -141,7 +140,7 @@ class SessionFiles:
         self.engine.note_last_tree(tree)
         if not self._noted and self.store.path is not None:
             self._noted = True
-            note_session(self.engine, self.store.path)
+            self.engine.store.note_session(self.store.path)
 
     async def _append(
         self,

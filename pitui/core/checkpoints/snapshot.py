@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pitui.core.checkpoints.errors import CheckpointError, TooManyFiles
 from pitui.core.checkpoints.index_reader import index_entry_count, index_stamp
@@ -28,12 +27,11 @@ from pitui.core.checkpoints.store import ShadowStore, finish_blocking
 from pitui.core.checkpoints.trees import encode_path
 
 
-@dataclass(frozen=True, slots=True)
-class Snapshot:
+class Snapshot(NamedTuple):
     """The project's files at one moment, as a tree in the shadow store."""
 
     tree: str
-    newly_skipped: list[str] = field(default_factory=list)
+    newly_skipped: list[str]
     """Files over the size limit seen for the first time (to say so once)."""
 
 
@@ -104,7 +102,8 @@ async def take_snapshot(store: ShadowStore) -> Snapshot:
     changed = sorted(set(_split_z(listing)))
     newly: list[str] = []
     if not changed and noted is not None and oversize == state.get("oversize", []):
-        return Snapshot(tree=noted)  # ls-files does not write the index: still that tree
+        # ls-files does not write the index: it is still that tree.
+        return Snapshot(tree=noted, newly_skipped=[])
     if changed:
         indexed, sizes = await finish_blocking(_measure, store, changed)
         if indexed + len(changed) > limits.max_files:

@@ -14,11 +14,11 @@ import fcntl
 import json
 import os
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pitui import paths
 from pitui.core.checkpoints.errors import CheckpointError
@@ -26,12 +26,13 @@ from pitui.core.checkpoints.git import STORE_ATTRIBUTES, STORE_CONFIG, Git
 from pitui.private_files import private_dir
 
 _T = TypeVar("_T")
+PRUNE_EVERY_S = 24 * 3600
+"""Housekeeping of the store runs at most this often (see :mod:`.prune`)."""
 DEFAULT_EXCLUDES = ("/.pitui/", ".git/", ".*.pitui-restore-*")
 """Never snapshotted: pitui's own folder, any git directory, a restore's temporary files."""
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
+class Limits(NamedTuple):
     """What a project may hold before files are skipped or the feature turns off."""
 
     max_file_bytes: int = 10 * 1024 * 1024
@@ -113,6 +114,46 @@ class ShadowStore:
         except (OSError, ValueError):
             return {}
         return data if isinstance(data, dict) else {}
+
+    def note_session(self, session_file: Path) -> None:
+        """Remember that ``session_file`` names checkpoints of this store (housekeeping
+        keeps what it names). Blocking."""
+        state = self.read_state()
+        known = state.setdefault("sessions", [])
+        name = str(session_file)
+        if name not in known:
+            known.append(name)
+            self.write_state(state)
+
+    def prune_due(self) -> bool:
+        """True when the last prune was :data:`PRUNE_EVERY_S` ago or more (and marks it as
+        started). Blocking."""
+        state = self.read_state()
+        last = state.get("lastPrune")
+        due = isinstance(last, int | float) and time.time() - last >= PRUNE_EVERY_S
+        if due or not isinstance(last, int | float):  # a new store: its first prune in a day
+            state["lastPrune"] = time.time()
+            self.write_state(state)
+        return due
+
+    @property
+    def journal_path(self) -> Path:
+        """Where a running restore lists its temporary files."""
+        return self.git_dir / "restore-journal.json"
+
+    def clean_leftovers(self) -> None:
+        """Remove the temporary files of a restore that was killed. Blocking."""
+        journal = self.journal_path
+        try:
+            names = json.loads(journal.read_text())
+        except (OSError, ValueError):
+            return
+        for name in names if isinstance(names, list) else []:
+            if isinstance(name, str) and ".pitui-restore-" in name:
+                with suppress(OSError):
+                    os.unlink(name)
+        with suppress(OSError):
+            journal.unlink()
 
     def write_state(self, state: dict[str, Any]) -> None:
         """Replace the state file atomically. Blocking."""
