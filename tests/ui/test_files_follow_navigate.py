@@ -202,3 +202,23 @@ async def test_the_restore_setting_skips_the_question(
         await pilot.press("enter")  # No summary
         await _moved(pilot, session, first_reply)
     assert app_py(project) == f"port = {expected}\n"
+
+
+async def test_keys_after_alt_arrow_reach_the_restore_question(tmp_path: Path) -> None:
+    """Alt+← and Enter in one burst: the switch compares the files before it asks, and
+    the Enter waits for the question (Restore files) instead of reaching the composer."""
+    project, session, first_reply = await two_points(tmp_path)
+    comparison = await session.checkpoints.comparison_for(first_reply)
+    assert comparison is not None
+    await session.checkpoints.restore(comparison.point)
+    await session.navigate(first_reply)
+    await session.prompt("other")  # a sibling of "again", on the old files
+    assert app_py(project) == OLD
+    async with running(session, tmp_path) as (app, pilot):
+        from textual import events
+
+        # Posted at once, as a terminal sends a burst (Pilot's press waits between keys).
+        app.post_message(events.Key("alt+left", None))
+        app.post_message(events.Key("enter", "\r"))
+        await wait_until(pilot, lambda: app_py(project) == NEW, "the sibling's files")
+        await settle(pilot)

@@ -8,7 +8,9 @@ second Enter and the text land in the tree, not in the chooser Enter opens). So 
 says which of its keys open a screen (:class:`OpensScreens`); from such a key on, the
 app holds the keys that follow (:class:`KeyGate`) until it has handled the widget's
 message (the screen is open, or there was none to open), then routes them in order: to
-the new screen's focus, or wherever they would have gone.
+the new screen's focus, or wherever they would have gone. A flow that opens its screen
+only after some work (comparing files before the Restore files question) holds the keys
+itself, from the key that started it (:meth:`KeyGate.hold`'s :class:`KeyHold`).
 """
 
 from __future__ import annotations
@@ -59,12 +61,14 @@ class KeyGate:
         """True while keys wait (held, or not yet sent on after a hold)."""
         return bool(self._holds or self._waiting)
 
-    def hold(self) -> None:
-        """Hold the keys that come from now on (until :meth:`release`)."""
+    def hold(self) -> KeyHold:
+        """Hold the keys that come from now on, until :meth:`release` (or the returned
+        hold's own ``release``, for a flow that opens its screen later)."""
         self._holds += 1
         self._generation += 1
         generation = self._generation
         self._after(HOLD_AT_MOST_S, lambda: self._expire(generation))
+        return KeyHold(self)
 
     def release(self) -> None:
         """One reason to hold is gone; the waiting keys go on once none is left."""
@@ -89,3 +93,16 @@ class KeyGate:
         """The waiting keys, in order, until one of them opens a screen again."""
         while self._waiting and not self._holds:
             await self._route(self._waiting.pop(0))
+
+
+class KeyHold:
+    """One hold of a :class:`KeyGate`, let go once (again: nothing)."""
+
+    def __init__(self, gate: KeyGate) -> None:
+        self._gate: KeyGate | None = gate
+
+    def release(self) -> None:
+        """Let the keys go (once this is the last hold)."""
+        gate, self._gate = self._gate, None
+        if gate is not None:
+            gate.release()
