@@ -50,6 +50,12 @@ def session_list_cache() -> Path:
     return home() / "cache" / "session-list.json"
 
 
+def git_version_cache() -> Path:
+    """The version of the git executable checkpoints use, keyed by its file's identity
+    (so a ``pitui -p`` run does not start ``git --version`` each time)."""
+    return home() / "cache" / "git-version.json"
+
+
 def trash_dir() -> Path:
     """Where deleted session files go (moved, never unlinked): one folder per project
     folder of the sessions tree, so a file can be put back by hand."""

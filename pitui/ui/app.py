@@ -16,6 +16,7 @@ from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import events as textual_events
 from textual._path import CSSPathType
 from textual.app import App, SystemCommand
 from textual.binding import BindingType
@@ -26,7 +27,7 @@ from pitui.core.session.bulk import resume_collection
 from pitui.core.themes import theme_name_for
 from pitui.core.usage import UsageTotals
 from pitui.ui.commands.actions import BY_ID
-from pitui.ui.commands.keymap import bindings
+from pitui.ui.commands.keymap import bindings, key_set
 from pitui.ui.host import HostServices
 from pitui.ui.live.bridge import AgentEventBatch, EventBridge, Subscribe
 from pitui.ui.live.session import NO_SESSION_NOTICE, LiveSession
@@ -37,6 +38,7 @@ from pitui.ui.view.pvector import changed_positions
 from pitui.ui.view.session_info import SessionInfo
 from pitui.ui.widgets.branch_tree import BranchTree
 from pitui.ui.widgets.composer import Composer
+from pitui.ui.widgets.key_gate import KeyGate, KeyHold, OpensScreens
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -50,6 +52,9 @@ if TYPE_CHECKING:
     from pitui.ui.view.reducer import AnyEvent
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
 
+SCREEN_FLOW_ACTIONS = ("previousBranch", "nextBranch")
+"""Actions that open a screen only after some work (the sibling's files are compared
+before Restore files is asked): the keys typed after theirs wait for it."""
 # Session changes after which the transcript itself is different: rebuild the view.
 REBUILD_KINDS = frozenset({"new", "resume", "navigate", "fork", "compaction"})
 Startup = Callable[["PituiApp"], Awaitable[None]]
@@ -111,6 +116,9 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         """Theme problems, shown once the screen is up."""
         self._keybindings = keybindings
         """keybindings.json's bindings (None: read the file after the first frame)."""
+        self._held_for_binding: set[int] = set()
+        """Keys (ids) whose binding opens a screen, holding the keys after them."""
+        self._screen_keys: tuple[Keybindings, frozenset[str]] | None = None
         source = event_source or (live.subscribe if live is not None else None)
         self._bridge = EventBridge(self, source) if source is not None else None
         self.new_session = False
@@ -152,6 +160,48 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
 
     # The controllers are built on first use (the first frame needs none of them) and
     # their modules imported then: they bring the view's item models and the dispatcher.
+
+    @cached_property
+    def key_gate(self) -> KeyGate:
+        """Holds the keys typed while a pane's key opens a screen (see its module)."""
+        return KeyGate(self._route_key, self.call_after_refresh, self.set_timer)
+
+    def hold_keys(self) -> KeyHold:
+        return self.key_gate.hold()
+
+    async def on_event(self, event: textual_events.Event) -> None:
+        if not isinstance(event, textual_events.Key):
+            await super().on_event(event)
+        elif not event.is_forwarded:
+            if not self.key_gate.take(event):
+                await self._route_key(event)
+        else:  # back from the focused widget: the bindings run now
+            try:
+                await super().on_event(event)
+            finally:
+                if id(event) in self._held_for_binding:
+                    self._held_for_binding.discard(id(event))
+                    self.key_gate.release()  # the action took its own hold if it needs one
+
+    async def _route_key(self, event: textual_events.Key) -> None:
+        """Route a key as Textual does; one that opens a screen holds the next ones."""
+        focused = self.focused
+        if isinstance(focused, OpensScreens) and focused.opens_screen(event):
+            self.key_gate.hold()
+        elif event.key in self._screen_action_keys():
+            # Its binding runs once the key comes back from the focused widget, after the
+            # keys behind it were routed: they wait until it has run (on_event).
+            self.key_gate.hold()
+            self._held_for_binding.add(id(event))
+        await super().on_event(event)
+
+    def _screen_action_keys(self) -> frozenset[str]:
+        """The keys of the actions whose flow opens a screen after some work."""
+        keybindings = self.keys.keybindings
+        if self._screen_keys is None or self._screen_keys[0] is not keybindings:
+            found = frozenset().union(*(key_set(keybindings, a) for a in SCREEN_FLOW_ACTIONS))
+            self._screen_keys = (keybindings, found)
+        return self._screen_keys[1]
 
     @cached_property
     def branches(self) -> BranchesController:
@@ -524,14 +574,22 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
     async def on_composer_submitted(self, message: Composer.Submitted) -> None:
         await self.prompts.submit(message.text, follow_up=message.follow_up, images=message.images)
 
+    # The tree's keys that open a screen held the keys after them (key_gate): the screen
+    # is pushed now (or its flow started), so they may go on.
+
     def on_branch_tree_navigate(self, message: BranchTree.Navigate) -> None:
         self.branches.navigate(message.entry_id)
+        self.key_gate.release()
 
     def on_branch_tree_edit_label(self, message: BranchTree.EditLabel) -> None:
         self.branches.edit_label(message.entry_id, message.label)
+        self.key_gate.release()
 
     def on_branch_tree_fork(self, message: BranchTree.Fork) -> None:
-        self.run_guarded(self.branches.fork(message.entry_id))
+        held = self.key_gate.hold()  # until the fork's question is open (or none is)
+        self.run_guarded(self.branches.fork(message.entry_id, held))
+        self.key_gate.release()
 
     def on_branch_tree_show_files(self, message: BranchTree.ShowFiles) -> None:
         self.branches.show_files(message.entry_id)
+        self.key_gate.release()

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from pitui.ui.view.chat_state import ChatState
     from pitui.ui.view.reducer import AnyEvent
     from pitui.ui.view.state import NoticeLevel
+    from pitui.ui.widgets.key_gate import KeyHold
 
 
 class BranchControl(Protocol):
@@ -217,6 +218,12 @@ class UiHost(Protocol):
 
     def end_loading(self) -> None:
         """The start-up is over without a session (prompts typed now are not queued)."""
+        ...
+
+    def hold_keys(self) -> KeyHold:
+        """Hold the keys typed from now on until the returned hold is let go: a flow
+        started by a key that opens its screen only after some work (the keys of a burst
+        then reach that screen, not the widget behind it)."""
         ...
 
     def switch_theme(self, name: str) -> bool:

@@ -6,7 +6,7 @@ along."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,10 +25,16 @@ def project(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def terminal(project: Path, tmp_path: Path) -> Iterator[Terminal]:
-    term = Terminal(project, tmp_path / "home", socket=SOCKET)
-    yield term
-    term.close()
+def terminal(project: Path, open_terminal: Callable[..., Terminal]) -> Terminal:
+    return open_terminal(project, socket=SOCKET)
+
+
+def _model_edits_app_py(terminal: Terminal) -> None:
+    """The demo model writes ``port = 8080`` into app.py, approved once."""
+    terminal.wait_for(lambda s: "Branches" in s and "demo" in s, "the first frame")
+    terminal.send_until("write app.py: port = 8080", lambda s: "y allow once" in s, "the approval")
+    terminal.keys("y")
+    terminal.wait_for(lambda s: "I wrote app.py" in s, "the reply after the edit")
 
 
 def _restore_question(terminal: Terminal) -> None:
@@ -45,12 +51,7 @@ def _restore_question(terminal: Terminal) -> None:
 def test_files_follow_the_branch(terminal: Terminal, project: Path) -> None:
     git_before = hash_tree(project / ".git")
     app = project / "app.py"
-    terminal.wait_for(lambda s: "Branches" in s and "demo" in s, "the first frame")
-    terminal.type("write app.py: port = 8080")
-    terminal.keys("Enter")
-    terminal.wait_for(lambda s: "y allow once" in s, "the approval")
-    terminal.keys("y")
-    terminal.wait_for(lambda s: "I wrote app.py" in s, "the reply after the edit")
+    _model_edits_app_py(terminal)
     assert app.read_text() == "port = 8080"
     # The row of the run that changed a file carries the marker.
     terminal.keys("C-b")
@@ -73,9 +74,7 @@ def test_files_follow_the_branch(terminal: Terminal, project: Path) -> None:
     assert app.read_text() == "port = 9090\n"
     # A new version of the prompt: a sibling branch made on the old files.
     terminal.keys("C-c")
-    terminal.type("hello")
-    terminal.keys("Enter")
-    terminal.wait_for(lambda s: "• user: hello" in s, "the new branch in the tree")
+    terminal.send_until("hello", lambda s: "• user: hello" in s, "the new branch in the tree")
     terminal.keys("M-Left")  # to the branch with the edit
     _restore_question(terminal)
     terminal.wait_for(lambda s: app.read_text() == "port = 8080", "the edit back", timeout=10)
@@ -87,15 +86,10 @@ def test_files_follow_the_branch(terminal: Terminal, project: Path) -> None:
 
 def test_rewind_files_only_keeps_the_conversation(terminal: Terminal, project: Path) -> None:
     app = project / "app.py"
-    terminal.wait_for(lambda s: "Branches" in s and "demo" in s, "the first frame")
-    terminal.type("write app.py: port = 8080")
-    terminal.keys("Enter")
-    terminal.wait_for(lambda s: "y allow once" in s, "the approval")
-    terminal.keys("y")
-    terminal.wait_for(lambda s: "I wrote app.py" in s, "the reply after the edit")
-    terminal.type("/rewind")
-    terminal.keys("Enter")
-    terminal.wait_for(lambda s: "Rewind to before a message" in s, "the message picker")
+    _model_edits_app_py(terminal)
+    terminal.send_until(
+        "/rewind", lambda s: "Rewind to before a message" in s, "the message picker"
+    )
     terminal.keys("Enter")
     screen = terminal.wait_for(lambda s: "Files only" in s, "conversation / files / both")
     assert "1 file would change" in screen
@@ -105,3 +99,14 @@ def test_rewind_files_only_keeps_the_conversation(terminal: Terminal, project: P
     assert "I wrote app.py" in screen  # the conversation stayed
     # …at its end, whose checkpoint has the edit: the status bar says the files differ.
     terminal.wait_for(lambda s: "files differ" in s, "the status bar's mark")
+
+
+def test_a_key_burst_reaches_the_chooser_enter_opens(terminal: Terminal, project: Path) -> None:
+    """All in one send-keys: the first Enter on a row opens the chooser, and the keys after
+    it go to the chooser (the second Enter: no summary, files restored), not to the tree
+    behind it (where the Enter would navigate again and the text would search)."""
+    _model_edits_app_py(terminal)
+    terminal.keys("C-b", "Up", "Up", "Up", "Enter", "Enter", "text")
+    screen = terminal.wait_for(lambda s: "Restored 1 file" in s, "the chosen move, files restored")
+    assert (project / "app.py").read_text() == "port = 9090\n"
+    assert "search:" not in screen and "No entries" not in screen

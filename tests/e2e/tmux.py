@@ -75,6 +75,11 @@ class Terminal:
         self.type(text)
         self.keys("Enter")
 
+    def send_until(self, text: str, until: Callable[[str], bool], what: str) -> str:
+        """Type ``text`` into the composer, press Enter, and wait until ``until`` holds."""
+        self.send(text)
+        return self.wait_for(until, what)
+
     def resize(
         self, width: int, height: int, until: Callable[[str], bool] = lambda _s: True
     ) -> str:

@@ -17,6 +17,7 @@ import pytest
 
 from pitui.core.checkpoints.points import CHECKPOINT_TYPE
 from pitui.core.session.store import SessionStore
+from tests.core.checkpoints.helpers import fast_demo  # noqa: F401  (autouse fixture)
 from tests.modes.loopback import ANTHROPIC_TEXT, run_pitui
 from tests.pi16 import pi16_command, run_pi16
 from tests.replay_server import ReplayServer, Reply
@@ -57,27 +58,28 @@ def _write(path: Path, lines: list[dict[str, Any]]) -> None:
     path.write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines))
 
 
-def _pitui_session(project: Path, home: Path) -> Path:
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    project = tmp_path / "proj"
+    project.mkdir()
     (project / "app.py").write_text("port = 9090\n")
+    return project
+
+
+@pytest.fixture
+def source(project: Path, pitui_home: Path) -> Path:
+    """The session file of a real ``pitui -p`` run in which the demo model writes a file."""
     result = run_pitui(project, "-p", "write app.py: port = 8080")
     assert result.returncode == 0, result.stderr
-    [path] = list((home / "sessions").rglob("*.jsonl"))
+    [path] = list((pitui_home / "sessions").rglob("*.jsonl"))
     return path
 
 
 @pytest.mark.parametrize("version", ["0.73", "1.6"])
 def test_pi_continues_a_file_with_checkpoints_and_sends_the_same(
-    version: str,
-    pitui_home: Path,
-    replay_server: ReplayServer,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    version: str, project: Path, source: Path, replay_server: ReplayServer, tmp_path: Path
 ) -> None:
     command = _pi(version)
-    project = tmp_path / "proj"
-    project.mkdir()
-    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
-    source = _pitui_session(project, pitui_home)
     lines = _lines(source)
     assert sum(_is_checkpoint(line) for line in lines) == 2  # before the write, at the end
     with_entries, without = tmp_path / "with.jsonl", tmp_path / "without.jsonl"
@@ -127,13 +129,7 @@ def _pitui_context(path: Path) -> list[dict[str, Any]]:
     return asyncio.run(build())
 
 
-def test_session_context_lists_checkpoints_under_not_sent(
-    pitui_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    project = tmp_path / "proj"
-    project.mkdir()
-    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
-    source = _pitui_session(project, pitui_home)
+def test_session_context_lists_checkpoints_under_not_sent(project: Path, source: Path) -> None:
     ids = [line["id"] for line in _lines(source) if _is_checkpoint(line)]
     result = run_pitui(project, "session", "context", str(source))
     assert result.returncode == 0, result.stderr

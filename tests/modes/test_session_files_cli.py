@@ -17,7 +17,6 @@ import pytest
 from pitui.agent.messages import parse_agent_message
 from pitui.ai.types import TextContent, UserMessage
 from pitui.core.checkpoints.engine import CheckpointEngine
-from pitui.core.checkpoints.restore import journal_path
 from pitui.core.checkpoints.session_files import SessionFiles
 from pitui.core.session.store import SessionStore
 from tests.core.checkpoints.helpers import hash_tree, make_project
@@ -144,7 +143,7 @@ def _versions(count: int) -> tuple[dict[str, str], dict[str, str]]:
 def test_sigkill_mid_restore_leaves_every_file_whole(project: Path) -> None:
     old, new = _versions(800)
     session, (first, _second) = asyncio.run(_session_with_two_points(project, [old, new]))
-    journal = journal_path(CheckpointEngine(project).store)
+    journal = CheckpointEngine(project).store.journal_path
     (project / "keep.txt").write_text("changed outside pitui\n")  # a pre-restore entry
     proc = subprocess.Popen(
         pitui_command("session", "restore", str(session), "--to", first),

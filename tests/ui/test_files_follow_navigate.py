@@ -9,28 +9,21 @@ import pytest
 from textual.pilot import Pilot
 
 from pitui.core.agent_session import AgentSession
-from pitui.ui.app import PituiApp
 from pitui.ui.screens.files_restore import FilesPreview, RestoreFilesQuestion
 from pitui.ui.screens.navigate import SummaryChooser
 from pitui.ui.widgets.status_bar import StatusBar
-from tests.core.checkpoints.helpers import make_project
+from tests.core.checkpoints.helpers import fast_demo, make_project  # noqa: F401  (autouse)
 from tests.ui.command_support import notices, settle, wait_until
+from tests.ui.files_follow_support import (
+    NEW,
+    OLD,
+    app_py,
+    demo_session,
+    open_chooser,
+    running,
+    two_points,
+)
 from tests.ui.test_branches import select
-from tests.ui.test_files_follow_switch import _app, _checkpointed, _session
-
-
-async def _two_points(tmp_path: Path) -> tuple[Path, AgentSession, str]:
-    """A session whose first reply has app.py at 9090 and whose leaf has it at 8080 (the
-    working tree too); returns the project, the session and the first reply's id."""
-    project = make_project(tmp_path / "p", {"app.py": "port = 9090\n"})
-    session = await _checkpointed(project, tmp_path / "sessions")
-    checkpoint = session.store.get_leaf_entry()
-    assert checkpoint is not None and checkpoint.parent_id is not None
-    first_reply = checkpoint.parent_id  # the row shown (checkpoints have none)
-    (project / "app.py").write_text("port = 8080\n")
-    await session.prompt("again")
-    assert await session.checkpoints.checkpoint("manual") is not None
-    return project, session, first_reply
 
 
 def _at(session: AgentSession, entry_id: str) -> bool:
@@ -38,14 +31,9 @@ def _at(session: AgentSession, entry_id: str) -> bool:
     return session.store.get_leaf_id() == entry_id
 
 
-async def _chooser(pilot: Pilot[None], app: PituiApp, entry_id: str) -> SummaryChooser:
-    await select(pilot, entry_id)
-    await pilot.press("enter")
-    await wait_until(pilot, lambda: isinstance(app.screen, SummaryChooser), "the chooser")
-    screen = app.screen
-    assert isinstance(screen, SummaryChooser)
-    await wait_until(pilot, lambda: screen.diffs is not None, "the files offered")
-    return screen
+async def _moved(pilot: Pilot[None], session: AgentSession, entry_id: str) -> None:
+    await wait_until(pilot, lambda: _at(session, entry_id), "moved")
+    await settle(pilot)
 
 
 def _options(screen: SummaryChooser) -> list[str]:
@@ -56,11 +44,9 @@ def _options(screen: SummaryChooser) -> list[str]:
 
 
 async def test_the_chooser_offers_restore_files_and_a_preview(tmp_path: Path) -> None:
-    project, session, first_reply = await _two_points(tmp_path)
-    app = _app(session, tmp_path / "sessions")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        screen = await _chooser(pilot, app, first_reply)
+    project, session, first_reply = await two_points(tmp_path)
+    async with running(session, tmp_path) as (app, pilot):
+        screen = await open_chooser(pilot, first_reply)
         assert _options(screen) == [
             "No summary",
             "Summarize",
@@ -73,67 +59,51 @@ async def test_the_chooser_offers_restore_files_and_a_preview(tmp_path: Path) ->
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is screen, "back at the chooser")
         await pilot.press("enter")  # No summary (the files come along)
-        await wait_until(pilot, lambda: _at(session, first_reply), "moved")
-        await settle(pilot)
+        await _moved(pilot, session, first_reply)
         assert not any(isinstance(s, RestoreFilesQuestion) for s in app.screen_stack)
         assert any(n.startswith("Restored 1 file") for n in notices(app))
-    assert (project / "app.py").read_text() == "port = 9090\n"
+    assert app_py(project) == OLD
 
 
 async def test_restore_files_off_keeps_them(tmp_path: Path) -> None:
-    project, session, first_reply = await _two_points(tmp_path)
-    app = _app(session, tmp_path / "sessions")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        screen = await _chooser(pilot, app, first_reply)
+    project, session, first_reply = await two_points(tmp_path)
+    async with running(session, tmp_path) as (app, pilot):
+        screen = await open_chooser(pilot, first_reply)
         await pilot.press("r")
         assert _options(screen)[3].startswith("[ ] Restore files (1)")
         await pilot.press("enter")  # No summary
-        await wait_until(pilot, lambda: _at(session, first_reply), "moved")
-        await settle(pilot)
+        await _moved(pilot, session, first_reply)
         assert not any(n.startswith("Restored") for n in notices(app))
-    assert (project / "app.py").read_text() == "port = 8080\n"
+    assert app_py(project) == NEW
 
 
 async def test_escape_in_the_chooser_changes_nothing(tmp_path: Path) -> None:
-    project, session, first_reply = await _two_points(tmp_path)
+    project, session, first_reply = await two_points(tmp_path)
     leaf = session.store.get_leaf_id()
-    app = _app(session, tmp_path / "sessions")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await _chooser(pilot, app, first_reply)
+    async with running(session, tmp_path) as (_, pilot):
+        await open_chooser(pilot, first_reply)
         await pilot.press("escape")
         await settle(pilot)
         assert session.store.get_leaf_id() == leaf
-    assert (project / "app.py").read_text() == "port = 8080\n"
+    assert app_py(project) == NEW
 
 
 async def test_a_choice_before_the_files_are_known_waits_for_them(tmp_path: Path) -> None:
     """Enter pressed as the chooser opens (a burst of keys): the move waits for the
     comparison and keeps the default, so the files come along."""
-    project, session, first_reply = await _two_points(tmp_path)
-    app = _app(session, tmp_path / "sessions")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
+    project, session, first_reply = await two_points(tmp_path)
+    async with running(session, tmp_path) as (_, pilot):
         await select(pilot, first_reply)
         await pilot.press("enter", "enter")
-        await wait_until(pilot, lambda: _at(session, first_reply), "moved")
-        await settle(pilot)
-    assert (project / "app.py").read_text() == "port = 9090\n"
+        await _moved(pilot, session, first_reply)
+    assert app_py(project) == OLD
 
 
 async def test_same_files_offer_nothing(tmp_path: Path) -> None:
-    project, session, first_reply = await _two_points(tmp_path)
-    (project / "app.py").write_text("port = 9090\n")  # as at the target already
-    app = _app(session, tmp_path / "sessions")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await select(pilot, first_reply)
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, SummaryChooser), "the chooser")
-        screen = app.screen
-        assert isinstance(screen, SummaryChooser)
-        await wait_until(pilot, lambda: not screen.comparing, "the comparison")
+    project, session, first_reply = await two_points(tmp_path)
+    (project / "app.py").write_text(OLD)  # as at the target already
+    async with running(session, tmp_path) as (_, pilot):
+        screen = await open_chooser(pilot, first_reply)
         await pilot.pause(0.05)  # (the move's worker waits for the chooser: no settle)
         assert len(_options(screen)) == 3
         await pilot.press("escape")
@@ -145,10 +115,8 @@ async def test_files_edited_outside_pitui_show_after_the_next_reply(tmp_path: Pa
 
     from tests.ui.command_support import submit
 
-    project, session, _ = await _two_points(tmp_path)
-    app = _app(session, tmp_path / "sessions")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
+    project, session, _ = await two_points(tmp_path)
+    async with running(session, tmp_path) as (app, pilot):
         bar = app.query_one(StatusBar)
         assert "files differ" not in bar.part("location")
         (project / "app.py").write_text("port = 7070\n")  # in the user's editor
@@ -180,16 +148,14 @@ async def test_keystrokes_echo_while_a_large_checkpoint_runs(
 
     monkeypatch.setattr(pack_writer, "_pack_one", slow_pack_one)
 
-    project = make_project(tmp_path / "p", {"app.py": "port = 9090\n"})
+    project = make_project(tmp_path / "p", {"app.py": OLD})
     block = os.urandom(20_000)
     for index in range(1500):
         folder = project / f"pkg{index % 15}"
         folder.mkdir(exist_ok=True)
         (folder / f"f{index}.bin").write_bytes(block[index:] + index.to_bytes(4, "big"))
-    session = await _session(project, tmp_path / "sessions")
-    app = _app(session, tmp_path / "sessions")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
+    session = await demo_session(project, tmp_path / "sessions")
+    async with running(session, tmp_path) as (app, _):
         composer = app.query_one(Composer)
         composer.focus()
         work = asyncio.ensure_future(session.checkpoints.checkpoint("manual"))
@@ -203,19 +169,17 @@ async def test_keystrokes_echo_while_a_large_checkpoint_runs(
                 break
             await asyncio.sleep(0.005)
         shown = composer.text == "abc"
-        running = not work.done()
+        still_running = not work.done()
         assert await work is not None
-        assert shown and running, (shown, running)
+        assert shown and still_running, (shown, still_running)
 
 
 async def test_files_known_before_the_chooser_is_shown_are_offered(tmp_path: Path) -> None:
     """A fast comparison can finish before the chooser is composed: its rows are there."""
     from pitui.core.checkpoints.file_diffs import FileDiff
 
-    _, session, _ = await _two_points(tmp_path)
-    app = _app(session, tmp_path / "sessions")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
+    _, session, _ = await two_points(tmp_path)
+    async with running(session, tmp_path) as (app, pilot):
         screen = SummaryChooser("user: x", files_pending=True)
         screen.offer_files([FileDiff("app.py", "modified", "-1 a\n+1 b", "--- a\n+++ b")])
         app.push_screen(screen)
@@ -230,19 +194,31 @@ async def test_the_restore_setting_skips_the_question(
 ) -> None:
     """``checkpoints.restore``: "always" brings the files without asking, "never" leaves
     them; either way the chooser offers only pi's summary choices."""
-    project, session, first_reply = await _two_points(tmp_path)
+    project, session, first_reply = await two_points(tmp_path)
     session.settings.checkpoints.restore = setting  # type: ignore[assignment]
-    app = _app(session, tmp_path / "sessions")
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot)
-        await select(pilot, first_reply)
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, SummaryChooser), "the chooser")
-        screen = app.screen
-        assert isinstance(screen, SummaryChooser)
-        await wait_until(pilot, lambda: not screen.comparing, "the comparison")
+    async with running(session, tmp_path) as (_, pilot):
+        screen = await open_chooser(pilot, first_reply)
         assert len(_options(screen)) == 3
         await pilot.press("enter")  # No summary
-        await wait_until(pilot, lambda: _at(session, first_reply), "moved")
+        await _moved(pilot, session, first_reply)
+    assert app_py(project) == f"port = {expected}\n"
+
+
+async def test_keys_after_alt_arrow_reach_the_restore_question(tmp_path: Path) -> None:
+    """Alt+← and Enter in one burst: the switch compares the files before it asks, and
+    the Enter waits for the question (Restore files) instead of reaching the composer."""
+    project, session, first_reply = await two_points(tmp_path)
+    comparison = await session.checkpoints.comparison_for(first_reply)
+    assert comparison is not None
+    await session.checkpoints.restore(comparison.point)
+    await session.navigate(first_reply)
+    await session.prompt("other")  # a sibling of "again", on the old files
+    assert app_py(project) == OLD
+    async with running(session, tmp_path) as (app, pilot):
+        from textual import events
+
+        # Posted at once, as a terminal sends a burst (Pilot's press waits between keys).
+        app.post_message(events.Key("alt+left", None))
+        app.post_message(events.Key("enter", "\r"))
+        await wait_until(pilot, lambda: app_py(project) == NEW, "the sibling's files")
         await settle(pilot)
-    assert (project / "app.py").read_text() == f"port = {expected}\n"

@@ -10,13 +10,17 @@ config nor anything a repository ships can change what a snapshot holds or run c
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import shutil
-from dataclasses import dataclass
+from contextlib import suppress
 from pathlib import Path
+from typing import NamedTuple
 
+from pitui import paths
 from pitui.core.checkpoints.errors import CheckpointError
+from pitui.private_files import write_private
 
 MIN_VERSION = (2, 25)
 """``--pathspec-from-file`` (2.25) is what a checkpoint of a few changed files uses."""
@@ -55,8 +59,7 @@ STORE_CONFIG: tuple[tuple[str, str], ...] = (
 STORE_ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding -diff -merge\n"
 
 
-@dataclass(frozen=True, slots=True)
-class GitResult:
+class GitResult(NamedTuple):
     """One finished git command."""
 
     code: int
@@ -85,23 +88,66 @@ def parse_version(text: str) -> tuple[int, ...] | None:
     return tuple(int(part) for part in match.groups() if part is not None)
 
 
+def _noted_version(executable: str) -> tuple[list[str | int] | None, tuple[int, ...] | None]:
+    """(what tells this git binary from another: real path, size, mtime, inode; the
+    version noted for it, None when none is or it was another binary). Blocking."""
+    try:
+        real = os.path.realpath(executable)
+        info = os.stat(real)
+    except OSError:
+        return None, None
+    identity: list[str | int] = [real, info.st_size, info.st_mtime_ns, info.st_ino]
+    try:
+        noted = json.loads(paths.git_version_cache().read_text())
+    except (OSError, ValueError):
+        return identity, None
+    if not isinstance(noted, dict) or noted.get("git") != identity:
+        return identity, None
+    version = noted.get("version")
+    if isinstance(version, list) and version and all(isinstance(p, int) for p in version):
+        return identity, tuple(version)
+    return identity, None
+
+
+def _note_version(identity: list[str | int], version: tuple[int, ...]) -> None:
+    """Remember ``version`` for this git binary (best effort). Blocking."""
+    with suppress(OSError):  # the next process asks git again
+        write_private(paths.git_version_cache(), json.dumps({"git": identity, "version": version}))
+
+
+async def _ask_version(executable: str) -> tuple[int, ...] | None:
+    proc = await asyncio.create_subprocess_exec(
+        executable,
+        "--version",
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        env=clean_environment(),
+    )
+    out, _ = await proc.communicate()
+    return parse_version(out.decode("ascii", "replace"))
+
+
+async def git_version(executable: str) -> tuple[int, ...] | None:
+    """The version of ``executable``: noted once per binary in the pitui home (a file
+    read instead of a process start on every run), asked of git when unknown."""
+    if executable in _version_cache:
+        return _version_cache[executable]
+    identity, version = await asyncio.to_thread(_noted_version, executable)
+    if version is None:
+        version = await _ask_version(executable)
+        if version is not None and identity is not None:
+            await asyncio.to_thread(_note_version, identity, version)
+    _version_cache[executable] = version
+    return version
+
+
 async def git_problem() -> str | None:
     """Why checkpoints cannot run on this machine (None: git ≥ 2.25 is there)."""
     executable = find_git()
     if executable is None:
         return "git is not installed (checkpoints need git 2.25 or newer on PATH)"
-    if executable not in _version_cache:
-        proc = await asyncio.create_subprocess_exec(
-            executable,
-            "--version",
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL,
-            env=clean_environment(),
-        )
-        out, _ = await proc.communicate()
-        _version_cache[executable] = parse_version(out.decode("ascii", "replace"))
-    version = _version_cache[executable]
+    version = await git_version(executable)
     if version is None or version[:2] < MIN_VERSION:
         shown = ".".join(map(str, version)) if version else "unknown"
         return f"git {shown} is too old (checkpoints need git 2.25 or newer)"

@@ -16,8 +16,7 @@ once instead of walking its whole path (every switch of branch asks twice).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from pitui.core.session.custom_types import CHECKPOINT_TYPE
 from pitui.core.session.table import EntryTable
@@ -27,8 +26,7 @@ from pitui.core.tools import READ_ONLY_TOOLS
 __all__ = ["CHECKPOINT_TYPE", "Point", "PointFinder", "latest_on_path"]
 
 
-@dataclass(frozen=True, slots=True)
-class Point:
+class Point(NamedTuple):
     """The checkpoint an entry's files are those of."""
 
     entry_id: str

@@ -20,7 +20,6 @@ from pitui import paths
 from pitui.core.checkpoints.engine import CheckpointEngine
 from pitui.core.checkpoints.points import CHECKPOINT_TYPE
 
-PRUNE_EVERY_S = 24 * 3600
 GRACE = "2.weeks.ago"
 """Unreferenced objects younger than this are kept (a session being written names them
 soon; a session deleted by mistake can be put back from the trash within it)."""
@@ -115,24 +114,3 @@ async def _present(engine: CheckpointEngine, trees: list[str]) -> list[str]:
     )
     found = (line.split(" ") for line in raw.decode().splitlines())
     return [parts[0] for parts in found if len(parts) == 3 and parts[1] == "tree"]
-
-
-def prune_due(engine: CheckpointEngine) -> bool:
-    """True when the last prune was a day ago or more (and marks it as started). Blocking."""
-    state = engine.store.read_state()
-    last = state.get("lastPrune")
-    due = isinstance(last, int | float) and time.time() - last >= PRUNE_EVERY_S
-    if due or not isinstance(last, int | float):  # a new store: its first prune in a day
-        state["lastPrune"] = time.time()
-        engine.store.write_state(state)
-    return due
-
-
-def note_session(engine: CheckpointEngine, session_file: Path) -> None:
-    """Remember that ``session_file`` names checkpoints of this store. Blocking."""
-    state = engine.store.read_state()
-    known = state.setdefault("sessions", [])
-    name = str(session_file)
-    if name not in known:
-        known.append(name)
-        engine.store.write_state(state)

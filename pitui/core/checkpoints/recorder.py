@@ -5,6 +5,15 @@ The recorder watches the agent's events through :class:`CheckpointHost` (the ses
 façade). A checkpoint never fails a turn: when git is missing, the project is too big or a
 git command fails, the feature turns off for this session with one notice, and everything
 else goes on.
+
+Snapshots are taken ahead, while the model is still talking, and recorded when needed:
+files change only through the tools that may change them, so a snapshot taken after the
+last such tool ran (or, in a run that has not changed files yet, once the model begins a
+call that may) is the files both just before the next such tool and at the run's end. It
+starts when the model begins writing a call that may change files (the run's first
+checkpoint: a run whose tools only read never pays for one) and, once a run has changed
+files, at each turn's start (the model's request and the snapshot overlap); a snapshot no
+checkpoint wants is cancelled at the run's end.
 """
 
 from __future__ import annotations
@@ -22,12 +31,12 @@ from pitui.core.tools import READ_ONLY_TOOLS
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from pitui.ai.types import AssistantMessage
     from pitui.core.checkpoints.engine import CheckpointEngine
     from pitui.core.checkpoints.file_diffs import FileDiff
     from pitui.core.checkpoints.points import Point
     from pitui.core.checkpoints.session_files import (
         Comparison,
+        Prepared,
         Reason,
         Recorded,
         RestoreResult,
@@ -68,7 +77,9 @@ class CheckpointRecorder:
         self._engine: CheckpointEngine | None = None
         self._files: SessionFiles | None = None
         self._prune: asyncio.Future[None] | None = None
-        self._warm: asyncio.Future[None] | None = None
+        self._ahead: asyncio.Future[Prepared] | None = None
+        """The snapshot for the next checkpoint, taken since the last tool that may change
+        files ran (see the module's docstring)."""
         self.files_differ = False
         """The status bar's "files differ" (see :meth:`refresh_differs`)."""
         self._settled = asyncio.Event()
@@ -117,50 +128,44 @@ class CheckpointRecorder:
         if isinstance(event, TurnStartEvent):
             self._settled.clear()
             self._turn_done = False
-            if self._warm is not None and self._warm.done():
-                self._warm = None
+            if self._run_changed:  # this turn's checkpoint, or the run's last one
+                await self._snapshot_ahead()
         elif isinstance(event, MessageUpdateEvent):
             if event.assistant_message_event.type == "toolcall_start" and not self._turn_done:
-                await self._warm_up(event.message)
+                calls = event.message.tool_calls()
+                if calls and calls[-1].name not in READ_ONLY_TOOLS:
+                    await self._snapshot_ahead()
         elif (
             isinstance(event, ToolExecutionStartEvent)
             and not self._turn_done
             and event.tool_name not in READ_ONLY_TOOLS
         ):
             self._turn_done = self._run_changed = True
-            await self.checkpoint("beforeTools")
-            self._warm = None
+            await self.checkpoint("beforeTools", self._take_ahead())
 
-    async def _warm_up(self, message: AssistantMessage) -> None:
-        """While the model is still writing a call that may change files, snapshot in the
-        background: the checkpoint before the call then finds git's caches warm (on a
-        large project's first checkpoint, the hashing overlaps the streaming)."""
-        calls = message.tool_calls()
-        if self._warm is not None or not calls or calls[-1].name in READ_ONLY_TOOLS:
-            return
-        if self._host.store.read_only:
+    async def _snapshot_ahead(self) -> None:
+        """Start the snapshot of the next checkpoint in the background (unless one is
+        running or done already: no tool that may change files ran since it began)."""
+        if self._ahead is not None or self._host.store.read_only:
             return
         files = await self.files()
-        if files is None:
-            return
-        engine = files.engine
+        if files is not None:
+            self._ahead = asyncio.ensure_future(files.prepare())
 
-        async def warm() -> None:
-            try:
-                await engine.snapshot()
-            except (CheckpointError, OSError) as exc:  # the checkpoint itself will say so
-                _log.info("checkpoint warm-up failed: %s", exc)
-
-        self._warm = asyncio.ensure_future(warm())
+    def _take_ahead(self) -> asyncio.Future[Prepared] | None:
+        ahead, self._ahead = self._ahead, None
+        return ahead
 
     async def after_run(self) -> Recorded | None:
         """The run's last checkpoint, when one of its tools may have changed files (a
         conversation that never touches files gets no checkpoint entries)."""
         try:
+            ahead = self._take_ahead()
             if not self._run_changed:
+                await _discard(ahead)
                 return None
             self._run_changed = False
-            recorded = await self.checkpoint("runEnd")
+            recorded = await self.checkpoint("runEnd", ahead)
             self.files_differ = False  # the leaf's checkpoint is the files as they are now
             return recorded
         finally:
@@ -181,15 +186,21 @@ class CheckpointRecorder:
             self.files_differ = False
         return self.files_differ
 
-    async def checkpoint(self, reason: Reason) -> Recorded | None:
-        """Record a checkpoint now (nothing when the tree is unchanged or the feature off)."""
+    async def checkpoint(
+        self, reason: Reason, ahead: asyncio.Future[Prepared] | None = None
+    ) -> Recorded | None:
+        """Record a checkpoint now, of the files as they are or as ``ahead`` took them
+        (nothing when the tree is unchanged or the feature off)."""
         if self._host.store.read_only:
+            await _discard(ahead)
             return None
         files = await self.files()
         if files is None:
+            await _discard(ahead)
             return None
         try:
-            recorded = await files.record(reason)
+            prepared = await ahead if ahead is not None else None
+            recorded = await files.record(reason, prepared)
         except TooManyFiles as exc:
             await self._turn_off(exc.message)
             return None
@@ -211,13 +222,13 @@ class CheckpointRecorder:
         """Start the daily housekeeping in the background (once per session at most)."""
         if self._prune is not None:
             return
-        from pitui.core.checkpoints.prune import prune, prune_due
-
         engine = files.engine
 
         async def housekeeping() -> None:
             try:
-                if await asyncio.to_thread(prune_due, engine):
+                if await asyncio.to_thread(engine.store.prune_due):
+                    from pitui.core.checkpoints.prune import prune  # once a day at most
+
                     await prune(engine)
             except (CheckpointError, OSError) as exc:  # best effort: the next day retries
                 _log.warning("checkpoint housekeeping failed: %s", exc)
@@ -225,13 +236,14 @@ class CheckpointRecorder:
         self._prune = asyncio.ensure_future(housekeeping())
 
     async def close(self) -> None:
-        """Stop background housekeeping (git is ended; gc is safe to interrupt)."""
-        for task in (self._prune, self._warm):
-            if task is not None and not task.done():
-                task.cancel()
-                with suppress(asyncio.CancelledError):
-                    await task
-        self._prune = self._warm = None
+        """Stop background housekeeping and a snapshot taken ahead (git is ended; gc is
+        safe to interrupt)."""
+        await _discard(self._take_ahead())
+        if self._prune is not None and not self._prune.done():
+            self._prune.cancel()
+            with suppress(asyncio.CancelledError):
+                await self._prune
+        self._prune = None
 
     # ------------------------------------------------------------------ moving
 
@@ -280,3 +292,13 @@ class CheckpointRecorder:
     async def _turn_off(self, message: str) -> None:
         self._off_reason = message
         await self._host.emit(SessionNoticeEvent(message=message, level="warning"))
+
+
+async def _discard(ahead: asyncio.Future[Prepared] | None) -> None:
+    """Drop a snapshot no checkpoint wants: cancelled if running (its git is ended, the
+    store's lock let go), its failure, if any, forgotten (the next checkpoint says it)."""
+    if ahead is None:
+        return
+    ahead.cancel()
+    with suppress(asyncio.CancelledError, CheckpointError, OSError):
+        await ahead

@@ -17,7 +17,6 @@ import os
 import stat
 from contextlib import suppress
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from pitui.core.checkpoints.store import ShadowStore
 from pitui.core.checkpoints.trees import (
@@ -41,26 +40,6 @@ class RestoreOutcome:
     deleted: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     """(path, why) for every change left alone."""
-
-
-def journal_path(store: ShadowStore) -> Path:
-    """Where a running restore lists its temporary files."""
-    return store.git_dir / "restore-journal.json"
-
-
-def clean_leftovers(store: ShadowStore) -> None:
-    """Remove the temporary files of a restore that was killed. Blocking."""
-    journal = journal_path(store)
-    try:
-        names = json.loads(journal.read_text())
-    except (OSError, ValueError):
-        return
-    for name in names if isinstance(names, list) else []:
-        if isinstance(name, str) and ".pitui-restore-" in name:
-            with suppress(OSError):
-                os.unlink(name)
-    with suppress(OSError):
-        journal.unlink()
 
 
 async def _ignored(store: ShadowStore, paths: list[str]) -> set[str]:
@@ -119,7 +98,7 @@ async def restore_tree(store: ShadowStore, current: str, target: str) -> Restore
         batch = writes[start : start + _BATCH_BLOBS]
         blobs = await read_blobs(store.git, [c.new_blob for c in batch])
         await asyncio.to_thread(_write_all, root, batch, blobs, temps, outcome)
-    await asyncio.to_thread(clean_leftovers, store)
+    await asyncio.to_thread(store.clean_leftovers)
     return outcome
 
 
@@ -129,7 +108,7 @@ def _temp_name(root: str, path: str, index: int) -> str:
 
 
 def _write_journal(store: ShadowStore, temps: list[str]) -> None:
-    journal = journal_path(store)
+    journal = store.journal_path
     fd = os.open(journal, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as handle:
         json.dump(temps, handle)

@@ -9,31 +9,42 @@ rest). An unchanged tree records nothing.
 
 from __future__ import annotations
 
-import asyncio
-from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias
 
 from pitui.core.checkpoints.engine import CheckpointEngine
 from pitui.core.checkpoints.errors import CheckpointError
 from pitui.core.checkpoints.points import CHECKPOINT_TYPE, Point, PointFinder
-from pitui.core.checkpoints.prune import note_session
-from pitui.core.checkpoints.restore import RestoreOutcome
+from pitui.core.checkpoints.snapshot import Snapshot
+from pitui.core.checkpoints.store import finish_blocking
 from pitui.core.checkpoints.trees import EMPTY_TREE, Change
 from pitui.core.session.store import SessionStore
+
+if TYPE_CHECKING:
+    from pitui.core.checkpoints.restore import RestoreOutcome
 
 MAX_LISTED = 200
 """Changed paths named in one checkpoint entry."""
 Reason: TypeAlias = Literal["beforeTools", "runEnd", "beforeRestore", "manual"]
 
 
-@dataclass(frozen=True, slots=True)
-class Recorded:
+class Recorded(NamedTuple):
     """A checkpoint that was just recorded."""
 
     entry_id: str
     tree: str
     changed: list[str]
-    newly_skipped: list[str] = field(default_factory=list)
+    newly_skipped: list[str]
+
+
+class Prepared(NamedTuple):
+    """A snapshot taken ahead of the checkpoint that records it (:meth:`SessionFiles.prepare`)."""
+
+    snapshot: Snapshot
+    compared_with: str
+    """The path's last checkpoint's tree when it was taken (the empty tree: none)."""
+    changed: list[str]
+    """The paths that differ from that tree."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,34 +107,58 @@ class SessionFiles:
         """The last checkpoint on the current path."""
         return self.finder.latest(self.store.get_leaf_id())
 
-    async def record(self, reason: Reason) -> Recorded | None:
-        """Snapshot the project; record it when it differs from the path's last checkpoint."""
+    async def prepare(self) -> Prepared:
+        """Snapshot the project now, for a checkpoint recorded later (:meth:`record`):
+        the files of a moment before the tools that will change them."""
         async with self.engine.locked():
-            snap = await self.engine.snapshot_locked()
-            await self.engine.remember(snap.tree)
-            if not self._noted and self.store.path is not None:
-                self._noted = True
-                await asyncio.to_thread(note_session, self.engine, self.store.path)
-        return await self._append(snap.tree, reason, snap.newly_skipped)
+            return await self._prepare_locked()
+
+    async def _prepare_locked(self) -> Prepared:
+        snap = await self.engine.snapshot_locked()
+        previous = self.latest()
+        old = previous.tree if previous else EMPTY_TREE
+        return Prepared(snap, old, await self.engine.changed_paths_locked(old, snap.tree))
+
+    async def record(self, reason: Reason, ahead: Prepared | None = None) -> Recorded | None:
+        """Snapshot the project (or take ``ahead``, made by :meth:`prepare`); record it
+        when it differs from the path's last checkpoint."""
+        if ahead is not None:
+            prepared = ahead
+            async with self.engine.locked(then=lambda: self._note(ahead.snapshot.tree)):
+                pass  # the note is all the lock is taken for
+        else:
+            async with self.engine.locked():
+                prepared = await self._prepare_locked()
+                await finish_blocking(self._note, prepared.snapshot.tree)
+        snap = prepared.snapshot
+        known = (prepared.compared_with, prepared.changed)
+        return await self._append(snap.tree, reason, snap.newly_skipped, known=known)
+
+    def _note(self, tree: str) -> None:
+        """The files are ``tree`` now; this session names the store's trees. Blocking,
+        with the store locked."""
+        self.engine.note_last_tree(tree)
+        if not self._noted and self.store.path is not None:
+            self._noted = True
+            self.engine.store.note_session(self.store.path)
 
     async def _append(
         self,
         tree: str,
         reason: Reason,
         newly_skipped: list[str] | None = None,
-        known: tuple[str, list[Change]] | None = None,
+        known: tuple[str, list[str]] | None = None,
     ) -> Recorded | None:
         """Record ``tree`` unless it is the path's last checkpoint; ``known``: a
-        comparison already made, (old tree, changes old → ``tree``)."""
+        comparison already made, (old tree, paths changed old → ``tree``)."""
         previous = self.latest()
         if previous is not None and previous.tree == tree:
             return None
         old = previous.tree if previous else EMPTY_TREE
         if known is not None and known[0] == old:
-            changes = known[1]
+            paths = known[1]
         else:
-            changes = await self.engine.changes(old, tree)
-        paths = [c.path for c in changes]
+            paths = [change.path for change in await self.engine.changes(old, tree)]
         data = {
             "tree": tree,
             "changed": paths[:MAX_LISTED],
@@ -175,7 +210,7 @@ class SessionFiles:
             outside: list[Change] = []
             if known is not None and known != pre.tree and await engine.has_tree(known):
                 outside = await engine.changes(known, pre.tree)
-            compared = (known, outside) if known is not None else None
+            compared = (known, [c.path for c in outside]) if known is not None else None
             recorded = await self._append(pre.tree, "beforeRestore", known=compared)
             await self.store.flush()  # on disk before the first file is written
             if recorded is not None:

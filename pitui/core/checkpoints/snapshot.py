@@ -2,7 +2,9 @@
 
 One ``git ls-files -m -o`` (the stat cache and the untracked cache make it a few
 milliseconds on a large, unchanged tree) says what changed since the last snapshot. When
-nothing did, ``write-tree`` answers from the cache tree. Otherwise the changed files are
+nothing did, the tree is the one ``write-tree`` gave for this very index file (noted in
+the store's state with the file's inode, size and times: no second git process), else
+``write-tree`` answers from the cache tree. Otherwise the changed files are
 checked for size first (an over-size file is never hashed: it goes into the store's
 exclude file and out of its index), the file count is checked against the limit, and
 the rest are stored: many at once as one pack written by :mod:`.pack_writer` (and, for
@@ -17,22 +19,19 @@ from __future__ import annotations
 
 import asyncio
 import os
-import struct
-from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from pitui.core.checkpoints.errors import CheckpointError, TooManyFiles
-from pitui.core.checkpoints.index_writer import write_fresh_index
-from pitui.core.checkpoints.pack_writer import write_pack, write_tree_pack
-from pitui.core.checkpoints.store import ShadowStore
+from pitui.core.checkpoints.index_reader import index_entry_count, index_stamp
+from pitui.core.checkpoints.store import ShadowStore, finish_blocking
 from pitui.core.checkpoints.trees import encode_path
 
 
-@dataclass(frozen=True, slots=True)
-class Snapshot:
+class Snapshot(NamedTuple):
     """The project's files at one moment, as a tree in the shadow store."""
 
     tree: str
-    newly_skipped: list[str] = field(default_factory=list)
+    newly_skipped: list[str]
     """Files over the size limit seen for the first time (to say so once)."""
 
 
@@ -43,18 +42,6 @@ BULK_FILES = 64
 
 def _split_z(raw: bytes) -> list[str]:
     return [part.decode("utf-8", "surrogateescape") for part in raw.split(b"\0") if part]
-
-
-def index_entry_count(index_path: str) -> int:
-    """Entries in a git index file (its header), 0 when there is none. Blocking."""
-    try:
-        with open(index_path, "rb") as handle:
-            header = handle.read(12)
-    except OSError:
-        return 0
-    if len(header) < 12 or header[:4] != b"DIRC":
-        return 0
-    return int(struct.unpack(">I", header[8:12])[0])
 
 
 def _sizes(root: str, relative: list[str]) -> dict[str, int]:
@@ -70,6 +57,38 @@ def _sizes(root: str, relative: list[str]) -> dict[str, int]:
     return sizes
 
 
+def _measure(store: ShadowStore, changed: list[str]) -> tuple[int, dict[str, int]]:
+    """(entries in the store's index, the size of each changed file). Blocking."""
+    return index_entry_count(str(store.git_dir / "index")), _sizes(str(store.cwd), changed)
+
+
+def _prepare(store: ShadowStore) -> tuple[dict[str, Any], list[str], str | None]:
+    """(the store's state, the files still over the size limit, the tree of the index
+    as it is if noted), with the exclude file written to match. Blocking."""
+    state = store.read_state()
+    oversize: list[str] = list(state.get("oversize", []))
+    if oversize:  # a file that shrank below the limit is snapshotted again
+        sizes = _sizes(str(store.cwd), oversize)
+        oversize = [p for p in oversize if sizes.get(p, 0) > store.limits.max_file_bytes]
+    store.write_excludes(oversize)
+    return state, oversize, _noted_tree(store, state)
+
+
+def _noted_tree(store: ShadowStore, state: dict[str, Any]) -> str | None:
+    """The tree ``write-tree`` gave for the index file as it is now, if noted. Blocking."""
+    noted = state.get("indexTree")
+    if not isinstance(noted, dict) or not isinstance(noted.get("tree"), str):
+        return None
+    stamp = index_stamp(str(store.git_dir / "index"))
+    return str(noted["tree"]) if stamp is not None and noted.get("index") == stamp else None
+
+
+def _note_tree(store: ShadowStore, state: dict[str, Any], tree: str) -> None:
+    """Note ``tree`` as the index file's (see :func:`_noted_tree`). Blocking."""
+    state["indexTree"] = {"index": index_stamp(str(store.git_dir / "index")), "tree": tree}
+    store.write_state(state)
+
+
 async def take_snapshot(store: ShadowStore) -> Snapshot:
     """Snapshot the work tree (call with the store locked).
 
@@ -78,32 +97,28 @@ async def take_snapshot(store: ShadowStore) -> Snapshot:
         CheckpointError: git failed.
     """
     git, limits = store.git, store.limits
-    state = await asyncio.to_thread(store.read_state)
-    oversize: list[str] = list(state.get("oversize", []))
-    if oversize:  # a file that shrank below the limit is snapshotted again
-        sizes = await asyncio.to_thread(_sizes, str(store.cwd), oversize)
-        oversize = [p for p in oversize if sizes.get(p, 0) > limits.max_file_bytes]
-    await asyncio.to_thread(store.write_excludes, oversize)
+    state, oversize, noted = await finish_blocking(_prepare, store)
     listing = await git.out("ls-files", "-z", "-m", "-o", "--exclude-standard")
     changed = sorted(set(_split_z(listing)))
     newly: list[str] = []
+    if not changed and noted is not None and oversize == state.get("oversize", []):
+        # ls-files does not write the index: it is still that tree.
+        return Snapshot(tree=noted, newly_skipped=[])
     if changed:
-        indexed = await asyncio.to_thread(index_entry_count, str(store.git_dir / "index"))
+        indexed, sizes = await finish_blocking(_measure, store, changed)
         if indexed + len(changed) > limits.max_files:
             await _recount(store)
-        sizes = await asyncio.to_thread(_sizes, str(store.cwd), changed)
         big = sorted(p for p, size in sizes.items() if size > limits.max_file_bytes)
         if big:
             newly = [p for p in big if p not in set(oversize)]
             oversize = sorted(set(oversize) | set(big))
-            await asyncio.to_thread(store.write_excludes, oversize)
+            await finish_blocking(store.write_excludes, oversize)
             stdin = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in big)
             await git.run("update-index", "-z", "--force-remove", "--stdin", stdin=stdin)
         await _store_files(store, [p for p in changed if p not in set(big)])
-    if oversize != state.get("oversize", []):
-        state["oversize"] = oversize
-        await asyncio.to_thread(store.write_state, state)
+    state["oversize"] = oversize
     tree = (await git.out("write-tree")).decode().strip()
+    await finish_blocking(_note_tree, store, state, tree)
     return Snapshot(tree=tree, newly_skipped=newly)
 
 
@@ -114,6 +129,10 @@ async def _store_files(store: ShadowStore, changed: list[str]) -> None:
     if len(files) < BULK_FILES:
         await _index_or_add(store, files)
         return
+    # Imported here: most snapshots change a few files and never pack.
+    from pitui.core.checkpoints.index_writer import write_fresh_index
+    from pitui.core.checkpoints.pack_writer import write_pack, write_tree_pack
+
     pack_dir, index = store.git_dir / "objects" / "pack", store.git_dir / "index"
     limit = store.limits.max_file_bytes
     packed = await asyncio.to_thread(write_pack, pack_dir, store.cwd, files, limit)

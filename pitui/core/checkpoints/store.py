@@ -14,23 +14,25 @@ import fcntl
 import json
 import os
 import secrets
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 from pitui import paths
 from pitui.core.checkpoints.errors import CheckpointError
 from pitui.core.checkpoints.git import STORE_ATTRIBUTES, STORE_CONFIG, Git
 from pitui.private_files import private_dir
 
+_T = TypeVar("_T")
+PRUNE_EVERY_S = 24 * 3600
+"""Housekeeping of the store runs at most this often (see :mod:`.prune`)."""
 DEFAULT_EXCLUDES = ("/.pitui/", ".git/", ".*.pitui-restore-*")
 """Never snapshotted: pitui's own folder, any git directory, a restore's temporary files."""
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
+class Limits(NamedTuple):
     """What a project may hold before files are skipped or the feature turns off."""
 
     max_file_bytes: int = 10 * 1024 * 1024
@@ -113,6 +115,46 @@ class ShadowStore:
             return {}
         return data if isinstance(data, dict) else {}
 
+    def note_session(self, session_file: Path) -> None:
+        """Remember that ``session_file`` names checkpoints of this store (housekeeping
+        keeps what it names). Blocking."""
+        state = self.read_state()
+        known = state.setdefault("sessions", [])
+        name = str(session_file)
+        if name not in known:
+            known.append(name)
+            self.write_state(state)
+
+    def prune_due(self) -> bool:
+        """True when the last prune was :data:`PRUNE_EVERY_S` ago or more (and marks it as
+        started). Blocking."""
+        state = self.read_state()
+        last = state.get("lastPrune")
+        due = isinstance(last, int | float) and time.time() - last >= PRUNE_EVERY_S
+        if due or not isinstance(last, int | float):  # a new store: its first prune in a day
+            state["lastPrune"] = time.time()
+            self.write_state(state)
+        return due
+
+    @property
+    def journal_path(self) -> Path:
+        """Where a running restore lists its temporary files."""
+        return self.git_dir / "restore-journal.json"
+
+    def clean_leftovers(self) -> None:
+        """Remove the temporary files of a restore that was killed. Blocking."""
+        journal = self.journal_path
+        try:
+            names = json.loads(journal.read_text())
+        except (OSError, ValueError):
+            return
+        for name in names if isinstance(names, list) else []:
+            if isinstance(name, str) and ".pitui-restore-" in name:
+                with suppress(OSError):
+                    os.unlink(name)
+        with suppress(OSError):
+            journal.unlink()
+
     def write_state(self, state: dict[str, Any]) -> None:
         """Replace the state file atomically. Blocking."""
         tmp = self.state_file.with_name(f".state-{os.getpid()}-{secrets.token_hex(4)}.tmp")
@@ -124,17 +166,53 @@ class ShadowStore:
     # ------------------------------------------------------------------ lock
 
     @asynccontextmanager
-    async def locked(self) -> AsyncIterator[None]:
+    async def locked(self, then: Callable[[], None] | None = None) -> AsyncIterator[None]:
         """Hold the store's lock (two pitui processes in one project take turns); the
-        store is created or its config refreshed once the lock is held."""
-        await asyncio.to_thread(private_dir, self.git_dir)
-        fd = os.open(self.git_dir / "pitui.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        store is created or its config refreshed once the lock is held, then ``then``
+        runs (blocking work of the caller's: one thread hop for all of it)."""
+        taking = asyncio.ensure_future(asyncio.to_thread(self._take_lock, then))
         try:
-            await asyncio.to_thread(fcntl.flock, fd, fcntl.LOCK_EX)
-            await self.ensure()
+            fd = await asyncio.shield(taking)
+        except asyncio.CancelledError:
+            # The thread may still be waiting for the lock: its fd is closed when it
+            # has it (closing it under a waiting flock would release nothing).
+            taking.add_done_callback(_close_taken)
+            raise
+        try:
             yield
         finally:
             os.close(fd)  # closing releases the lock
+
+    def _take_lock(self, then: Callable[[], None] | None) -> int:
+        """Open and lock the lock file, set the store up, run ``then``. Blocking."""
+        private_dir(self.git_dir)
+        fd = os.open(self.git_dir / "pitui.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            self._ensure_files()
+            if then is not None:
+                then()
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+
+async def finish_blocking(work: Callable[..., _T], *args: Any) -> _T:
+    """``asyncio.to_thread(work, *args)`` for a holder of the store's lock, finished even
+    when the caller is cancelled (a snapshot no checkpoint wants): the lock is let go
+    only once the thread's writes to the store are done."""
+    running = asyncio.ensure_future(asyncio.to_thread(work, *args))
+    try:
+        return await asyncio.shield(running)
+    except asyncio.CancelledError:
+        await running
+        raise
+
+
+def _close_taken(taking: asyncio.Future[int]) -> None:
+    if not taking.cancelled() and taking.exception() is None:
+        os.close(taking.result())
 
 
 def _literal_pattern(path: str) -> str:

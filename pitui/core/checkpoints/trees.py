@@ -8,8 +8,7 @@ name.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Literal, NamedTuple, TypeAlias
 
 from pitui.core.checkpoints.errors import CheckpointError
 from pitui.core.checkpoints.git import Git
@@ -24,8 +23,7 @@ _PARSE_ASIDE_BYTES = 64 * 1024
 GITLINK_MODE = "160000"
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(NamedTuple):
     """One path that differs between two trees (``old`` → ``new``)."""
 
     path: str

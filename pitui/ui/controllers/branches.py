@@ -15,7 +15,7 @@ import inspect
 import time
 from collections.abc import Awaitable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar
 
 from pitui.errors import PituiError
 from pitui.ui.host import push_for_result
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from pitui.ui.screens.navigate import Navigation, SummaryChoice, SummaryChooser
     from pitui.ui.view.chat_state import ChatState
     from pitui.ui.view.tree_pane import TreePaneState  # loads with a session (models)
+    from pitui.ui.widgets.key_gate import KeyHold
+
+_T = TypeVar("_T")
 
 ALREADY_HERE = "Already at this point"
 Cancelled: TypeAlias = Literal["cancelled"]
@@ -158,11 +161,12 @@ class BranchesController:
         if target is None:
             self.host.run_worker(self.host.apply([AddNotice("No other branch here")]))
             return
-        self.host.run_worker(self._switch_flow(session, target), exit_on_error=False)
+        held = self.host.hold_keys()  # until the Restore files question is open (or none is)
+        self.host.run_worker(self._switch_flow(session, target, held), exit_on_error=False)
 
-    async def _switch_flow(self, session: AgentSession, target: str) -> None:
+    async def _switch_flow(self, session: AgentSession, target: str, held: KeyHold) -> None:
         """The sibling's files (when they differ and the user wants them), then the switch."""
-        files = await self._files_for_move(target)
+        files = await self._files_for_move(target, held=held)
         if files == CANCELLED:
             return
         await self.host.guarded(self._restore_then(files, session.switch_branch(target)))
@@ -248,8 +252,13 @@ class BranchesController:
         session = self.session
         if session is None or session.settings.checkpoints.restore == "never":
             return None
+        return await self._compared(session.checkpoints.preview_for(entry_id))
+
+    async def _compared(self, comparing: Awaitable[_T]) -> _T | None:
+        """What ``comparing`` finds; None, said in a notice, when the files cannot be
+        compared."""
         try:
-            return await session.checkpoints.preview_for(entry_id)
+            return await comparing
         except PituiError as exc:
             await self.host.apply([AddNotice(f"Files not compared: {exc}", "warning")])
             return None
@@ -269,23 +278,28 @@ class BranchesController:
             self._say_restored()
 
     async def _files_for_move(
-        self, entry_id: str, label: str | None = None
+        self, entry_id: str, label: str | None = None, *, held: KeyHold | None = None
     ) -> Comparison | Cancelled | None:
         """The files a move to ``entry_id`` (shown as ``label``, default: its tree row)
         brings, when they differ from the working tree and the user (or
-        ``checkpoints.restore``) wants them; ``CANCELLED``: Esc."""
-        session = self.session
-        found = await self._compare(entry_id)
-        if found is None or session is None:
-            return None
-        comparison, diffs = found
-        if session.settings.checkpoints.restore == "always":
-            return comparison
-        from pitui.ui.screens.files_restore import RestoreFilesQuestion
+        ``checkpoints.restore``) wants them; ``CANCELLED``: Esc. ``held``: keys held
+        since the move's key, let go once the question is open (or none is asked)."""
+        try:
+            session = self.session
+            found = await self._compare(entry_id)
+            if found is None or session is None:
+                return None
+            comparison, diffs = found
+            if session.settings.checkpoints.restore == "always":
+                return comparison
+            from pitui.ui.screens.files_restore import RestoreFilesQuestion
 
-        target = label or self._row_text(entry_id) or f"entry {entry_id}"
-        question = RestoreFilesQuestion(target, diffs)
-        choice = await push_for_result(self.host, question)
+            target = label or self._row_text(entry_id) or f"entry {entry_id}"
+            answer = push_for_result(self.host, RestoreFilesQuestion(target, diffs))
+        finally:
+            if held is not None:
+                held.release()
+        choice = await answer
         if choice is None:
             return CANCELLED
         return comparison if choice == "restore" else None
@@ -347,11 +361,7 @@ class BranchesController:
         target = entry_id or (session.store.get_leaf_id() if session is not None else None)
         if session is None or target is None:
             return
-        try:
-            found = await session.checkpoints.preview_for(target)
-        except PituiError as exc:
-            await self.host.apply([AddNotice(f"Files not compared: {exc}", "warning")])
-            return
+        found = await self._compared(session.checkpoints.preview_for(target))
         if found is None:
             note = "No file differences at this point (or no checkpoint is known there)"
             await self.host.apply([AddNotice(note)])
@@ -452,13 +462,16 @@ class BranchesController:
 
         self.host.push_screen(ForkPicker(fork_points(session.store.table)), chosen)
 
-    async def fork(self, entry_id: str) -> None:
+    async def fork(self, entry_id: str, held: KeyHold | None = None) -> None:
         """A new session file up to ``entry_id``; a user message's text goes to the
-        composer (editing and sending it continues the fork)."""
+        composer (editing and sending it continues the fork). ``held``: the keys typed
+        since, let go once the Restore files question is open (or none is)."""
         session = self.session
         if session is None:
+            if held is not None:
+                held.release()
             return
-        files = await self._files_for_move(entry_id)
+        files = await self._files_for_move(entry_id, held=held)
         if files == CANCELLED or (files is not None and not await self._restore(files)):
             return
         text = await session.fork(entry_id)
@@ -514,11 +527,7 @@ class BranchesController:
         session = self.session
         if entry_id is None or session is None:
             return
-        try:
-            comparison = await session.checkpoints.comparison_for(entry_id)
-        except PituiError as exc:
-            await self.host.apply([AddNotice(f"Files not compared: {exc}", "warning")])
-            comparison = None
+        comparison = await self._compared(session.checkpoints.comparison_for(entry_id))
         files = comparison.count if comparison is not None else 0
         target = self._row_text(entry_id) or f"entry {entry_id}"
         choice = await push_for_result(self.host, RewindChooser(target, files))

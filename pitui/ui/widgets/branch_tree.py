@@ -44,6 +44,8 @@ HEAD_STYLES: dict[str, str] = {
 """pi's colour for the first part of each kind of row."""
 
 LOADING = "loading the session…"
+_ROW_KEYS = frozenset("LFD")
+"""Shift+L label, Shift+F fork, Shift+D files: each opens a screen for the row."""
 PANE_HINTS = "↵ go  ⇧L label  ⇧F fork  ⇧D files  ←→ fold  ^D/T/U/L/A filter  esc back"
 """The keys of the pane, shown in the status bar while it has focus."""
 
@@ -317,6 +319,16 @@ class BranchTree(ScrollView, can_focus=True):
         row = self.state.selected_row if self.state is not None else None
         if row is not None:
             self.post_message(self.Navigate(row.entry_id))
+
+    def opens_screen(self, event: events.Key) -> bool:
+        """Enter and Shift+L / Shift+F / Shift+D on a row post a message that opens a
+        screen (see :mod:`~pitui.ui.widgets.key_gate`)."""
+        if self.state is None or self.state.selected_row is None:
+            return False
+        if event.key == "enter":
+            return True
+        searching = self._searching and bool(self.state.query)
+        return event.character in _ROW_KEYS and not searching
 
     def on_key(self, event: events.Key) -> None:
         """Shift+L / Shift+F / Shift+D act on the row; other printable keys search (as in

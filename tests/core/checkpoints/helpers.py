@@ -1,5 +1,6 @@
 """Real projects in temp dirs for the checkpoint tests: a git repository of the user's
-own, and a hash of its ``.git`` to prove it is never written."""
+own, a hash of its ``.git`` to prove it is never written, and the demo model at full
+speed."""
 
 from __future__ import annotations
 
@@ -7,6 +8,14 @@ import hashlib
 import os
 import subprocess
 from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def fast_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The demo model answers at once (import it into a test module: autouse there)."""
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
 
 
 def make_project(root: Path, files: dict[str, str] | None = None) -> Path:

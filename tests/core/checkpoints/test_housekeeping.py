@@ -9,8 +9,9 @@ from pitui.agent.messages import parse_agent_message
 from pitui.ai.types import TextContent, UserMessage
 from pitui.core.checkpoints.engine import CheckpointEngine
 from pitui.core.checkpoints.file_diffs import file_diffs
-from pitui.core.checkpoints.prune import PRUNE_EVERY_S, prune, prune_due
+from pitui.core.checkpoints.prune import prune
 from pitui.core.checkpoints.session_files import SessionFiles
+from pitui.core.checkpoints.store import PRUNE_EVERY_S
 from pitui.core.checkpoints.trees import has_tree
 from pitui.core.session.store import SessionStore
 from tests.core.checkpoints.helpers import make_project
@@ -39,13 +40,13 @@ async def test_prune_keeps_named_trees_and_drops_the_rest(tmp_path: Path) -> Non
 async def test_prune_runs_at_most_once_a_day(tmp_path: Path) -> None:
     engine = CheckpointEngine(make_project(tmp_path / "p"))
     await engine.snapshot()
-    assert not prune_due(engine)  # a new store: its first prune is a day away
-    assert not prune_due(engine)
+    assert not engine.store.prune_due()  # a new store: its first prune is a day away
+    assert not engine.store.prune_due()
     state = engine.store.read_state()
     state["lastPrune"] = time.time() - PRUNE_EVERY_S - 1
     engine.store.write_state(state)
-    assert prune_due(engine)
-    assert not prune_due(engine)  # marked as started
+    assert engine.store.prune_due()
+    assert not engine.store.prune_due()  # marked as started
 
 
 async def test_file_diffs_text_and_binary(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pitui.core.checkpoints import snapshot
+from pitui.core.checkpoints import index_writer, snapshot
 from pitui.core.checkpoints.engine import CheckpointEngine
 from pitui.core.checkpoints.pack_writer import write_pack, write_tree_pack
 from pitui.core.checkpoints.trees import list_tree
@@ -112,7 +112,7 @@ async def test_an_index_git_refuses_is_rebuilt_by_git(
     def broken(index: Path, files: object) -> None:
         index.write_bytes(b"DIRC not an index")
 
-    monkeypatch.setattr(snapshot, "write_fresh_index", broken)
+    monkeypatch.setattr(index_writer, "write_fresh_index", broken)
     engine = CheckpointEngine(project)
     snap = await engine.snapshot()
     assert set(await list_tree(engine.store.git, snap.tree)) == set(names)

@@ -3,26 +3,26 @@ restores with their pre-restore checkpoint, and contexts equal to pi's oracle.""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pitui.agent.events import MessageUpdateEvent, TurnStartEvent
+from pitui.ai.events import ToolCallStartEvent
+from pitui.ai.types import AssistantMessage, ToolCall
 from pitui.core.agent_session import AgentSession
 from pitui.core.checkpoints.points import CHECKPOINT_TYPE
+from pitui.core.checkpoints.session_files import Prepared, Reason, SessionFiles
 from pitui.core.context_report import report_for_file
 from pitui.core.context_unsent import CHECKPOINT_REASON
 from pitui.core.session.context import build_session_context
 from pitui.core.session.load import parse_session_bytes
 from pitui.core.session_setup import SessionOptions, create_agent_session
-from tests.core.checkpoints.helpers import hash_tree, make_project
+from tests.core.checkpoints.helpers import fast_demo, hash_tree, make_project  # noqa: F401
 from tests.core.session.helpers import ORACLE, read_objects
-
-
-@pytest.fixture(autouse=True)
-def _fast_demo(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
 
 
 async def _session(cwd: Path, **kw: Any) -> AgentSession:
@@ -170,4 +170,49 @@ async def test_moving_through_the_tree_brings_the_files(tmp_path: Path) -> None:
     await session.switch_branch(newest)
     assert (project / "app.py").read_text() == "port = 8080"
     assert await session.checkpoints.comparison_for(newest) is None  # nothing differs
+    await session.close()
+
+
+async def test_checkpoints_are_recorded_from_snapshots_taken_ahead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The snapshot before the write starts as the model begins the call, the run's last
+    one as the turn after the write begins: neither checkpoint waits for a snapshot of
+    its own."""
+    recorded: list[tuple[str, bool]] = []
+    real = SessionFiles.record
+
+    async def record(self: SessionFiles, reason: Reason, ahead: Prepared | None = None) -> Any:
+        recorded.append((reason, ahead is not None))
+        return await real(self, reason, ahead)
+
+    monkeypatch.setattr(SessionFiles, "record", record)
+    project = make_project(tmp_path / "p", {"app.py": "port = 9090\n"})
+    session = await _session(project)
+    await session.prompt("write app.py: port = 8080")
+    assert recorded == [("beforeTools", True), ("runEnd", True)]
+    files = await session.checkpoints.files()
+    assert files is not None and (latest := files.latest()) is not None
+    assert latest.tree == (await files.engine.snapshot()).tree  # the files after the write
+    await session.close()
+
+
+async def test_a_snapshot_no_checkpoint_wants_is_cancelled(tmp_path: Path) -> None:
+    """The model began a call that may change files, and the run ended before it ran."""
+    project = make_project(tmp_path / "p")
+    session = await _session(project)
+    call = ToolCall(id="call-1", name="write", arguments={})
+    message = AssistantMessage(api="x", provider="x", model="x", content=[call])
+    started = ToolCallStartEvent(content_index=0, partial=message)
+    await session.checkpoints.on_event(TurnStartEvent())
+    await session.checkpoints.on_event(
+        MessageUpdateEvent(message=message, assistant_message_event=started)
+    )
+    assert await session.checkpoints.after_run() is None
+    assert not [t for t in asyncio.all_tasks() if "prepare" in repr(t.get_coro())]
+    assert session.checkpoints.last is None  # nothing recorded
+    files = await session.checkpoints.files()
+    assert files is not None
+    async with asyncio.timeout(5), files.engine.locked():
+        pass  # the store's lock is free
     await session.close()

@@ -1,0 +1,108 @@
+"""Keys typed while a screen is being opened wait for it, instead of reaching the pane
+behind it.
+
+Textual routes each key to the focused widget when the app takes it from its queue, but
+a pane's key that opens a screen works through a message that reaches the app only after
+it has routed the rest of a fast burst (``tmux send-keys C-b Up Enter Enter text``: the
+second Enter and the text land in the tree, not in the chooser Enter opens). So a widget
+says which of its keys open a screen (:class:`OpensScreens`); from such a key on, the
+app holds the keys that follow (:class:`KeyGate`) until it has handled the widget's
+message (the screen is open, or there was none to open), then routes them in order: to
+the new screen's focus, or wherever they would have gone. A flow that opens its screen
+only after some work (comparing files before the Restore files question) holds the keys
+itself, from the key that started it (:meth:`KeyGate.hold`'s :class:`KeyHold`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Protocol, runtime_checkable
+
+from textual import events
+
+HOLD_AT_MOST_S = 1.0
+"""A hold is let go after this long in any case: a message that never came must not
+leave the keyboard dead."""
+
+
+@runtime_checkable
+class OpensScreens(Protocol):
+    """A widget some of whose keys open a screen through a message to the app."""
+
+    def opens_screen(self, event: events.Key) -> bool:
+        """True when ``event`` will make this widget post a message that may open a
+        screen (the app lets the keys after it go once it has handled that message)."""
+        ...
+
+
+class KeyGate:
+    """The app's hold on keys while a screen is being opened (see the module's docstring).
+
+    ``route`` sends a key on as the app would have; ``later`` runs a callback soon on the
+    app's loop, ``after`` runs one after a delay (Textual's ``call_next`` and
+    ``set_timer``).
+    """
+
+    def __init__(
+        self,
+        route: Callable[[events.Key], Awaitable[None]],
+        later: Callable[[Callable[[], Awaitable[None]]], object],
+        after: Callable[[float, Callable[[], None]], object],
+    ) -> None:
+        self._route = route
+        self._later = later
+        self._after = after
+        self._holds = 0
+        self._waiting: list[events.Key] = []
+        self._generation = 0
+
+    @property
+    def holding(self) -> bool:
+        """True while keys wait (held, or not yet sent on after a hold)."""
+        return bool(self._holds or self._waiting)
+
+    def hold(self) -> KeyHold:
+        """Hold the keys that come from now on, until :meth:`release` (or the returned
+        hold's own ``release``, for a flow that opens its screen later)."""
+        self._holds += 1
+        self._generation += 1
+        generation = self._generation
+        self._after(HOLD_AT_MOST_S, lambda: self._expire(generation))
+        return KeyHold(self)
+
+    def release(self) -> None:
+        """One reason to hold is gone; the waiting keys go on once none is left."""
+        if self._holds:
+            self._holds -= 1
+        if not self._holds and self._waiting:
+            self._later(self._send_waiting)
+
+    def take(self, event: events.Key) -> bool:
+        """Keep ``event`` if keys are being held (True), else leave it to the caller."""
+        if not self.holding:
+            return False
+        self._waiting.append(event)
+        return True
+
+    def _expire(self, generation: int) -> None:
+        if generation == self._generation and self._holds:
+            self._holds = 0
+            self._later(self._send_waiting)
+
+    async def _send_waiting(self) -> None:
+        """The waiting keys, in order, until one of them opens a screen again."""
+        while self._waiting and not self._holds:
+            await self._route(self._waiting.pop(0))
+
+
+class KeyHold:
+    """One hold of a :class:`KeyGate`, let go once (again: nothing)."""
+
+    def __init__(self, gate: KeyGate) -> None:
+        self._gate: KeyGate | None = gate
+
+    def release(self) -> None:
+        """Let the keys go (once this is the last hold)."""
+        gate, self._gate = self._gate, None
+        if gate is not None:
+            gate.release()

@@ -1,0 +1,71 @@
+"""The key gate: keys after one that opens a screen wait, in order, until the app has
+handled the message that opens it; a hold never lasts past its bound."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from textual import events
+
+from pitui.ui.widgets.key_gate import KeyGate
+
+
+class _Loop:
+    """Textual's call_next and set_timer, reduced to lists the test runs by hand."""
+
+    def __init__(self) -> None:
+        self.routed: list[str] = []
+        self.soon: list[Callable[[], Awaitable[None]]] = []
+        self.timers: list[Callable[[], None]] = []
+        self.opens: set[str] = set()
+        self.gate = KeyGate(self.route, self.soon.append, lambda _s, cb: self.timers.append(cb))
+
+    async def route(self, event: events.Key) -> None:
+        if event.key in self.opens:
+            self.gate.hold()
+        self.routed.append(event.key)
+
+    async def press(self, *keys: str) -> None:
+        for key in keys:
+            event = events.Key(key, None)
+            if not self.gate.take(event):
+                await self.route(event)
+
+    async def run_soon(self) -> None:
+        while self.soon:
+            await self.soon.pop(0)()
+
+
+def test_keys_wait_for_the_screen_and_keep_their_order() -> None:
+    async def scenario() -> None:
+        loop = _Loop()
+        loop.opens = {"enter"}
+        await loop.press("up", "enter", "enter", "t", "x")
+        assert loop.routed == ["up", "enter"]  # the rest wait for the chooser
+        loop.gate.release()  # the app handled the message: the chooser is open
+        await loop.press("y")  # typed while the waiting keys are being sent: after them
+        await loop.run_soon()
+        # The second Enter opened a screen again: what follows it waits once more.
+        assert loop.routed == ["up", "enter", "enter"]
+        loop.gate.release()
+        await loop.run_soon()
+        assert loop.routed == ["up", "enter", "enter", "t", "x", "y"]
+        assert not loop.gate.holding
+
+    asyncio.run(scenario())
+
+
+def test_a_hold_without_its_message_ends_at_its_bound() -> None:
+    async def scenario() -> None:
+        loop = _Loop()
+        loop.opens = {"enter"}
+        await loop.press("enter", "a")
+        assert loop.routed == ["enter"]
+        loop.timers.pop()()  # no message came: the bound lets the keys go
+        await loop.run_soon()
+        assert loop.routed == ["enter", "a"] and not loop.gate.holding
+        loop.gate.release()  # the late message changes nothing
+        assert not loop.gate.holding
+
+    asyncio.run(scenario())
