@@ -79,6 +79,14 @@ async def open_chooser(pilot: Pilot[None], entry_id: str) -> None:
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, SummaryChooser), "the chooser")
 
 
+async def branch_off(session: AgentSession, pilot: Pilot[None]) -> str | None:
+    """Send a changed second prompt: the session forks there. Returns the old leaf."""
+    old_leaf = session.store.get_leaf_id()
+    await session.navigate(user_entries(session)[1].id)
+    await submit(pilot, "changed prompt")
+    return old_leaf
+
+
 async def test_rows_follow_the_session_live_without_rebuilding(tmp_path: Path) -> None:
     session = await make_session(tmp_path)
     async with running(session, *TWO_PROMPTS) as (app, pilot):
@@ -242,10 +250,7 @@ async def test_clone_keeps_the_path_in_a_new_file(tmp_path: Path) -> None:
 async def test_alt_arrows_switch_to_the_sibling_branch(tmp_path: Path) -> None:
     session = await make_session(tmp_path)
     async with running(session, *TWO_PROMPTS) as (app, pilot):
-        second = user_entries(session)[1]
-        old_leaf = session.store.get_leaf_id()
-        await session.navigate(second.id)
-        await submit(pilot, "changed prompt")
+        old_leaf = await branch_off(session, pilot)
         await pilot.press("alt+left")
         await wait_until(pilot, lambda: session.store.get_leaf_id() == old_leaf, "the switch")
         await settle(pilot)
@@ -264,10 +269,7 @@ async def test_a_rebuilt_view_has_its_sibling_marks_at_once(tmp_path: Path) -> N
 
     session = await make_session(tmp_path)
     async with running(session, *TWO_PROMPTS) as (app, pilot):
-        second = user_entries(session)[1]
-        old_leaf = session.store.get_leaf_id()
-        await session.navigate(second.id)
-        await submit(pilot, "changed prompt")
+        old_leaf = await branch_off(session, pilot)
         await settle(pilot)
         assert old_leaf is not None
         session.store.branch(old_leaf)
@@ -287,9 +289,7 @@ async def test_rebuilds_at_once_end_as_the_last_one(tmp_path: Path) -> None:
 
     session = await make_session(tmp_path)
     async with running(session, *TWO_PROMPTS) as (app, pilot):
-        second = user_entries(session)[1]
-        await session.navigate(second.id)
-        await submit(pilot, "changed prompt")
+        await branch_off(session, pilot)
         await settle(pilot)
         branched = state_from_messages(session.messages)
         first_only = state_from_messages(session.messages[:2])
@@ -428,8 +428,7 @@ async def test_a_resumed_path_gives_its_lines_up_and_still_reads_them(tmp_path: 
     The rows, the conversation and the sibling switch read the same as before."""
     session = await make_session(tmp_path)
     async with running(session, "first prompt", "second prompt") as (_, pilot):
-        await session.navigate(user_entries(session)[1].id)
-        await submit(pilot, "changed prompt")
+        await branch_off(session, pilot)
         await settle(pilot)
     path = session.session_file
     await session.close()
