@@ -110,3 +110,11 @@ def test_a_key_burst_reaches_the_chooser_enter_opens(terminal: Terminal, project
     screen = terminal.wait_for(lambda s: "Restored 1 file" in s, "the chosen move, files restored")
     assert (project / "app.py").read_text() == "port = 9090\n"
     assert "search:" not in screen and "No entries" not in screen
+    # The text typed after the choice is in the composer, not eaten by the chooser.
+    terminal.wait_for(lambda s: _composer_line(s).endswith("text"), "the text in the composer")
+
+
+def _composer_line(screen: str) -> str:
+    """The composer's first line (its box is just above the status bar's two lines)."""
+    line = screen.rstrip("\n").splitlines()[-4]
+    return line.strip("│ ").rstrip()

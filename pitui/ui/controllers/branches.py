@@ -205,20 +205,27 @@ class BranchesController:
         composer was empty when Enter was pressed."""
         from pitui.ui.screens.navigate import CustomPromptScreen
 
-        if chooser is None:
-            files = await self._files_for_move(entry_id)
-            choice: SummaryChoice | None = None if files == CANCELLED else "none"
-        else:
-            files, choice = await self._choose(entry_id, *chooser)
-        prompt: str | None = None
-        if choice == "custom":
-            prompt = await push_for_result(self.host, CustomPromptScreen())
-            if prompt is None:
-                choice = None
-        if choice is not None:
-            # Chosen: the tree is done. Keys typed while the session moves go to the
-            # composer (not the tree's search), and Esc to the app (it cancels the summary).
-            self.host.main.focus_now(self.host.main.query_one(Composer))
+        let_keys_go = chooser[0].let_keys_go if chooser is not None else lambda: None
+        try:
+            if chooser is None:
+                files = await self._files_for_move(entry_id)
+                choice: SummaryChoice | None = None if files == CANCELLED else "none"
+            else:
+                files, choice = await self._choose(entry_id, *chooser)
+            prompt: str | None = None
+            if choice == "custom":
+                asked = push_for_result(self.host, CustomPromptScreen())
+                let_keys_go()  # typed after the choice: into the prompt
+                prompt = await asked
+                if prompt is None:
+                    choice = None
+            if choice is not None:
+                # Chosen: the tree is done. Keys typed while the session moves go to the
+                # composer (not the tree's search), and Esc to the app (it cancels the
+                # summary).
+                self.host.main.focus_now(self.host.main.query_one(Composer))
+        finally:
+            let_keys_go()  # typed after the choice: to the composer (or the tree, on Esc)
         if choice is None or files == CANCELLED:
             self.reopen(entry_id)
             return

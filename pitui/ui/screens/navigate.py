@@ -12,7 +12,7 @@ notice after the move reports (with its undo).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias
 
 from textual import on
 from textual.app import ComposeResult
@@ -25,6 +25,9 @@ from textual.widgets import OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from pitui.core.checkpoints.file_diffs import FileDiff
+
+if TYPE_CHECKING:
+    from pitui.ui.widgets.key_gate import KeyHold
 
 SummaryChoice: TypeAlias = Literal["none", "summary", "custom"]
 CHOICES: tuple[tuple[SummaryChoice, str], ...] = (
@@ -72,13 +75,15 @@ class SummaryChooser(ModalScreen[Navigation | None]):
         self._files_pending = files_pending
         self._chosen_early: SummaryChoice | None = None
         self._answered = False
+        self._key_hold: KeyHold | None = None
+        """Keys held since Enter on a choice (see :class:`ChoiceList`)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="navigate-dialog", classes="pitui-dialog"):
             yield Static("Summarize the branch you are leaving?", classes="dialog-title")
             yield Static(self.target, id="navigate-target", classes="dialog-detail", markup=False)
             choices = [Option(text, id=key) for key, text in CHOICES]
-            yield OptionList(*choices, *self._files_options(), id="navigate-list")
+            yield ChoiceList(*choices, *self._files_options(), id="navigate-list")
             yield Static(self._hint(), id="navigate-hint", classes="dialog-hint")
 
     def _files_options(self) -> list[Option | None]:
@@ -92,6 +97,18 @@ class SummaryChooser(ModalScreen[Navigation | None]):
         options = self.query_one(OptionList)
         options.highlighted = 0
         options.focus()
+
+    def hold_keys(self) -> None:
+        """Hold the keys typed from now on (once), until :meth:`let_keys_go`."""
+        hold = getattr(self.app, "hold_keys", None)  # pitui's app; a test app has none
+        if self._key_hold is None and hold is not None:
+            self._key_hold = hold()
+
+    def let_keys_go(self) -> None:
+        """The keys held since the choice go on, to what has the focus now."""
+        held, self._key_hold = self._key_hold, None
+        if held is not None:
+            held.release()
 
     @property
     def comparing(self) -> bool:
@@ -162,6 +179,24 @@ class SummaryChooser(ModalScreen[Navigation | None]):
     def action_cancel(self) -> None:
         self._answered = True
         self.dismiss(None)
+
+
+class ChoiceList(OptionList):
+    """The chooser's options. Enter on a summary choice ends the chooser, but a fast
+    typist's next keys reach the app before the choice is handled: the chooser holds
+    them (see ``pitui.ui.widgets.key_gate``), and the move lets them go once the
+    composer (or the custom prompt) has the focus, instead of this list eating them."""
+
+    def opens_screen(self, event: Key) -> bool:
+        screen = self.screen
+        if event.key == "enter" and isinstance(screen, SummaryChooser):
+            option = self.highlighted_option
+            if option is not None and option.id in _CHOICE_IDS:
+                screen.hold_keys()
+        return False  # the chooser holds the keys itself, until the move lets them go
+
+
+_CHOICE_IDS = frozenset(key for key, _ in CHOICES)
 
 
 class PromptArea(TextArea):
