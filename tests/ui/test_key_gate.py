@@ -69,3 +69,22 @@ def test_a_hold_without_its_message_ends_at_its_bound() -> None:
         assert not loop.gate.holding
 
     asyncio.run(scenario())
+
+
+def test_a_hold_let_go_by_its_bound_does_not_end_a_newer_one_when_released() -> None:
+    """A flow that holds the keys longer than the bound (a slow comparison) releases its
+    hold late: a hold taken since (Alt+← waiting for its question) still holds."""
+
+    async def scenario() -> None:
+        loop = _Loop()
+        slow = loop.gate.hold()
+        loop.timers.pop()()  # the bound let the slow flow's hold go
+        newer = loop.gate.hold()
+        slow.release()  # late: nothing
+        await loop.press("y")
+        assert loop.routed == [] and loop.gate.holding  # still waiting for the question
+        newer.release()
+        await loop.run_soon()
+        assert loop.routed == ["y"] and not loop.gate.holding
+
+    asyncio.run(scenario())

@@ -55,6 +55,9 @@ class KeyGate:
         self._holds = 0
         self._waiting: list[events.Key] = []
         self._generation = 0
+        self._expiries = 0
+        """Times the holds were let go by the time limit: a hold taken before one of
+        them is gone, and its late release must not end a newer hold."""
 
     @property
     def holding(self) -> bool:
@@ -68,7 +71,7 @@ class KeyGate:
         self._generation += 1
         generation = self._generation
         self._after(HOLD_AT_MOST_S, lambda: self._expire(generation))
-        return KeyHold(self)
+        return KeyHold(self, self._expiries)
 
     def release(self) -> None:
         """One reason to hold is gone; the waiting keys go on once none is left."""
@@ -87,6 +90,7 @@ class KeyGate:
     def _expire(self, generation: int) -> None:
         if generation == self._generation and self._holds:
             self._holds = 0
+            self._expiries += 1
             self._later(self._send_waiting)
 
     async def _send_waiting(self) -> None:
@@ -98,11 +102,13 @@ class KeyGate:
 class KeyHold:
     """One hold of a :class:`KeyGate`, let go once (again: nothing)."""
 
-    def __init__(self, gate: KeyGate) -> None:
+    def __init__(self, gate: KeyGate, expiries: int) -> None:
         self._gate: KeyGate | None = gate
+        self._expiries = expiries
 
     def release(self) -> None:
-        """Let the keys go (once this is the last hold)."""
+        """Let the keys go (once this is the last hold); nothing if the time limit has
+        let this hold go already."""
         gate, self._gate = self._gate, None
-        if gate is not None:
+        if gate is not None and gate._expiries == self._expiries:
             gate.release()
