@@ -37,8 +37,7 @@ from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.pvector import changed_positions
 from pitui.ui.view.session_info import SessionInfo
 from pitui.ui.widgets.branch_tree import BranchTree
-from pitui.ui.widgets.composer import Composer
-from pitui.ui.widgets.key_gate import KeyGate, KeyHold, OpensScreens
+from pitui.ui.widgets.key_gate import Held, KeyGate, KeyHold, OpensScreens
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -51,6 +50,7 @@ if TYPE_CHECKING:
     from pitui.ui.live.port import SessionPort
     from pitui.ui.view.reducer import AnyEvent
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
+    from pitui.ui.widgets.composer import Composer  # mounted after the first frame
 
 SCREEN_FLOW_ACTIONS = ("previousBranch", "nextBranch")
 """Actions that open a screen only after some work (the sibling's files are compared
@@ -136,6 +136,9 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         self._ending_run = False
         """An exit is waiting for the run to end (see :meth:`exit`)."""
         self._signals: QuitSignals | None = None
+        self._composer_hold: KeyHold | None = None
+        """The keys typed before the real composer is mounted wait for it (taken as the
+        first screen is built, let go in :meth:`_after_first_frame`)."""
 
     # ------------------------------------------------------------------ UiHost
 
@@ -170,7 +173,10 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         return self.key_gate.hold()
 
     async def on_event(self, event: textual_events.Event) -> None:
-        if not isinstance(event, textual_events.Key):
+        if isinstance(event, textual_events.Paste) and not event.is_forwarded:
+            if not self.key_gate.take(event):  # held pastes wait in line with the keys
+                await super().on_event(event)
+        elif not isinstance(event, textual_events.Key):
             await super().on_event(event)
         elif not event.is_forwarded:
             if not self.key_gate.take(event):
@@ -183,10 +189,13 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
                     self._held_for_binding.discard(id(event))
                     self.key_gate.release()  # the action took its own hold if it needs one
 
-    async def _route_key(self, event: textual_events.Key) -> None:
-        """Route a key as Textual does; one that opens a screen holds the next ones."""
+    async def _route_key(self, event: Held) -> None:
+        """Route a key (or a paste) as Textual does; a key that opens a screen holds the
+        next ones."""
         focused = self.focused
-        if isinstance(focused, OpensScreens) and focused.opens_screen(event):
+        if isinstance(event, textual_events.Paste):
+            pass
+        elif isinstance(focused, OpensScreens) and focused.opens_screen(event):
             self.key_gate.hold()
         elif event.key in self._screen_action_keys():
             # Its binding runs once the key comes back from the focused widget, after the
@@ -254,6 +263,8 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
     # ------------------------------------------------------------------ Textual hooks
 
     def get_default_screen(self) -> Screen[None]:
+        # The first frame draws the composer's stand-in; keys wait for the real one.
+        self._composer_hold = self.key_gate.hold(limit=None)
         self._chat = self._first_state()
         return PituiMainScreen(
             self.info, self._chat, new_session=self.new_session, listing=self.startup_listing
@@ -332,17 +343,27 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
 
     async def _after_first_frame(self) -> None:
         """The screen is drawn: collect garbage again (see ``run``), then load what the
-        first frame does not show: ``keybindings.json`` (a file read in a thread, until
-        then the default keys apply), the autocomplete list (hidden until ``/``) and the
-        session."""
+        first frame does not show: the real composer (in its stand-in's place),
+        ``keybindings.json`` (a file read in a thread), the autocomplete list (hidden until
+        ``/``) and the session. The keys typed until the composer and the user's keys are
+        in place wait (:attr:`_composer_hold`), then reach the composer in order.
+
+        This is the point where the app is ready for keys: tests that use the composer
+        right after start await it (tests/ui/harness.py ``started``)."""
         if self.startup is None:
             resume_collection()
         from pitui.ui.controllers.signals import QuitSignals
 
         self._signals = QuitSignals(self.exit)
         self._signals.install()
-        await self.keys.install(self._keybindings)
-        await self.main.add_suggestion_list()
+        try:
+            await self.main.mount_composer()
+            await self.keys.install(self._keybindings)
+            await self.main.add_suggestion_list()
+        finally:
+            if self._composer_hold is not None:
+                self._composer_hold.release()
+                self._composer_hold = None
         if self.startup is not None:
             self.run_worker(self._start(self.startup), group="startup", exit_on_error=False)
 

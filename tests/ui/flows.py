@@ -16,6 +16,7 @@ from pitui.ui.app import PituiApp
 from pitui.ui.launch import create_app
 from pitui.ui.screens.approval import ApprovalScreen
 from pitui.ui.widgets.composer import Composer
+from tests.ui.harness import ready
 
 T = TypeVar("T")
 CONFIG_TS = "export const port = 3000;\n"
@@ -55,6 +56,7 @@ async def started(pilot: Pilot[None]) -> PituiApp:
 
 async def submit(pilot: Pilot[None], text: str, key: str = "enter") -> None:
     """Type ``text`` into the composer and send it."""
+    await ready(pilot)
     composer = pilot.app.query_one(Composer)
     composer.load_text(text)
     await pilot.press(key)

@@ -40,10 +40,26 @@ class FeedSource:
                 listener(event)
 
 
+async def ready(pilot: Pilot[None]) -> None:
+    """Wait until the app is ready for keys: the real composer has replaced the stand-in
+    of the first frame (it is mounted right after that frame) and the keys held until
+    then have been sent on. The one wait for tests that use the composer right after
+    start (keys sent before it are held and reach the composer in order anyway)."""
+    app = pilot.app
+    assert isinstance(app, PituiApp)
+    for _ in range(300):
+        if app.main.query(Composer) and not app.key_gate.holding:
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the composer was never mounted")
+
+
 async def wait_subscribed(pilot: Pilot[None], source: FeedSource) -> None:
-    """Wait until the app's bridge listens (it subscribes once the main screen is ready)."""
+    """Wait until the app's bridge listens (it subscribes once the main screen is ready)
+    and the app is ready for keys (:func:`ready`)."""
     for _ in range(100):
         if source.listeners:
+            await ready(pilot)
             return
         await pilot.pause(0.01)
     raise AssertionError("the app never subscribed to the event source")

@@ -27,6 +27,8 @@ NOT_FIRST_FRAME = (
     "pitui.ui.controllers.keys",
     "pitui.ui.controllers.branches",
     "pitui.ui.widgets.suggestions",
+    "pitui.ui.widgets.composer",  # mounted after frame 1, in its stand-in's place
+    "textual.widgets._text_area",
     "pitui.ui.widgets.base",
     "pitui.ui.widgets.messages",
     "pitui.ui.widgets.tool_card",

@@ -43,6 +43,12 @@ LATE = (
     "pitui.ui.widgets.assistant_text",
     "pitui.ui.widgets.tool_card",  # with the first tool call
     "pitui.ui.widgets.tool_renderers",
+    # The composer (Textual's TextArea, its document and themes): the first frame draws
+    # its stand-in (widgets/composer_parts.py); the real one is mounted right after.
+    "pitui.ui.widgets.composer",
+    "textual.widgets._text_area",
+    "textual.document._document",
+    "textual._text_area_theme",
 )
 
 

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 from textual import events
 
-from pitui.ui.widgets.key_gate import KeyGate
+from pitui.ui.widgets.key_gate import Held, KeyGate
 
 
 class _Loop:
@@ -21,7 +21,10 @@ class _Loop:
         self.opens: set[str] = set()
         self.gate = KeyGate(self.route, self.soon.append, lambda _s, cb: self.timers.append(cb))
 
-    async def route(self, event: events.Key) -> None:
+    async def route(self, event: Held) -> None:
+        if isinstance(event, events.Paste):
+            self.routed.append(f"paste:{event.text}")
+            return
         if event.key in self.opens:
             self.gate.hold()
         self.routed.append(event.key)
@@ -31,6 +34,11 @@ class _Loop:
             event = events.Key(key, None)
             if not self.gate.take(event):
                 await self.route(event)
+
+    async def paste(self, text: str) -> None:
+        event = events.Paste(text)
+        if not self.gate.take(event):
+            await self.route(event)
 
     async def run_soon(self) -> None:
         while self.soon:
@@ -86,5 +94,40 @@ def test_a_hold_let_go_by_its_bound_does_not_end_a_newer_one_when_released() -> 
         newer.release()
         await loop.run_soon()
         assert loop.routed == ["y"] and not loop.gate.holding
+
+    asyncio.run(scenario())
+
+
+def test_a_paste_waits_in_line_with_the_keys_around_it() -> None:
+    async def scenario() -> None:
+        loop = _Loop()
+        loop.opens = {"enter"}
+        await loop.press("enter", "a")
+        await loop.paste("pasted")
+        await loop.press("b")
+        assert loop.routed == ["enter"]
+        loop.gate.release()
+        await loop.run_soon()
+        assert loop.routed == ["enter", "a", "paste:pasted", "b"]
+        await loop.paste("later")  # nothing held: straight on
+        assert loop.routed[-1] == "paste:later"
+
+    asyncio.run(scenario())
+
+
+def test_a_hold_without_a_limit_lasts_until_released() -> None:
+    """The start-up hold (keys typed before the real composer is mounted) has no time
+    limit: its taker always lets it go, and a slow start must not lose keys to the
+    composer's stand-in."""
+
+    async def scenario() -> None:
+        loop = _Loop()
+        start = loop.gate.hold(limit=None)
+        assert loop.timers == []
+        await loop.press("h", "i")
+        assert loop.routed == [] and loop.gate.holding
+        start.release()
+        await loop.run_soon()
+        assert loop.routed == ["h", "i"] and not loop.gate.holding
 
     asyncio.run(scenario())

@@ -23,7 +23,8 @@ from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.progress import any_running, running
 from pitui.ui.view.reducer import reduce_all
 from pitui.ui.view.state import BashItem, CompactionItem, NoticeItem, ProgressItem
-from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
+from pitui.ui.widgets.composer import Composer
+from pitui.ui.widgets.composer_parts import ActivityLine, QueueView
 from tests.ui.harness import INFO, settle
 from tests.ui.script import Script
 

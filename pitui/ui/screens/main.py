@@ -24,7 +24,13 @@ from textual.widget import Widget
 from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.session_info import SessionInfo
 from pitui.ui.widgets.branch_tree import PANE_HINTS, BranchesPane, BranchTree
-from pitui.ui.widgets.composer import ActivityLine, Composer, QueueView
+from pitui.ui.widgets.composer_parts import (
+    STAND_IN_ID,
+    ActivityLine,
+    ComposerStandIn,
+    QueueView,
+    thinking_classes,
+)
 from pitui.ui.widgets.conversation import ConversationView, ItemPane
 from pitui.ui.widgets.status_bar import StatusBar
 from pitui.ui.widgets.tool_pane import ToolPane
@@ -34,6 +40,7 @@ if TYPE_CHECKING:
 
     from pitui.ui.view.state import ChatItem
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
+    from pitui.ui.widgets.composer import Composer  # mounted after the first frame
     from pitui.ui.widgets.search_bar import SearchBar
     from pitui.ui.widgets.tool_card import ToolCard
 
@@ -58,9 +65,10 @@ class MainScreen(Screen[None]):
         (NARROW_BELOW, "-wide"),
         (THREE_PANES_FROM, "-widest"),
     ]
-    AUTO_FOCUS = "#composer"
-    """Focus the composer straight away: Textual's default (the first focusable widget, the
-    conversation pane) would move focus, and restyle both widgets, twice before frame 1."""
+    AUTO_FOCUS = f"#composer, #{STAND_IN_ID}"
+    """Focus the composer (or its first-frame stand-in) straight away: Textual's default (the
+    first focusable widget, the conversation pane) would move focus, and restyle both
+    widgets, twice before frame 1."""
 
     def __init__(
         self,
@@ -103,8 +111,9 @@ class MainScreen(Screen[None]):
             yield BranchesPane(id="branches", new_session=self._new_session)
         yield ActivityLine(id="activity")
         yield QueueView(id="queue")
-        # The SuggestionList goes here, mounted after the first frame (add_suggestion_list).
-        yield Composer(id="composer")
+        # The SuggestionList goes here, mounted after the first frame (add_suggestion_list),
+        # and the real composer in the stand-in's place (mount_composer).
+        yield ComposerStandIn(id=STAND_IN_ID)
         yield StatusBar(id="status")
 
     class Ready(Message):
@@ -122,13 +131,38 @@ class MainScreen(Screen[None]):
             if state.items:  # the early notices (the app's first state)
                 await self.show_state(state, state.items)
 
+    @property
+    def composer(self) -> Composer:
+        """The composer (mounted right after the first frame: see :meth:`mount_composer`)."""
+        from pitui.ui.widgets.composer import Composer
+
+        return self.query_one("#composer", Composer)
+
+    async def mount_composer(self) -> None:
+        """Put the real composer where the first frame drew its stand-in: same place, same
+        classes (the thinking-level border), and the focus if the stand-in had it. One
+        layout, in a batch: the screen looks the same before and after. The app holds the
+        keys typed until now and sends them on to it once this is done."""
+        from pitui.ui.widgets.composer import Composer
+
+        found = self.query(f"#{STAND_IN_ID}")
+        if not found:
+            return
+        stand_in = found.first()
+        composer = Composer(id="composer", classes=" ".join(stand_in.classes))
+        with self.app.batch_update():
+            await self.mount(composer, before=stand_in)
+            if self.focused is stand_in:
+                self.set_focus(composer)
+            await stand_in.remove()
+
     async def add_suggestion_list(self) -> None:
         """Mount the composer's autocomplete list above it. Called once the first frame is
         drawn: the list is hidden until ``/`` is typed, and its widget class (an OptionList
         with its own stylesheet) is not needed to draw the screen."""
         from pitui.ui.widgets.suggestions import SuggestionList
 
-        composer = self.query_one(Composer)
+        composer = self.composer
         await self.mount(SuggestionList(id="suggestions"), before=composer)
         if composer.text:  # typed while the list did not exist yet (a fast start, a fast typist)
             composer.refresh_suggestions()
@@ -193,7 +227,8 @@ class MainScreen(Screen[None]):
         hints = self._flash or self._focus_hints()
         self.query_one(StatusBar).show(info, state.usage, hints)
         level = (info.thinking_level or "off") if info.model_id else None
-        self.query_one(Composer).show_thinking_level(level)
+        for composer in self.query(f"#composer, #{STAND_IN_ID}"):  # the stand-in before frame 1
+            composer.update_classes(thinking_classes(level))
 
     def _focus_hints(self) -> str:
         """The keys of the focused pane (the Branches pane, the conversation selection,
@@ -263,7 +298,7 @@ class MainScreen(Screen[None]):
     def leave_branches(self) -> None:
         """Back to the composer; the tree hides again unless three panes fit."""
         self.remove_class("-show-branches")
-        self.focus_now(self.query_one(Composer))
+        self.focus_now(self.composer)
 
     def focus_now(self, widget: Widget) -> None:
         """Focus ``widget`` before the next key is handled. ``Widget.focus`` defers the
@@ -307,7 +342,7 @@ class MainScreen(Screen[None]):
 
     def on_conversation_view_leave(self, message: ConversationView.Leave) -> None:
         if self.focused is self.conversation:  # not if a key typed meanwhile moved it
-            self.focus_now(self.query_one(Composer))
+            self.focus_now(self.composer)
 
     async def on_conversation_view_tool_jump(self, message: ConversationView.ToolJump) -> None:
         """``t``: the tool card of the selected item, shown and picked in the tool pane."""
@@ -350,4 +385,4 @@ class MainScreen(Screen[None]):
         """Back to the composer, unless a key typed meanwhile already moved the focus."""
         focused = self.focused
         if focused is None or message.bar in focused.ancestors_with_self:
-            self.focus_now(self.query_one(Composer))
+            self.focus_now(self.composer)

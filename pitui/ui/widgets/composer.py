@@ -4,6 +4,9 @@ Besides editing (see :mod:`pitui.ui.widgets.composer_tools`): ``@`` opens a fuzz
 over the project's files, Tab completes a path anywhere (and never leaves a composer that
 holds text), Ctrl+G edits the text in ``$VISUAL``/``$EDITOR``, and images (Ctrl+V, or a
 pasted image path) wait as chips until the prompt is sent.
+
+Not first-frame: the first frame draws :class:`~pitui.ui.widgets.composer_parts.ComposerStandIn`
+and the main screen mounts this one in its place right after (``MainScreen.mount_composer``).
 """
 
 from __future__ import annotations
@@ -13,11 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import events
-from textual.content import Content
 from textual.message import Message
-from textual.widgets import Static, TextArea
-
-from pitui.core.sanitize import inert
+from textual.widgets import TextArea
 
 if TYPE_CHECKING:
     from pitui.ai.types import ImageContent
@@ -34,7 +34,6 @@ EXTERNAL_EDITOR_KEYS = frozenset({"ctrl+g"})
 PASTE_IMAGE_KEYS = frozenset({"ctrl+v"})
 """pi's ``pasteImage`` default."""
 Completer = Callable[[str], Sequence["Suggestion"]]
-THINKING_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
 
 
 class Composer(TextArea):
@@ -64,8 +63,10 @@ class Composer(TextArea):
         def control(self) -> Composer:
             return self.composer
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, soft_wrap=True, show_line_numbers=False, tab_behavior="focus")
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(
+            id=id, classes=classes, soft_wrap=True, show_line_numbers=False, tab_behavior="focus"
+        )
         self.sent_history: list[str] = []
         self._history_pos: int | None = None
         self._draft = ""
@@ -306,29 +307,3 @@ class Composer(TextArea):
         if value.startswith("@") and not value.endswith("/") and at_end:
             value += " "  # a picked file: ready for the next word
         tools.replace_range(self, chosen.start, end, value)
-
-    def show_thinking_level(self, level: str | None) -> None:
-        """Border in the level's colour (pi's ``thinking<Level>``); None: the plain border."""
-        self.update_classes({f"-thinking-{name}": name == level for name in THINKING_LEVELS})
-
-
-class QueueView(Static):
-    """Queued steering / follow-up messages above the composer (hidden when empty)."""
-
-    def show(self, steering: tuple[str, ...], follow_up: tuple[str, ...]) -> None:
-        """Redraw the queue; hides itself when both queues are empty."""
-        lines = [f"Steering: {inert(t)}" for t in steering]
-        lines += [f"Follow-up: {inert(t)}" for t in follow_up]
-        self.display = bool(lines)
-        if lines:
-            lines.append("↳ alt+up to edit all queued messages")
-        self.update(Content("\n".join(lines)))
-
-
-class ActivityLine(Static):
-    """What the agent is busy with (``Working...``, a retry wait …); hidden when idle."""
-
-    def show(self, activity: str | None) -> None:
-        """Show ``activity`` or hide the line."""
-        self.display = activity is not None
-        self.update(Content(activity or ""))

@@ -11,18 +11,25 @@ message (the screen is open, or there was none to open), then routes them in ord
 the new screen's focus, or wherever they would have gone. A flow that opens its screen
 only after some work (comparing files before the Restore files question) holds the keys
 itself, from the key that started it (:meth:`KeyGate.hold`'s :class:`KeyHold`).
+Bracketed pastes wait with the keys (a paste is one event, not keys): what is typed and
+pasted in one burst arrives in the order it was typed.
+
+The app also holds the keys from its start until the real composer replaces the stand-in
+of the first frame (``PituiApp.get_default_screen``, ``MainScreen.mount_composer``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeAlias, runtime_checkable
 
 from textual import events
 
 HOLD_AT_MOST_S = 1.0
 """A hold is let go after this long in any case: a message that never came must not
 leave the keyboard dead."""
+Held: TypeAlias = events.Key | events.Paste
+"""What waits while keys are held: keys, and pastes between them."""
 
 
 @runtime_checkable
@@ -45,7 +52,7 @@ class KeyGate:
 
     def __init__(
         self,
-        route: Callable[[events.Key], Awaitable[None]],
+        route: Callable[[Held], Awaitable[None]],
         later: Callable[[Callable[[], Awaitable[None]]], object],
         after: Callable[[float, Callable[[], None]], object],
     ) -> None:
@@ -53,7 +60,7 @@ class KeyGate:
         self._later = later
         self._after = after
         self._holds = 0
-        self._waiting: list[events.Key] = []
+        self._waiting: list[Held] = []
         self._generation = 0
         self._expiries = 0
         """Times the holds were let go by the time limit: a hold taken before one of
@@ -64,13 +71,15 @@ class KeyGate:
         """True while keys wait (held, or not yet sent on after a hold)."""
         return bool(self._holds or self._waiting)
 
-    def hold(self) -> KeyHold:
+    def hold(self, limit: float | None = HOLD_AT_MOST_S) -> KeyHold:
         """Hold the keys that come from now on, until :meth:`release` (or the returned
-        hold's own ``release``, for a flow that opens its screen later)."""
+        hold's own ``release``, for a flow that opens its screen later), or ``limit``
+        seconds at most (None: no limit, for a hold its taker always releases)."""
         self._holds += 1
         self._generation += 1
         generation = self._generation
-        self._after(HOLD_AT_MOST_S, lambda: self._expire(generation))
+        if limit is not None:
+            self._after(limit, lambda: self._expire(generation))
         return KeyHold(self, self._expiries)
 
     def release(self) -> None:
@@ -80,7 +89,7 @@ class KeyGate:
         if not self._holds and self._waiting:
             self._later(self._send_waiting)
 
-    def take(self, event: events.Key) -> bool:
+    def take(self, event: Held) -> bool:
         """Keep ``event`` if keys are being held (True), else leave it to the caller."""
         if not self.holding:
             return False
