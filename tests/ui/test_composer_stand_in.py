@@ -37,14 +37,15 @@ async def _both_looks(
             setup(app)
         await pilot.pause()
         main = app.main
-        stand_in = main.query_one(ComposerStandIn)
-        assert app.focused is stand_in
+        focused: object = main.focused
+        assert focused is main.query_one(ComposerStandIn)  # focused from the start
         for index in (0, 1):
             if index == 1:
                 await main.mount_composer()
                 main.composer.cursor_blink = False  # the look of the blink's "on" half
                 assert not main.query(f"#{STAND_IN_ID}")
-                assert app.focused is main.composer
+                focused = main.focused
+                assert focused is main.composer
             await pilot.pause()
             looks[index].append(_screen(app))
             main.focus_now(main.conversation)
