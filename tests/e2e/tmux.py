@@ -70,6 +70,13 @@ class Terminal:
         """Type ``text`` literally, in one burst."""
         subprocess.run([*self._tmux, "send-keys", "-t", self.name, "-l", text], check=True)
 
+    def paste(self, text: str) -> None:
+        """Paste ``text`` as a terminal does (bracketed once the app has asked for it)."""
+        buffer = f"{self.name}-paste"
+        subprocess.run([*self._tmux, "set-buffer", "-b", buffer, text], check=True)
+        paste = ["paste-buffer", "-p", "-d", "-b", buffer, "-t", self.name]
+        subprocess.run([*self._tmux, *paste], check=True)
+
     def send(self, text: str) -> None:
         """Type ``text`` and press Enter (a prompt or a slash command sent)."""
         self.type(text)

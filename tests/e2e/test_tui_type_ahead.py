@@ -1,0 +1,54 @@
+"""In a real terminal: a fast typist who starts at once loses nothing. Keys (and a paste)
+sent from the moment tmux starts pitui, through its first frame (drawn with the
+composer's stand-in) and the real composer's mount after it, reach the composer in the
+order typed."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.tmux import Terminal, needs_tmux
+
+pytestmark = [needs_tmux, pytest.mark.e2e]
+
+SOCKET = "s8-type-ahead-e2e"
+TYPED = "fix the portx"
+PASTED = " to 8080"
+THEN = " now"
+KEY_GAP_S = 0.02
+"""Between keys: the typing lasts through the start-up (the interpreter, the first frame,
+the composer's mount) instead of landing all before it."""
+
+
+def _type_slowly(terminal: Terminal, text: str) -> None:
+    for char in text:
+        terminal.type(char)
+        time.sleep(KEY_GAP_S)
+
+
+@pytest.mark.parametrize("size", [(140, 40), (80, 24)], ids=["140x40", "80x24"])
+def test_keys_typed_from_the_launch_on_arrive_in_order(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    width, height = size
+    terminal = Terminal(project, tmp_path / "home", width, height, socket=SOCKET)
+    try:
+        _type_slowly(terminal, TYPED)  # from the moment tmux has started it
+        terminal.keys("BSpace")
+        terminal.paste(PASTED)
+        _type_slowly(terminal, THEN)
+        # No Enter in the burst: one typed before pitui puts the terminal in raw mode is
+        # a newline to the terminal's line discipline, not to pitui.
+        expected = "fix the port to 8080 now"
+        terminal.wait_for(lambda s: f"│ {expected} " in s, "the typed text in the composer")
+        # The reply's usage (its text may scroll out of 24 rows before a poll sees it).
+        terminal.send_until(" please", lambda s: "↓" in s.splitlines()[-1], "the reply")
+        sessions = "".join(p.read_text() for p in (tmp_path / "home").rglob("*.jsonl"))
+        assert f'"text":"{expected} please"' in sessions.replace('": "', '":"')
+    finally:
+        terminal.close()
