@@ -192,16 +192,15 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
     async def _route_key(self, event: Held) -> None:
         """Route a key (or a paste) as Textual does; a key that opens a screen holds the
         next ones."""
-        focused = self.focused
-        if isinstance(event, textual_events.Paste):
-            pass
-        elif isinstance(focused, OpensScreens) and focused.opens_screen(event):
-            self.key_gate.hold()
-        elif event.key in self._screen_action_keys():
-            # Its binding runs once the key comes back from the focused widget, after the
-            # keys behind it were routed: they wait until it has run (on_event).
-            self.key_gate.hold()
-            self._held_for_binding.add(id(event))
+        if isinstance(event, textual_events.Key):
+            focused = self.focused
+            if isinstance(focused, OpensScreens) and focused.opens_screen(event):
+                self.key_gate.hold()
+            elif event.key in self._screen_action_keys():
+                # Its binding runs once the key comes back from the focused widget, after
+                # the keys behind it were routed: they wait until it has run (on_event).
+                self.key_gate.hold()
+                self._held_for_binding.add(id(event))
         await super().on_event(event)
 
     def _screen_action_keys(self) -> frozenset[str]:
@@ -264,7 +263,8 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
 
     def get_default_screen(self) -> Screen[None]:
         # The first frame draws the composer's stand-in; keys wait for the real one.
-        self._composer_hold = self.key_gate.hold(limit=None)
+        if self._composer_hold is None:
+            self._composer_hold = self.key_gate.hold(limit=None)
         self._chat = self._first_state()
         return PituiMainScreen(
             self.info, self._chat, new_session=self.new_session, listing=self.startup_listing
@@ -349,7 +349,7 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         in place wait (:attr:`_composer_hold`), then reach the composer in order.
 
         This is the point where the app is ready for keys: tests that use the composer
-        right after start await it (tests/ui/harness.py ``started``)."""
+        right after start await it (tests/ui/harness.py ``ready``)."""
         if self.startup is None:
             resume_collection()
         from pitui.ui.controllers.signals import QuitSignals
