@@ -44,6 +44,15 @@ def signature_fromstr(cls, obj, *args, **kwargs):
     text_signatures.append(repr(obj))
     return real_fromstr(cls, obj, *args, **kwargs)
 inspect._signature_fromstr = signature_fromstr
+import re
+import_time_patterns = []  # regexes a pitui module compiled while it was imported
+real_compile = re.compile
+def compile_pattern(pattern, flags=0):
+    caller = sys._getframe(1)
+    if caller.f_code.co_name == "<module>" and caller.f_globals["__name__"].startswith("pitui."):
+        import_time_patterns.append(f"{caller.f_globals['__name__']}:{caller.f_lineno}")
+    return real_compile(pattern, flags)
+re.compile = compile_pattern
 from pitui.cli import main
 try:
     code = main(sys.argv[1:])
@@ -68,6 +77,7 @@ report = {
     "built": built,
     "dataclasses": dataclass_defs,
     "text_signatures": text_signatures,
+    "import_time_patterns": import_time_patterns,
     "string_annotated": sorted(set(string_annotated)),
 }
 print("\\nPROBE " + json.dumps(report))
@@ -246,4 +256,6 @@ def test_a_read_then_answer_turn_over_chat_completions_stays_light(
     # The cheap class kinds stay cheap (issue 26: the turn is nearly all import work).
     assert sorted(report["dataclasses"]) == DATACLASSES_OF_A_TURN
     assert report["text_signatures"] == []
+    # Module-level regexes are lazy_pattern()s: a turn compiles only those it uses.
+    assert report["import_time_patterns"] == []
     assert [m for m in report["string_annotated"] if m in REAL_ANNOTATIONS] == []
