@@ -116,6 +116,11 @@ NEVER_IN_PRINT_MODE = (
     "pitui.core.checkpoints.snapshot",
     # A new session draws no tree.
     "pitui.core.session.tree_rows",
+    # File I/O goes through asyncio.to_thread (aiofiles' wrappers cost ~5 M to import).
+    "aiofiles",
+    # An ASCII host is its own IDNA form: the codec (with stringprep) stays unloaded.
+    "encodings.idna",
+    "stringprep",
     # No MCP server is configured: neither the SDK nor pitui's MCP runtime loads.
     "mcp",
     "mcp_types",

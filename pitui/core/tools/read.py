@@ -9,7 +9,6 @@ import os
 from pathlib import Path
 from typing import Any, ClassVar
 
-import aiofiles
 from pydantic import Field
 
 from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
@@ -127,8 +126,7 @@ class ReadTool(AgentTool):
                 error = OSError(errno.EACCES, os.strerror(errno.EACCES))
             raise ToolError(node_error_text(error, "access", path))
         try:
-            async with aiofiles.open(path, "rb") as handle:
-                raw = await handle.read()
+            raw = await asyncio.to_thread(Path(path).read_bytes)
         except OSError as exc:
             raise ToolError(node_error_text(exc, "open", path)) from exc
         mime = sniff_image_mime(raw[:SNIFF_BYTES])
