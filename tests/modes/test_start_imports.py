@@ -129,9 +129,7 @@ NEVER_IN_PRINT_MODE = (
 )
 
 DATACLASSES_OF_A_TURN = [
-    "pitui.core.agent_session.AgentSession",
     "pitui.core.session.listing.SessionInfo",  # the UI copies it with dataclasses.replace
-    "pitui.core.session_setup.SessionOptions",
     "pitui.core.usage.UsageTotals",  # the UI copies it with dataclasses.replace
 ]
 """The pitui dataclasses a print turn defines. Defining one costs 2-4 M instructions (its

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
+from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback, store_schema
 from pitui.ai.abort import AbortSignal
 from pitui.ai.types import ImageContent, TextContent
 from pitui.core.tools._common import (
@@ -23,6 +23,7 @@ from pitui.core.tools._common import (
 )
 from pitui.core.tools.images import SNIFF_BYTES, dimension_note, resize_image, sniff_image_mime
 from pitui.core.tools.path_utils import resolve_read_path
+from pitui.core.tools.schemas import SCHEMAS
 from pitui.core.tools.truncate import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
@@ -154,3 +155,6 @@ class ReadTool(AgentTool):
                 ImageContent(data=image.data, mime_type=image.mime_type),
             ]
         )
+
+
+store_schema(ReadParams, SCHEMAS["read"])
