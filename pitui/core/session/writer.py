@@ -2,8 +2,11 @@
 
 One writer per file: the writer holds an advisory ``flock`` on the file for as long as it
 is open, so a second pitui process is refused instead of interleaving lines. Every append
-is written, flushed and fsynced off the event loop, in one worker-thread call (one
-thread hop an entry, not one for each of the three steps). A full rewrite (migration)
+is written and flushed off the event loop before it returns: in the kernel, so it
+survives the process being killed at any later point. Its fsync (the disk, for a machine
+crash) runs meanwhile, overlapping the turn (the model's reply, a tool run: ~6 ms each on
+a virtual disk, a tenth of a ``pitui -p`` turn when awaited); the next append, a rewrite
+and :meth:`SessionWriter.close` wait for it first and report its failure. A full rewrite (migration)
 goes to a locked temp file that is fsynced and renamed over the original, so a crash
 leaves either the old file or the new one, never a half-written one.
 
@@ -115,10 +118,15 @@ def _open_for_append(path: Path) -> int:
     return open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
 
 
-def _write_durably(handle: BinaryIO, data: bytes) -> None:
-    """Write, flush and fsync: on disk when this returns (blocking)."""
+def _write_flushed(handle: BinaryIO, data: bytes) -> None:
+    """Write and flush: in the kernel when this returns (blocking)."""
     handle.write(data)
     handle.flush()
+
+
+def _write_durably(handle: BinaryIO, data: bytes) -> None:
+    """Write, flush and fsync: on disk when this returns (blocking)."""
+    _write_flushed(handle, data)
     os.fsync(handle.fileno())
 
 
@@ -156,6 +164,8 @@ class SessionWriter:
         self.path = path
         self._handle = handle
         self._needs_newline = needs_newline
+        self._syncing: asyncio.Future[None] | None = None
+        """The fsync of the last append (or of the folder of a new file), still running."""
 
     @classmethod
     async def open(cls, path: Path, *, needs_newline: bool = False) -> SessionWriter:
@@ -178,30 +188,51 @@ class SessionWriter:
         except SessionError:
             handle.close()
             raise
-        if created:
-            await asyncio.to_thread(_fsync_dir, path.parent)
-        return cls(path, handle, needs_newline)
+        writer = cls(path, handle, needs_newline)
+        if created:  # the file's name reaches the disk while the first entry is made
+            writer._syncing = asyncio.ensure_future(asyncio.to_thread(_fsync_dir, path.parent))
+        return writer
 
     def set_needs_newline(self, value: bool) -> None:
         """Whether the file ends without a newline (a torn or unterminated last line)."""
         self._needs_newline = value
 
     async def append(self, data: bytes) -> None:
-        """Append whole lines, then flush and fsync before returning."""
+        """Append whole lines, written and flushed before returning (then fsynced meanwhile).
+
+        Raises:
+            SessionError: This write failed, or the fsync of the previous one did.
+        """
+        await self._synced()
         if self._needs_newline:
             # Never glue an entry to the torn tail of a crashed write.
             data = b"\n" + data
         try:
-            await asyncio.to_thread(_write_durably, self._handle, data)
+            await asyncio.to_thread(_write_flushed, self._handle, data)
         except OSError as exc:
-            raise SessionError(
-                f"cannot write the session file {self.path}: {_reason(exc, self.path)}",
-                title="Session not saved",
-            ) from exc
+            raise self._failure(exc) from exc
         self._needs_newline = False
+        self._syncing = asyncio.ensure_future(asyncio.to_thread(os.fsync, self._handle.fileno()))
+
+    async def _synced(self) -> None:
+        """Wait for the fsync still running (if any); raise its failure."""
+        syncing, self._syncing = self._syncing, None
+        if syncing is None:
+            return
+        try:
+            await syncing
+        except OSError as exc:
+            raise self._failure(exc) from exc
+
+    def _failure(self, exc: OSError) -> SessionError:
+        return SessionError(
+            f"cannot write the session file {self.path}: {_reason(exc, self.path)}",
+            title="Session not saved",
+        )
 
     async def replace_all(self, data: bytes) -> None:
         """Atomically replace the file's content (temp file + fsync + rename), keeping the lock."""
+        await self._synced()
         temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         handle = await asyncio.to_thread(_replace_durably, self.path, temp, data)
         old, self._handle = self._handle, handle
@@ -223,5 +254,12 @@ class SessionWriter:
         return backup
 
     async def close(self) -> None:
-        """Close the file (releasing the lock)."""
-        await asyncio.to_thread(self._handle.close)
+        """Wait for the last fsync, then close the file (releasing the lock).
+
+        Raises:
+            SessionError: That fsync failed (the file is closed all the same).
+        """
+        try:
+            await self._synced()
+        finally:
+            await asyncio.to_thread(self._handle.close)
