@@ -70,8 +70,11 @@ if "pydantic" in sys.modules:
         own = cls.__dict__.get("__annotations__", {})
         if cls.__module__.startswith("pitui.") and any(isinstance(a, str) for a in own.values()):
             string_annotated.append(cls.__module__)
+tool_module = sys.modules.get("pitui.agent.tool")
+schemas_generated = tool_module.computed_schema.cache_info().currsize if tool_module else 0
 report = {
     "code": code,
+    "schemas_generated": schemas_generated,
     "modules": sorted(sys.modules),
     "ca": loads,
     "built": built,
@@ -261,4 +264,6 @@ def test_a_read_then_answer_turn_over_chat_completions_stays_light(
     assert report["text_signatures"] == []
     # Module-level regexes are lazy_pattern()s: a turn compiles only those it uses.
     assert report["import_time_patterns"] == []
+    # The built-in tools' parameter schemas are stored (pitui/core/tools/schemas.py).
+    assert report["schemas_generated"] == 0
     assert [m for m in report["string_annotated"] if m in REAL_ANNOTATIONS] == []
