@@ -7,14 +7,18 @@ textual, pydantic models or any provider. Each mode is imported only when chosen
 from __future__ import annotations
 
 import argparse
+import atexit
 import gc
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
 from pitui import __version__
 
 VERSION_TEXT = f"pitui {__version__}"
+
+PRINT_MODE = "pitui.modes.print_mode"
 
 # Subcommands that take over the rest of the command line: name → module with main(argv).
 SUBCOMMANDS = {
@@ -126,19 +130,51 @@ def main(argv: Sequence[str] | None = None) -> int:
             gc.freeze()
         return code
     args = build_parser().parse_args(args_list)
-    return _run_mode(args)
+    module_name = _mode_module(args)
+    code = _run_mode(module_name, args)
+    if argv is None and module_name == PRINT_MODE:
+        _end_process(code)
+    return code
 
 
-def _run_mode(args: argparse.Namespace) -> int:
+def _end_process(code: int) -> None:
+    """End this process now, as its last step (print mode, whose run is over).
+
+    The exit functions run and the output is flushed, as at any exit; what is skipped is
+    the interpreter's teardown of every module and object, ~12 M instructions of a
+    ``pitui -p`` turn spent on memory the OS takes back anyway. Returns (and the usual
+    exit follows) when the output cannot be flushed, so the interpreter reports that as
+    it always does, or when a thread is still running, for the interpreter to wait for.
+    """
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code)
+
+
+def _mode_module(args: argparse.Namespace) -> str:
+    """The module whose ``run(args)`` serves this command line."""
     if args.list_models is not None:
-        module_name = "pitui.modes.models_cli"
-    elif args.export is not None:
-        module_name = "pitui.modes.export_cli"
-    elif args.print or args.mode == "json" or not sys.stdin.isatty():
-        module_name = "pitui.modes.print_mode"
+        return "pitui.modes.models_cli"
+    if args.export is not None:
+        return "pitui.modes.export_cli"
+    if args.print or args.mode == "json" or not sys.stdin.isatty():
+        return PRINT_MODE
+    return "pitui.ui.launch"  # Textual draws the screen; it makes its text inert
+
+
+def _run_mode(module_name: str, args: argparse.Namespace) -> int:
+    if module_name == PRINT_MODE:
         gc.disable()  # until the session is ready (see pitui.modes.print_mode.run)
-    else:
-        module_name = "pitui.ui.launch"  # Textual draws the screen; it makes its text inert
+    elif module_name == "pitui.ui.launch":
         # The TUI runs without garbage collection until its first frame (see
         # pitui.ui.launch.run). Pause it already for the imports: loading Textual allocates
         # hundreds of thousands of objects and triggers ~90 collections that find next

@@ -2,7 +2,8 @@
 
 Layers: ``ai`` → ``agent`` → ``core`` → {``modes`` | ``ui``}. A module may import its own
 layer and the layers to its left; ``modes`` and ``ui`` never import each other. The
-top-level modules (``cli``, ``__main__``, ``paths``, ``errors``, ``private_files``) sit
+top-level modules (``cli``, ``__main__``, ``paths``, ``errors``, ``private_files``,
+``lazy_pattern``) sit
 outside the order; ``cli`` must stay import-light (no textual, no ui, at module level).
 """
 
@@ -23,8 +24,8 @@ PACKAGE = ROOT / "pitui"
 LAYER_RANK = {"ai": 0, "agent": 1, "core": 2, "modes": 3, "ui": 3}
 HEADLESS = ("ai", "agent", "core", "modes")
 # Shared by every layer: the package root (``__version__``), on-disk paths, user errors,
-# private (0600/0700) file writing.
-COMMON = {"pitui", "pitui.paths", "pitui.errors", "pitui.private_files"}
+# private (0600/0700) file writing, regexes compiled on first use.
+COMMON = {"pitui", "pitui.paths", "pitui.errors", "pitui.private_files", "pitui.lazy_pattern"}
 VIEW = "pitui.ui.view"
 
 

@@ -58,7 +58,8 @@ class AgentTool(ABC):
     def parameters_schema(self) -> dict[str, Any]:
         """The JSON schema of the parameters, as sent to the model.
 
-        Computed once per parameters model; treat the returned dict as read-only.
+        Computed once per parameters model (or stored ahead of time, see
+        :func:`store_schema`); treat the returned dict as read-only.
         """
         return _schema_of(self.parameters)
 
@@ -71,8 +72,23 @@ class AgentTool(ABC):
         )
 
 
-@functools.cache
+_stored: dict[type[BaseModel], dict[str, Any]] = {}
+
+
+def store_schema(parameters: type[BaseModel], schema: dict[str, Any]) -> None:
+    """Use ``schema`` as ``parameters``' JSON schema, computed ahead of time (the built-in
+    tools': pydantic makes one in ~3 M instructions; a test checks it against the model)."""
+    _stored[parameters] = schema
+
+
 def _schema_of(parameters: type[BaseModel]) -> dict[str, Any]:
+    stored = _stored.get(parameters)
+    return stored if stored is not None else computed_schema(parameters)
+
+
+@functools.cache
+def computed_schema(parameters: type[BaseModel]) -> dict[str, Any]:
+    """What pydantic makes of ``parameters``, without titles (pi's schemas have none)."""
     schema = parameters.model_json_schema(by_alias=True)
     schema.pop("title", None)
     for prop in schema.get("properties", {}).values():

@@ -9,7 +9,6 @@ and answers "which models can I use now" and "which one by default".
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from pitui.ai.models_config import (
 from pitui.ai.ollama import detect_ollama
 from pitui.ai.types import THINKING_LEVELS, InputKind, Model, ModelCost, Number, ThinkingLevel
 from pitui.errors import ConfigError, ModelNotFoundError
+from pitui.lazy_pattern import lazy_pattern
 
 ANTHROPIC_URL = "https://api.anthropic.com"
 OPENAI_URL = "https://api.openai.com/v1"
@@ -353,7 +353,7 @@ def _header_values(config: ModelsConfig) -> list[str]:
 
 # --------------------------------------------------------------------------- --model matching
 
-_DATED = re.compile(r"-\d{8}$")
+_DATED = lazy_pattern(r"-\d{8}$")
 
 
 def _is_alias(model_id: str) -> bool:

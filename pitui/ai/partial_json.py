@@ -20,6 +20,8 @@ import re
 from json.decoder import scanstring as _scanstring  # type: ignore[attr-defined]
 from typing import Any
 
+from pitui.lazy_pattern import lazy_pattern
+
 __all__ = ["JS_WHITESPACE", "parse_final_json", "parse_partial_json", "parse_streaming_json"]
 
 #: What JavaScript's ``String.prototype.trim()`` strips (differs from str.strip(): JS strips
@@ -31,12 +33,12 @@ JS_WHITESPACE = (
 
 # Body of a string literal after its opening quote: runs of plain characters and escape
 # pairs. It stops at an unescaped quote, at a trailing lone backslash, or at the end.
-_STRING_BODY = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*', re.DOTALL)
+_STRING_BODY = lazy_pattern(r'[^"\\]*(?:\\.[^"\\]*)*', re.DOTALL)
 # The last character of any complete JSON text (NaN/Infinity are not JSON).
 _COMPLETE_ENDINGS = frozenset('}]"0123456789el')
-_BLANKS = re.compile(r"[ \n\r\t]*")
+_BLANKS = lazy_pattern(r"[ \n\r\t]*")
 # partial-json ends a nested number at the next ``,``, ``]`` or ``}`` (or the end).
-_NUMBER_TOKEN = re.compile(r"[^,\]}]*")
+_NUMBER_TOKEN = lazy_pattern(r"[^,\]}]*")
 
 # Literals partial-json accepts, possibly cut short at the end of the text.
 _LITERALS: tuple[tuple[str, Any, int], ...] = (

@@ -25,6 +25,7 @@ from pitui.ai.types import (
     ToolCall,
     ToolResultMessage,
 )
+from pitui.lazy_pattern import lazy_pattern
 
 __all__ = [
     "AZURE_TOOL_CALL_PROVIDERS",
@@ -215,8 +216,8 @@ def _no_result(call: ToolCall) -> ToolResultMessage:
 
 # --------------------------------------------------------------------------- id normalisers
 
-_DISALLOWED = re.compile(r"[^a-zA-Z0-9_-]")
-_ALLOWED_ID = re.compile(r"[a-zA-Z0-9_-]*")
+_DISALLOWED = lazy_pattern(r"[^a-zA-Z0-9_-]")
+_ALLOWED_ID = lazy_pattern(r"[a-zA-Z0-9_-]*")
 
 
 def _sanitize(tool_call_id: str) -> str:
@@ -284,7 +285,7 @@ def normalize_id_openai_responses(
 
 # --------------------------------------------------------------------------- surrogates
 
-_SURROGATES = re.compile("([\ud800-\udbff])([\udc00-\udfff])|[\ud800-\udfff]")
+_SURROGATES = lazy_pattern("([\ud800-\udbff])([\udc00-\udfff])|[\ud800-\udfff]")
 
 
 def _join_pair(match: re.Match[str]) -> str:

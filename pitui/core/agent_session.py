@@ -13,7 +13,6 @@ import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -75,7 +74,6 @@ StreamingBehavior: TypeAlias = str | None
 """``"steer"`` or ``"followUp"`` while the agent works; None refuses a busy prompt."""
 
 
-@dataclass
 class AgentSession:
     """Agent + session store + settings + models + permission gate, behind one API.
 

@@ -22,7 +22,6 @@ and never offered "always": it asks. ``touch $HOME/x`` under ``touch *`` asks.
 from __future__ import annotations
 
 import os
-import re
 import shlex
 from pathlib import Path
 from typing import Literal
@@ -30,9 +29,10 @@ from typing import Literal
 import msgspec
 
 from pitui.core.tools.path_utils import expand_path, is_within
+from pitui.lazy_pattern import lazy_pattern
 
-SHELL_CONTROL = re.compile(r"[;&|`<>\n]|\$\(")
-SHELL_EXPANSION = re.compile(r"[$`~{}*?\[\]\\!()#]")
+SHELL_CONTROL = lazy_pattern(r"[;&|`<>\n]|\$\(")
+SHELL_EXPANSION = lazy_pattern(r"[$`~{}*?\[\]\\!()#]")
 """Characters after which a word may not mean what it says: parameter, command,
 arithmetic and ANSI-C ``$'…'`` expansion, tilde, brace and glob expansion, escapes,
 history, subshells, and ``#`` (bash drops a comment the word splitter would keep).
@@ -48,8 +48,8 @@ _PRIVILEGE = frozenset({"sudo", "su", "doas", "pkexec"})
 _RUNS_TEXT = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "xargs", "source", "."})
 # Run the rest of their words as a command: judge that command instead.
 _WRAPPERS = frozenset({"env", "command", "builtin", "exec", "nohup", "nice", "time", "timeout"})
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_DURATION = re.compile(r"^\d+(?:\.\d+)?[smhd]?$")
+_ASSIGNMENT = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_DURATION = lazy_pattern(r"^\d+(?:\.\d+)?[smhd]?$")
 # Git options that take a value as the next word (``git -C dir push``).
 _GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
 
@@ -233,9 +233,9 @@ def names_outside(command: str, cwd: Path) -> bool:
 
 
 # One shell word: runs of unquoted characters, '…' and "…" (no backslash: see _words).
-_WORD = re.compile(r"""(?:[^ \t'"]+|'[^']*'|"[^"]*")+""")
-_BLANKS = re.compile(r"[ \t]+")
-_QUOTED = re.compile(r"""'([^']*)'|"([^"]*)"|([^'"]+)""")
+_WORD = lazy_pattern(r"""(?:[^ \t'"]+|'[^']*'|"[^"]*")+""")
+_BLANKS = lazy_pattern(r"[ \t]+")
+_QUOTED = lazy_pattern(r"""'([^']*)'|"([^"]*)"|([^'"]+)""")
 
 
 def shell_words(command: str) -> list[str] | None:

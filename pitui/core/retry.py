@@ -6,8 +6,9 @@ import re
 
 from pitui.ai.overflow import is_context_overflow
 from pitui.ai.types import AssistantMessage
+from pitui.lazy_pattern import lazy_pattern
 
-_RETRYABLE = re.compile(
+_RETRYABLE = lazy_pattern(
     r"overloaded|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|"
     r"server.?error|internal.?error|connection.?error|connection.?refused|other side closed|"
     r"fetch failed|upstream.?connect|reset before headers|terminated|retry delay|"

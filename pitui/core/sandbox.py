@@ -35,7 +35,6 @@ import atexit
 import ctypes
 import errno
 import os
-import re
 import shutil
 import sys
 import tempfile
@@ -54,6 +53,7 @@ from pitui.core.sandbox_rules import (
 )
 from pitui.core.sandbox_sockets import beneath, outside_sockets
 from pitui.core.settings import SandboxSettings
+from pitui.lazy_pattern import lazy_pattern
 
 SandboxKind = Literal["landlock", "bwrap"]
 LAUNCHER = Path(__file__).with_name("sandbox_exec.py")
@@ -61,7 +61,7 @@ _LANDLOCK_CREATE_RULESET = 444
 _LANDLOCK_NETWORK_ABI = 4
 _CAP_SYS_ADMIN = 21
 # What a refused write (or connection) looks like in a command's output.
-_REFUSED = re.compile(r"Permission denied|Read-only file system|Operation not permitted")
+_REFUSED = lazy_pattern(r"Permission denied|Read-only file system|Operation not permitted")
 # Device files commands write to as a matter of course.
 _DEVICE_FILES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty")
 _SHM = "/dev/shm"

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from pitui import paths
 from pitui.core.sandbox_git_watch import MAX_FOLDERS, GitDir, GitWatch
+from pitui.lazy_pattern import lazy_pattern
 
 _GIT_ENTRIES = frozenset(
     {
@@ -43,13 +44,13 @@ _GIT_ENTRIES = frozenset(
     }
 )  # fmt: skip
 """What git itself leaves in a git dir (``*.lock`` too); anything else is not inert."""
-_INERT_KEYS = re.compile(
+_INERT_KEYS = lazy_pattern(
     r"core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|"
     r"precomposeunicode|symlinks|autocrlf|eol|safecrlf)"
     r"|extensions\.(objectformat|refstorage)|init\.defaultbranch|user\.(name|email)"
     r"|remote\.[^\n]*\.(url|pushurl|fetch)|branch\.[^\n]*\.(remote|merge|rebase)"
 )
-_RISKY_URL = re.compile(r"^(ext|fd)::", re.IGNORECASE)
+_RISKY_URL = lazy_pattern(r"^(ext|fd)::", re.IGNORECASE)
 _GITLINK = "160000 "
 _NEUTRAL_GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
 

@@ -11,18 +11,20 @@ from __future__ import annotations
 import re
 from typing import Any, TextIO
 
+from pitui.lazy_pattern import lazy_pattern
+
 # OSC / DCS / SOS / PM / APC strings run to BEL or ST (ESC \); an unterminated one runs to the end.
-_STRING_SEQ = re.compile(
+_STRING_SEQ = lazy_pattern(
     r"\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\|$)"  # 7-bit introducers
     r"|[\x90\x98\x9d\x9e\x9f][^\x07\x9c]*(?:\x07|\x9c|$)"  # 8-bit (C1) introducers
 )
-_CSI = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?")
-_ESC_OTHER = re.compile(r"\x1b[ -/]*[0-~]?")
+_CSI = lazy_pattern(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?")
+_ESC_OTHER = lazy_pattern(r"\x1b[ -/]*[0-~]?")
 # C0 controls except tab and newline, DEL, C1 controls, and the interlinear annotation marks.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufff9-\ufffb]")
+_CONTROL = lazy_pattern(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufff9-\ufffb]")
 # What may start a sequence: ESC or a C1 control. One regex scan (no Python loop over the
 # characters: tool output shown on a resumed screen is tens of thousands of them).
-_INTRODUCER = re.compile(r"[\x1b\x80-\x9f]")
+_INTRODUCER = lazy_pattern(r"[\x1b\x80-\x9f]")
 
 
 def inert(text: str, *, expand_tabs: bool = True) -> str:
@@ -48,7 +50,7 @@ def inert(text: str, *, expand_tabs: bool = True) -> str:
 # What :func:`visible` spells out: C0/C1 controls, DEL, and the characters that change how
 # text around them is drawn or hide text (zero-width, bidi overrides and isolates, BOM,
 # line/paragraph separators, interlinear annotation), lone surrogates.
-_HIDDEN = re.compile(
+_HIDDEN = lazy_pattern(
     "[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]"
 )
 _SPELLED = {"\n": "⏎", "\t": "\\t", "\r": "\\r"}
@@ -74,8 +76,8 @@ def visible(text: str) -> str:
 
 # JSON writers escape C0 controls but leave DEL and the C1 controls (U+0080-U+009F) raw; a
 # terminal may read U+009B as CSI. As UTF-8 a C1 control is the bytes C2 80 … C2 9F.
-_JSON_RAW_CONTROL = re.compile(r"[\x7f-\x9f]")
-_JSON_RAW_CONTROL_UTF8 = re.compile(rb"\x7f|\xc2[\x80-\x9f]")
+_JSON_RAW_CONTROL = lazy_pattern(r"[\x7f-\x9f]")
+_JSON_RAW_CONTROL_UTF8 = lazy_pattern(rb"\x7f|\xc2[\x80-\x9f]")
 
 
 def json_inert(text: str) -> str:

@@ -11,8 +11,9 @@ import argparse
 import asyncio
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 from pitui.agent.agent import Agent
 from pitui.agent.config import ConvertToLlm
@@ -59,9 +60,11 @@ LONG_SESSION_ENTRIES = 1000
 _log = logging.getLogger(__name__)
 
 
-@dataclass
-class SessionOptions:
-    """What a mode asks for. Unset fields fall back to settings and defaults."""
+class SessionOptions(msgspec.Struct):
+    """What a mode asks for. Unset fields fall back to settings and defaults.
+
+    A Struct, not a dataclass (a dataclass's generated methods cost a ``pitui -p`` turn
+    ~2 M instructions to compile); copy it with ``msgspec.structs.replace``."""
 
     cwd: Path
     model: str | None = None
@@ -100,7 +103,7 @@ class SessionOptions:
     stream_fn: StreamFn = stream
     settings: Settings | None = None
     registry: ModelRegistry | None = None
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = msgspec.field(default_factory=list)
     """Filled with problems worth telling the user (bad settings, unknown model…)."""
     trust_project: bool | None = None
     """Load the project's skills and templates this once (``--trust-project``: True) or

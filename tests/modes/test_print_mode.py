@@ -49,6 +49,37 @@ def test_print_mode_answers_and_writes_the_session(project: Path, pitui_home: Pa
     assert len(files) == 1
 
 
+def test_the_process_ends_after_its_exit_functions_with_all_output(
+    project: Path, pitui_home: Path
+) -> None:
+    """Print mode ends its own process without the interpreter's teardown (pitui.cli):
+    exit functions still run, everything printed arrives, the exit code is the run's."""
+    probe = (
+        "import atexit, sys\n"
+        "atexit.register(print, 'exit functions ran')\n"
+        "sys.argv = ['pitui', '-p', 'read notes.txt']\n"
+        "from pitui.cli import main\n"
+        "main()\n"
+        "print('not reached: the process ended inside main')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=project,
+        input="",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PITUI_DEMO_PACE_MS": "0"},
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "first line" in result.stdout
+    assert result.stdout.endswith("exit functions ran\n")
+    assert "not reached" not in result.stdout
+    files = list((pitui_home / "sessions").rglob("*.jsonl"))
+    assert len(files) == 1 and files[0].read_text().count("\n") >= 4
+
+
 def test_piped_stdin_becomes_the_prompt(project: Path) -> None:
     result = _pitui(project, "--no-session", stdin="run echo piped-ok\n")
     assert result.returncode == 0, result.stderr

@@ -44,6 +44,15 @@ def signature_fromstr(cls, obj, *args, **kwargs):
     text_signatures.append(repr(obj))
     return real_fromstr(cls, obj, *args, **kwargs)
 inspect._signature_fromstr = signature_fromstr
+import re
+import_time_patterns = []  # regexes a pitui module compiled while it was imported
+real_compile = re.compile
+def compile_pattern(pattern, flags=0):
+    caller = sys._getframe(1)
+    if caller.f_code.co_name == "<module>" and caller.f_globals["__name__"].startswith("pitui."):
+        import_time_patterns.append(f"{caller.f_globals['__name__']}:{caller.f_lineno}")
+    return real_compile(pattern, flags)
+re.compile = compile_pattern
 from pitui.cli import main
 try:
     code = main(sys.argv[1:])
@@ -61,13 +70,17 @@ if "pydantic" in sys.modules:
         own = cls.__dict__.get("__annotations__", {})
         if cls.__module__.startswith("pitui.") and any(isinstance(a, str) for a in own.values()):
             string_annotated.append(cls.__module__)
+tool_module = sys.modules.get("pitui.agent.tool")
+schemas_generated = tool_module.computed_schema.cache_info().currsize if tool_module else 0
 report = {
     "code": code,
+    "schemas_generated": schemas_generated,
     "modules": sorted(sys.modules),
     "ca": loads,
     "built": built,
     "dataclasses": dataclass_defs,
     "text_signatures": text_signatures,
+    "import_time_patterns": import_time_patterns,
     "string_annotated": sorted(set(string_annotated)),
 }
 print("\\nPROBE " + json.dumps(report))
@@ -106,6 +119,11 @@ NEVER_IN_PRINT_MODE = (
     "pitui.core.checkpoints.snapshot",
     # A new session draws no tree.
     "pitui.core.session.tree_rows",
+    # File I/O goes through asyncio.to_thread (aiofiles' wrappers cost ~5 M to import).
+    "aiofiles",
+    # An ASCII host is its own IDNA form: the codec (with stringprep) stays unloaded.
+    "encodings.idna",
+    "stringprep",
     # No MCP server is configured: neither the SDK nor pitui's MCP runtime loads.
     "mcp",
     "mcp_types",
@@ -114,9 +132,7 @@ NEVER_IN_PRINT_MODE = (
 )
 
 DATACLASSES_OF_A_TURN = [
-    "pitui.core.agent_session.AgentSession",
     "pitui.core.session.listing.SessionInfo",  # the UI copies it with dataclasses.replace
-    "pitui.core.session_setup.SessionOptions",
     "pitui.core.usage.UsageTotals",  # the UI copies it with dataclasses.replace
 ]
 """The pitui dataclasses a print turn defines. Defining one costs 2-4 M instructions (its
@@ -246,4 +262,8 @@ def test_a_read_then_answer_turn_over_chat_completions_stays_light(
     # The cheap class kinds stay cheap (issue 26: the turn is nearly all import work).
     assert sorted(report["dataclasses"]) == DATACLASSES_OF_A_TURN
     assert report["text_signatures"] == []
+    # Module-level regexes are lazy_pattern()s: a turn compiles only those it uses.
+    assert report["import_time_patterns"] == []
+    # The built-in tools' parameter schemas are stored (pitui/core/tools/schemas.py).
+    assert report["schemas_generated"] == 0
     assert [m for m in report["string_annotated"] if m in REAL_ANNOTATIONS] == []

@@ -19,7 +19,7 @@ from typing import Any, Literal, TypeAlias
 
 from pydantic import Field
 
-from pitui.ai._base import PiModel
+from pitui.ai._base import ON_FIRST_USE, PiModel
 from pitui.ai.types import Model
 
 MaxTokensField: TypeAlias = Literal["max_completion_tokens", "max_tokens"]
@@ -29,7 +29,13 @@ ThinkingFormat: TypeAlias = Literal[
 
 
 class OpenAICompletionsCompat(PiModel):
-    """Resolved compatibility settings; defaults describe api.openai.com."""
+    """Resolved compatibility settings; defaults describe api.openai.com.
+
+    :func:`detect_compat` builds it unvalidated (its values are pitui's own): the
+    validator waits for a ``compat`` object from models.json, the only data read into it.
+    """
+
+    model_config = ON_FIRST_USE
 
     supports_store: bool = True
     """Whether ``store: false`` may be sent."""
@@ -112,7 +118,7 @@ def detect_compat(model: Model) -> OpenAICompletionsCompat:
     if is_groq and model.id == "qwen/qwen3-32b":
         # Groq's qwen3 accepts only "default" (or "none").
         effort_map = dict.fromkeys(("minimal", "low", "medium", "high", "xhigh"), "default")
-    return OpenAICompletionsCompat(
+    return OpenAICompletionsCompat.model_construct(
         supports_store=not non_standard,
         supports_developer_role=not non_standard and not is_local,
         supports_reasoning_effort=not (is_grok or is_zai or is_moonshot or is_cf_gateway),

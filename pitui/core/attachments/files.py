@@ -16,7 +16,6 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-import aiofiles
 import msgspec
 
 from pitui.ai.types import ImageContent, Model
@@ -126,29 +125,39 @@ async def _attach_one(path: Path, real: Path, result: Attachments, auto_resize: 
         size = (await asyncio.to_thread(os.stat, real)).st_size
         if not await asyncio.to_thread(os.path.isfile, real):
             raise AttachmentError(f"Not a file: {path}")
-        async with aiofiles.open(real, "rb") as handle:
-            head = await handle.read(max(SNIFF_BYTES, BINARY_SNIFF_BYTES))
-            if size == 0:
-                return
-            mime = sniff_image_mime(head[:SNIFF_BYTES])
-            limit = MAX_IMAGE_FILE_BYTES if mime else MAX_TEXT_BYTES
-            if size > limit:
-                _omit(result, path, f"{_size_text(size)} is over the {_size_text(limit)} limit")
-                return
-            if mime is None and _is_binary(head):
-                _omit(result, path, "a binary file (not text or a supported image)")
-                return
-            raw = head + await handle.read()
+        read = await asyncio.to_thread(_read_for_attaching, real, size)
     except FileNotFoundError as exc:
         raise AttachmentError(f"File not found: {path}") from exc
     except OSError as exc:
         raise AttachmentError(f"Could not read file {path}: {exc.strerror or exc}") from exc
+    if read is None:  # an empty file
+        return
+    if isinstance(read, str):
+        _omit(result, path, read)
+        return
+    raw, mime = read
     result.attached.append(real)
     if mime is not None:
         await _attach_image(path, raw, mime, result, auto_resize)
         return
     content = raw.decode("utf-8", "replace").removeprefix("\ufeff")
     result.text += f'<file name="{path}">\n{content}\n</file>\n'
+
+
+def _read_for_attaching(real: Path, size: int) -> tuple[bytes, str | None] | str | None:
+    """The file's bytes and image type; or why it is not attached; or None when it is
+    empty. Reads only the head of a file it turns down (blocking)."""
+    with open(real, "rb") as handle:
+        head = handle.read(max(SNIFF_BYTES, BINARY_SNIFF_BYTES))
+        if size == 0:
+            return None
+        mime = sniff_image_mime(head[:SNIFF_BYTES])
+        limit = MAX_IMAGE_FILE_BYTES if mime else MAX_TEXT_BYTES
+        if size > limit:
+            return f"{_size_text(size)} is over the {_size_text(limit)} limit"
+        if mime is None and _is_binary(head):
+            return "a binary file (not text or a supported image)"
+        return head + handle.read(), mime
 
 
 def _omit(result: Attachments, path: Path, why: str) -> None:

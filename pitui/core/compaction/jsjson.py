@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from json.encoder import encode_basestring
 from typing import Any
 
 import orjson
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_INDEX_KEY = re.compile(r"0|[1-9][0-9]*")
+from pitui.lazy_pattern import lazy_pattern
+
+_SURROGATE = lazy_pattern("[\ud800-\udfff]")
+_INDEX_KEY = lazy_pattern(r"0|[1-9][0-9]*")
 _MAX_INDEX = 2**32 - 2
 _encode_string = encode_basestring
 """``json.dumps(text, ensure_ascii=False)`` without building an encoder per call (the C

@@ -25,6 +25,7 @@ import msgspec
 
 from pitui import paths
 from pitui.core.mcp.naming import mcp_namespace
+from pitui.lazy_pattern import lazy_pattern
 
 Scope = Literal["user", "project"]
 Kind = Literal["stdio", "http"]
@@ -34,7 +35,7 @@ EXPOSURES: tuple[str, ...] = ("codemode", "deferred", "direct", "hidden")
 EXPOSURE_ALIASES = {"codemode-deferred": "codemode"}
 OVERRIDE_KEYS = ("enabled", "exposure", "toolExposure")
 DEFAULT_TIMEOUT_S = 60.0
-SERVER_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+SERVER_NAME = lazy_pattern(r"^[A-Za-z0-9_-]+$")
 SSE_REFUSED = "legacy SSE transport is not supported; use the streamable HTTP URL"
 USER_ONLY_KEYS = ("approve",)
 """Keys a project file may not set: they widen what a server may do without asking."""

@@ -13,12 +13,14 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable
 
+from pitui.lazy_pattern import lazy_pattern
+
 MAX_TOOL_NAME_LENGTH = 64
 RESOURCE_TOOLS = frozenset(
     {"list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"}
 )
 TOOL_SEARCH = "tool_search"
-_UNSAFE = re.compile(r"[^A-Za-z0-9_]")
+_UNSAFE = lazy_pattern(r"[^A-Za-z0-9_]")
 
 
 def mcp_tool_name(

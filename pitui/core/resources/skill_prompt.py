@@ -7,11 +7,10 @@ followed by the arguments as the user's request.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
-
-import aiofiles
 
 from pitui.core.resources.frontmatter import FrontmatterError, strip_frontmatter
 from pitui.core.resources.skills import Skill
@@ -109,8 +108,7 @@ async def expand_skill_command(text: str, skills: Sequence[Skill]) -> str:
 
 async def _read_body(path: Path) -> str:
     try:
-        async with aiofiles.open(path, encoding="utf-8") as handle:
-            content = await handle.read()
+        content = await asyncio.to_thread(Path(path).read_text, encoding="utf-8")
         return strip_frontmatter(content).strip()
     except (OSError, UnicodeDecodeError, FrontmatterError) as exc:
         raise SkillExpansionError(f"skill {path} cannot be read: {exc}") from exc

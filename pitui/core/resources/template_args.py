@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import re
 
-_PLACEHOLDER = re.compile(
+from pitui.lazy_pattern import lazy_pattern
+
+_PLACEHOLDER = lazy_pattern(
     r"\$\{(\d+|ARGUMENTS|@):-([^}]*)\}|\$\{@:(\d+)(?::(\d+))?\}|\$(ARGUMENTS|@|\d+)"
 )
 

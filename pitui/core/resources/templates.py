@@ -18,9 +18,10 @@ from pitui.core.resources.diagnostics import ResourceDiagnostic
 from pitui.core.resources.frontmatter import FrontmatterError, parse_frontmatter
 from pitui.core.resources.skills import Scope
 from pitui.core.resources.template_args import parse_command_args, substitute_args
+from pitui.lazy_pattern import lazy_pattern
 
 DESCRIPTION_FROM_BODY_LIMIT = 60
-_COMMAND = re.compile(r"/(\S+)(?:\s+(.*))?", re.DOTALL)
+_COMMAND = lazy_pattern(r"/(\S+)(?:\s+(.*))?", re.DOTALL)
 
 
 class PromptTemplate(msgspec.Struct, frozen=True):

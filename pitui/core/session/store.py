@@ -17,9 +17,6 @@ import os
 import re
 from pathlib import Path
 
-import aiofiles
-import aiofiles.os
-
 from pitui.core.session import listing
 from pitui.core.session.append import AppendMixin
 from pitui.core.session.context import UNSET, LeafArg, SessionContext, build_context_from_table
@@ -138,11 +135,11 @@ class SessionStore(AppendMixin):
         """
         file = Path(os.path.abspath(path))  # noqa: ASYNC240  (getcwd only, no disk I/O)
         directory = session_dir or file.parent
-        if not await aiofiles.os.path.exists(file):
+        if not await asyncio.to_thread(os.path.exists, file):
             store = cls._new(str(Path.cwd()), directory, True, None, None)
             store.path = file
             return store
-        if await aiofiles.os.path.isdir(file):
+        if await asyncio.to_thread(os.path.isdir, file):
             raise SessionError(f"{file} is a directory, not a session file")
         writer: SessionWriter | None = None
         reason: str | None = None
@@ -416,8 +413,7 @@ async def read_session_bytes(path: Path) -> bytes:
         SessionError: It cannot be read (naming the file and the cause).
     """
     try:
-        async with aiofiles.open(path, "rb") as handle:
-            return await handle.read()
+        return await asyncio.to_thread(path.read_bytes)
     except OSError as exc:
         raise _unreadable(path, exc) from None
 

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Literal
 import msgspec
 from pydantic import Field
 
-from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
+from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback, store_schema
 from pitui.ai.abort import AbortSignal
 from pitui.ai.types import TextContent
 from pitui.core.sandbox import Sandbox, SandboxedCommand
@@ -24,6 +24,7 @@ from pitui.core.sandbox_git import check_new_git_dirs
 from pitui.core.sandbox_git_watch import GitWatch
 from pitui.core.tools._common import ToolDetails, ToolParams
 from pitui.core.tools.bash_output import OutputCollector, final_text
+from pitui.core.tools.schemas import SCHEMAS
 from pitui.core.tools.truncate import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, TruncationResult
 
 READ_CHUNK = 64 * 1024
@@ -355,3 +356,6 @@ async def _finish(
         content=[TextContent(text=rendered)],
         details=details.to_json_dict() if trunc.truncated else None,
     )
+
+
+store_schema(BashParams, SCHEMAS["bash"])

@@ -15,9 +15,7 @@ import secrets
 import tempfile
 from collections import deque
 from pathlib import Path
-
-import aiofiles
-from aiofiles.threadpool.binary import AsyncBufferedIOBase
+from typing import BinaryIO
 
 from pitui.core.redaction import StreamRedactor, spill_redactor
 from pitui.core.tools.truncate import (
@@ -47,7 +45,7 @@ class OutputCollector:
         self._buffered = 0
         self.total_bytes = 0
         self.full_output_path: str | None = None
-        self._file: AsyncBufferedIOBase | None = None
+        self._file: BinaryIO | None = None
         self._redactor: StreamRedactor | None = None
 
     async def add(self, chunk: bytes) -> None:
@@ -56,7 +54,7 @@ class OutputCollector:
         if self.total_bytes > DEFAULT_MAX_BYTES and self._file is None:
             await self._open_spill()
         if self._file is not None and self._redactor is not None:
-            await self._file.write(self._redactor.feed(chunk))
+            await asyncio.to_thread(self._file.write, self._redactor.feed(chunk))
         self._chunks.append(chunk)
         self._buffered += len(chunk)
         while self._buffered > ROLLING_BUFFER_BYTES and len(self._chunks) > 1:
@@ -67,10 +65,10 @@ class OutputCollector:
         # 0600 and O_EXCL: the temp dir is shared, the output is the user's.
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
         fd = await asyncio.to_thread(open_private, Path(self.full_output_path), flags)
-        self._file = await aiofiles.open(fd, "wb")
-        self._redactor = spill_redactor()
+        self._file = file = await asyncio.to_thread(open, fd, "wb")
+        self._redactor = redactor = spill_redactor()
         for old in self._chunks:
-            await self._file.write(self._redactor.feed(old))
+            await asyncio.to_thread(file.write, redactor.feed(old))
 
     async def close(self, *, ensure_file: bool = False) -> None:
         """Close the spill file; with ``ensure_file`` write one from the buffer if none exists.
@@ -82,8 +80,8 @@ class OutputCollector:
             await self._open_spill()
         if self._file is not None:
             if self._redactor is not None:
-                await self._file.write(self._redactor.finish())
-            await self._file.close()
+                await asyncio.to_thread(self._file.write, self._redactor.finish())
+            await asyncio.to_thread(self._file.close)
             self._file = None
 
     def text(self) -> str:

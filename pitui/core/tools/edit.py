@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field, model_validator
 
-from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
+from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback, store_schema
 from pitui.ai.abort import AbortSignal
 from pitui.core.tools._common import (
     ClosedToolParams,
@@ -26,6 +26,7 @@ from pitui.core.tools._common import (
 )
 from pitui.core.tools.confined_open import EscapeError, open_file, read_all, replace_contents
 from pitui.core.tools.path_utils import resolve_to_cwd
+from pitui.core.tools.schemas import SCHEMAS
 
 if TYPE_CHECKING:
     from pitui.core.tools.edit_diff import Edit
@@ -178,3 +179,6 @@ async def _open_for_edit(path: str, beneath: str | None, shown: str) -> int:
         raise ToolError(f"File not found: {shown}") from exc
     except OSError as exc:
         raise ToolError(node_error_text(exc, "open", path)) from exc
+
+
+store_schema(EditParams, SCHEMAS["edit"])

@@ -14,12 +14,13 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
+from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback, store_schema
 from pitui.ai.abort import AbortSignal
 from pitui.core.tools._common import ToolDetails, ToolParams, run_abortable, text_result
 from pitui.core.tools.find_fd import default_fd, find_with_fd
 from pitui.core.tools.gitignore import compile_glob, walk
 from pitui.core.tools.path_utils import resolve_to_cwd
+from pitui.core.tools.schemas import SCHEMAS
 from pitui.core.tools.truncate import (
     DEFAULT_MAX_BYTES,
     NO_LINE_LIMIT,
@@ -122,3 +123,6 @@ class FindTool(AgentTool):
         if notices:
             output += f"\n\n[{'. '.join(notices)}]"
         return text_result(output, details if notices else None)
+
+
+store_schema(FindParams, SCHEMAS["find"])

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
+from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback, store_schema
 from pitui.ai.abort import AbortSignal
 from pitui.core.tools._common import ToolDetails, ToolParams, run_abortable, text_result
 from pitui.core.tools.grep_search import (
@@ -22,6 +22,7 @@ from pitui.core.tools.grep_search import (
     search_with_rg,
 )
 from pitui.core.tools.path_utils import resolve_to_cwd, to_posix
+from pitui.core.tools.schemas import SCHEMAS
 from pitui.core.tools.truncate import (
     DEFAULT_MAX_BYTES,
     GREP_MAX_LINE_LENGTH,
@@ -193,3 +194,6 @@ def _render(lines: list[str], result: SearchResult, limit: int, cut: bool) -> Ag
     if notices:
         output += f"\n\n[{'. '.join(notices)}]"
     return text_result(output, details if notices else None)
+
+
+store_schema(GrepParams, SCHEMAS["grep"])

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
+from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback, store_schema
 from pitui.ai.abort import AbortSignal
 from pitui.core.tools._common import (
     ToolDetails,
@@ -20,6 +20,7 @@ from pitui.core.tools._common import (
     text_result,
 )
 from pitui.core.tools.path_utils import resolve_to_cwd
+from pitui.core.tools.schemas import SCHEMAS
 from pitui.core.tools.truncate import (
     DEFAULT_MAX_BYTES,
     NO_LINE_LIMIT,
@@ -117,3 +118,6 @@ class LsTool(AgentTool):
         if notices:
             output += f"\n\n[{'. '.join(notices)}]"
         return text_result(output, details if notices else None)
+
+
+store_schema(LsParams, SCHEMAS["ls"])

@@ -9,12 +9,13 @@ names (narrow no-break space before AM/PM, NFD, U+2019 for ``'``).
 from __future__ import annotations
 
 import os
-import re
 import unicodedata
 from pathlib import Path
 
-_UNICODE_SPACES = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
-_AM_PM = re.compile(r" (AM|PM)\.")
+from pitui.lazy_pattern import lazy_pattern
+
+_UNICODE_SPACES = lazy_pattern("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
+_AM_PM = lazy_pattern(r" (AM|PM)\.")
 _NARROW_NBSP = "\u202f"
 
 

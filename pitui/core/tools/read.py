@@ -9,10 +9,9 @@ import os
 from pathlib import Path
 from typing import Any, ClassVar
 
-import aiofiles
 from pydantic import Field
 
-from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
+from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback, store_schema
 from pitui.ai.abort import AbortSignal
 from pitui.ai.types import ImageContent, TextContent
 from pitui.core.tools._common import (
@@ -24,6 +23,7 @@ from pitui.core.tools._common import (
 )
 from pitui.core.tools.images import SNIFF_BYTES, dimension_note, resize_image, sniff_image_mime
 from pitui.core.tools.path_utils import resolve_read_path
+from pitui.core.tools.schemas import SCHEMAS
 from pitui.core.tools.truncate import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
@@ -127,8 +127,7 @@ class ReadTool(AgentTool):
                 error = OSError(errno.EACCES, os.strerror(errno.EACCES))
             raise ToolError(node_error_text(error, "access", path))
         try:
-            async with aiofiles.open(path, "rb") as handle:
-                raw = await handle.read()
+            raw = await asyncio.to_thread(Path(path).read_bytes)
         except OSError as exc:
             raise ToolError(node_error_text(exc, "open", path)) from exc
         mime = sniff_image_mime(raw[:SNIFF_BYTES])
@@ -156,3 +155,6 @@ class ReadTool(AgentTool):
                 ImageContent(data=image.data, mime_type=image.mime_type),
             ]
         )
+
+
+store_schema(ReadParams, SCHEMAS["read"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pitui.ai._base import PiModel
+from pitui.ai._base import ON_FIRST_USE, PiModel
 
 DEFAULT_MAX_LINES = 2000
 DEFAULT_MAX_BYTES = 50 * 1024
@@ -22,7 +22,13 @@ TruncatedBy = Literal["lines", "bytes"]
 
 
 class TruncationResult(PiModel):
-    """What a truncation kept and why; tools put it in ``details.truncation`` for the UI."""
+    """What a truncation kept and why; tools put it in ``details.truncation`` for the UI.
+
+    Built here with ``model_construct`` (the values are this module's own): its validator
+    and serializer wait for a result that is shown or saved (a truncated output's details).
+    """
+
+    model_config = ON_FIRST_USE
 
     content: str
     truncated: bool
@@ -60,7 +66,7 @@ def byte_len(text: str) -> int:
 def _untruncated(
     content: str, lines: int, size: int, max_lines: int, max_bytes: int
 ) -> TruncationResult:
-    return TruncationResult(
+    return TruncationResult.model_construct(
         content=content,
         truncated=False,
         truncated_by=None,
@@ -87,7 +93,7 @@ def truncate_head(
     if total_lines <= max_lines and total_bytes <= max_bytes:
         return _untruncated(content, total_lines, total_bytes, max_lines, max_bytes)
     if byte_len(lines[0]) > max_bytes:
-        return TruncationResult(
+        return TruncationResult.model_construct(
             content="",
             truncated=True,
             truncated_by="bytes",
@@ -112,7 +118,7 @@ def truncate_head(
     if len(kept) >= max_lines and used <= max_bytes:
         truncated_by = "lines"
     output = "\n".join(kept)
-    return TruncationResult(
+    return TruncationResult.model_construct(
         content=output,
         truncated=True,
         truncated_by=truncated_by,
@@ -159,7 +165,7 @@ def truncate_tail(
     if len(kept) >= max_lines and used <= max_bytes:
         truncated_by = "lines"
     output = "\n".join(reversed(kept))
-    return TruncationResult(
+    return TruncationResult.model_construct(
         content=output,
         truncated=True,
         truncated_by=truncated_by,

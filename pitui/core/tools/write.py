@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback
+from pitui.agent.tool import AgentTool, AgentToolResult, ToolError, UpdateCallback, store_schema
 from pitui.ai.abort import AbortSignal
 from pitui.core.tools._common import (
     PathCheck,
@@ -22,6 +22,7 @@ from pitui.core.tools._common import (
 )
 from pitui.core.tools.confined_open import EscapeError, open_file, replace_contents
 from pitui.core.tools.path_utils import resolve_to_cwd
+from pitui.core.tools.schemas import SCHEMAS
 
 
 class WriteParams(ToolParams):
@@ -79,3 +80,6 @@ def _write_file(path: str, beneath: str | None, data: bytes) -> None:
         replace_contents(fd, data)
     finally:
         os.close(fd)
+
+
+store_schema(WriteParams, SCHEMAS["write"])
