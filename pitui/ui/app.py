@@ -26,6 +26,7 @@ from pitui.core.keybindings import Keybindings
 from pitui.core.session.bulk import resume_collection
 from pitui.core.themes import theme_name_for
 from pitui.core.usage import UsageTotals
+from pitui.errors import PituiError
 from pitui.ui.commands.actions import BY_ID
 from pitui.ui.commands.keymap import bindings, key_set
 from pitui.ui.host import HostServices
@@ -125,6 +126,9 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         """The startup creates a new session (set before the app runs; see ``launch``)."""
         self.startup: Startup | None = None
         """Run in a worker after the first frame (creates the session, see ``launch``)."""
+        self.closing_error: PituiError | None = None
+        """Closing the session failed (its last write did not reach the disk): said on
+        stderr once the screen is gone (see ``launch``)."""
         self.early_notices: list[str] = []
         """Warnings drawn in the first frame (set before the app runs: the start-up
         snapshot's demo notice, see ``launch``)."""
@@ -485,7 +489,10 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         if self._bridge is not None:
             self._bridge.stop()
         if self._live is not None:
-            await self._live.close()
+            try:
+                await self._live.close()
+            except PituiError as exc:  # the screen is going: said after it (launch)
+                self.closing_error = exc
         if self._signals is not None:  # saved and closed: a dead terminal cannot hold us
             self._signals.end_if_stuck()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -32,7 +33,13 @@ def run(args: argparse.Namespace) -> int:
     # object either.
     gc.freeze()
     gc.disable()
-    create_app(args).run()
+    app = create_app(args)
+    app.run()
+    if app.closing_error is not None:
+        from pitui.core.sanitize import inert
+
+        print(f"pitui: {inert(str(app.closing_error))}", file=sys.stderr)
+        return 1
     return 0
 
 
