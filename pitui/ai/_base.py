@@ -84,11 +84,25 @@ def share_loaded_fields() -> None:
     models (22 MB of sets, nearly all alike). A long-lived process (the TUI) turns this
     on; a short one (print mode, ``session context``) skips the ~0.4 µs a model it costs.
     A shared set is frozen: assigning to the model (or copying it) gives it its own again.
-    No extra keys are held as None rather than an empty dict (pydantic's own "none").
+    No extra keys are held as None rather than an empty dict (pydantic's own "none"), and
+    private attributes that are all None as one dict per class (copied on write too).
     """
     global _shared_fields
     if _shared_fields is None:
         _shared_fields = {}
+
+
+_shared_private: dict[type[BaseModel], dict[str, Any]] = {}
+"""Per model class, the one dict of private attributes its loaded objects share while all
+of them are None (a :class:`~pitui.ai.types.ToolCall`'s, ~180 bytes each otherwise)."""
+
+
+def _share_private(model: BaseModel) -> None:
+    private = model.__pydantic_private__
+    if private and all(value is None for value in private.values()):
+        shared = _shared_private.setdefault(type(model), private)
+        if shared is not private and shared.keys() == private.keys():
+            object.__setattr__(model, "__pydantic_private__", shared)
 
 
 def loaded_fields_shared() -> bool:
@@ -104,11 +118,15 @@ def shares_fields(model: BaseModel) -> bool:
 
 
 def _own_fields(model: BaseModel) -> None:
-    """Give ``model`` a set of its own, before pydantic changes it (copy on write)."""
+    """Give ``model`` a set (and private attributes) of its own, before pydantic changes
+    it (copy on write)."""
     if shares_fields(model):
         object.__setattr__(model, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
         if model.__pydantic_extra__ is None:
             object.__setattr__(model, "__pydantic_extra__", {})
+    private = model.__pydantic_private__
+    if private is not None and private is _shared_private.get(type(model)):
+        object.__setattr__(model, "__pydantic_private__", dict(private))
 
 
 class PiModel(BaseModel):
@@ -135,6 +153,8 @@ class PiModel(BaseModel):
                 object.__setattr__(self, "__pydantic_fields_set__", shared.setdefault(key, key))
                 if not self.__pydantic_extra__:  # pydantic treats None as no extras
                     object.__setattr__(self, "__pydantic_extra__", None)
+                if self.__pydantic_private__:
+                    _share_private(self)
             return
         # Built in code: defaults are real values and belong in the JSON, while an
         # optional field left at None is absent (pi omits undefined), even if passed
