@@ -33,7 +33,7 @@ from pitui.core.session.tree_rows import (
     search_text,
     tool_calls_of,
 )
-from pitui.core.session.visible_tree import ROOT, PositionSet, VisibleTree, child_shape
+from pitui.core.session.visible_tree import ROOT, Children, PositionSet, VisibleTree, child_shape
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FilterMode", "TreeChange", "TreeRow", "TreeView"]
 
@@ -80,9 +80,7 @@ class TreeView:
         """Positions of the visible entries, in row order."""
         self._seen = 0
         self._roots: list[int] = []
-        self._children: list[tuple[int, ...]] = []
-        """Each entry's children; one shared empty tuple for the many without (a list
-        each would hold ~0.9 MB on a 10,000-entry session)."""
+        self._children = Children(())
         self._structure_len = -1
         """How many entries ``_roots`` / ``_children`` / ``_broken`` were computed for."""
         self._order: list[int] | None = None
@@ -116,7 +114,7 @@ class TreeView:
         self._file_marks()
         if self._structure_len != len(table):  # else only the leaf moved: same tree
             self._roots, children = child_positions(table)
-            self._children = [tuple(kids) if kids else () for kids in children]
+            self._children = Children(children)
             self._broken = {r for r in self._roots if table.raw(r).get("parentId") is not None}
             self._structure_len = len(table)
         leaf = table.index.get(self.leaf_id) if self.leaf_id is not None else None
@@ -514,14 +512,14 @@ class TreeView:
         if (
             parent is None
             or parent != old
-            or self._children[parent]
+            or self._children.has(parent)
             or self.folded
             or new_leaf != table.ids[position]
         ):
             return False
         self._seen += 1
-        self._children.append(())
-        self._children[parent] = (position,)  # it had none (checked above)
+        self._children.append_entry()
+        self._children.add(parent, position)
         self._structure_len = self._seen
         self._active.add(position)
         self._order = self._base = self._matched = None
