@@ -129,17 +129,7 @@ class TreeView:
             return self._order
         active = self._active
         roots = sorted(self._roots, key=lambda r: r not in active)  # stable: file order
-        order: list[int] = []
-        stack = roots[::-1]
-        children = self._children
-        while stack:
-            position = stack.pop()
-            order.append(position)
-            kids: Sequence[int] = children[position]
-            if len(kids) > 1:
-                kids = [k for k in kids if k in active] + [k for k in kids if k not in active]
-            stack.extend(reversed(kids))
-        self._order = order
+        self._order = order = self._children.depth_first(roots, active)
         return order
 
     def _apply(self) -> None:

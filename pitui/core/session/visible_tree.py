@@ -43,9 +43,11 @@ class PositionSet:
     __slots__ = ("_flags",)
 
     def __init__(self, positions: Iterable[int] = (), size: int = 0) -> None:
-        self._flags = bytearray(size)
+        self._flags = flags = bytearray(size)
         for position in positions:
-            self.add(position)
+            if position >= len(flags):
+                flags.extend(bytes(position + 1 - len(flags)))
+            flags[position] = 1
 
     def __contains__(self, position: object) -> bool:
         if not isinstance(position, int):
@@ -100,6 +102,26 @@ class Children:
         """Whether the entry has a child."""
         return self._first[position] >= 0
 
+    def depth_first(self, roots: Sequence[int], first: PositionSet) -> list[int]:
+        """Every entry under ``roots`` in depth-first order, parents first; of several
+        children those in ``first`` come first (else file order, as stored)."""
+        first_child, after = self._first, self._next
+        order: list[int] = []
+        stack = list(reversed(roots))
+        while stack:
+            position = stack.pop()
+            order.append(position)
+            kid = first_child[position]
+            if kid < 0:
+                continue
+            if after[kid] < 0:  # one child: a chain, the common case
+                stack.append(kid)
+                continue
+            kids = self[position]
+            ranked = [k for k in kids if k in first] + [k for k in kids if k not in first]
+            stack.extend(reversed(ranked))
+        return order
+
     def append_entry(self) -> None:
         """Make room for one more entry (without children)."""
         for column in (self._first, self._last, self._next):
@@ -144,6 +166,11 @@ class ShapeTable:
         if position >= len(self._number):
             self._number.extend([-1] * (position + 1 - len(self._number)))
         self._number[position] = number
+
+    def grow(self, size: int) -> None:
+        """Make room for entries appended to the table."""
+        if size > len(self._number):
+            self._number.extend([-1] * (size - len(self._number)))
 
     def move(self, old: int, new: int) -> None:
         """``new`` takes ``old``'s shape (if it has one); ``old`` has none after."""
@@ -190,6 +217,7 @@ class VisibleTree:
             self.count.extend([0] * extra)
             self.first.extend([-1] * extra)
             self.last.extend([-1] * extra)
+        self.shapes.grow(size)
 
     # ------------------------------------------------------------------ links
 
@@ -253,22 +281,22 @@ class VisibleTree:
     def shape(self, position: int) -> Shape:
         """The row's shape, from its visible ancestors' (each computed once)."""
         shapes = self.shapes
-        chain: list[int] = []
+        number, parents = shapes._number, self.parent  # one table, read in place: the
+        chain: list[int] = []  # first row drawn at the end of a long path walks it all
         current = position
-        while current not in shapes:
+        while number[current] < 0:
             chain.append(current)
-            current = self.parent[current]
+            current = parents[current]
             if current < 0:
                 break
         many = self.multiple_roots
         for row in reversed(chain):
-            parent = self.parent[row]
+            parent = parents[row]
             if parent < 0:
                 shapes[row] = Shape(1 if many else 0, many, self.last_root == row, (), many)
             else:
-                shapes[row] = child_shape(
-                    shapes[parent], self.count[parent], self.is_last(row), many
-                )
+                above = shapes._shapes[number[parent]]
+                shapes[row] = child_shape(above, self.count[parent], self.is_last(row), many)
         return shapes[position]
 
     def prefix(self, position: int, folded: bool) -> str:
