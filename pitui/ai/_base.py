@@ -97,7 +97,12 @@ _shared_private: dict[type[BaseModel], dict[str, Any]] = {}
 of them are None (a :class:`~pitui.ai.types.ToolCall`'s, ~180 bytes each otherwise)."""
 
 
-def _share_private(model: BaseModel) -> None:
+def share_loaded_private(model: BaseModel, context: Any) -> None:
+    """From a model's ``model_post_init``: when it was read from a file or the wire and
+    sharing is on, its private attributes, if all None, become its class's shared dict.
+    Only models with private attributes call it (the check would cost every model)."""
+    if _shared_fields is None or not (isinstance(context, dict) and context.get(LOADING)):
+        return
     private = model.__pydantic_private__
     if private and all(value is None for value in private.values()):
         shared = _shared_private.setdefault(type(model), private)
@@ -153,8 +158,6 @@ class PiModel(BaseModel):
                 object.__setattr__(self, "__pydantic_fields_set__", shared.setdefault(key, key))
                 if not self.__pydantic_extra__:  # pydantic treats None as no extras
                     object.__setattr__(self, "__pydantic_extra__", None)
-                if self.__pydantic_private__:
-                    _share_private(self)
             return
         # Built in code: defaults are real values and belong in the JSON, while an
         # optional field left at None is absent (pi omits undefined), even if passed
