@@ -92,6 +92,7 @@ def share_loaded_fields() -> None:
         _shared_fields = {}
 
 
+_set_private: Any = vars(BaseModel)["__pydantic_private__"].__set__
 _shared_private: dict[type[BaseModel], dict[str, Any]] = {}
 """Per model class, the one dict of private attributes its loaded objects share while all
 of them are None (a :class:`~pitui.ai.types.ToolCall`'s, ~180 bytes each otherwise)."""
@@ -104,10 +105,14 @@ def share_loaded_private(model: BaseModel, context: Any) -> None:
     if _shared_fields is None or not (isinstance(context, dict) and context.get(LOADING)):
         return
     private = model.__pydantic_private__
-    if private and all(value is None for value in private.values()):
-        shared = _shared_private.setdefault(type(model), private)
-        if shared is not private and shared.keys() == private.keys():
-            object.__setattr__(model, "__pydantic_private__", shared)
+    if not private:
+        return
+    shared = _shared_private.get(type(model))
+    if shared is None:  # the first: it becomes the shared one if all its values are None
+        if all(value is None for value in private.values()):
+            _shared_private[type(model)] = private
+    elif private == shared:  # the same keys, all None (in C: no loop here)
+        _set_private(model, shared)
 
 
 def loaded_fields_shared() -> bool:
