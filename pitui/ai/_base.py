@@ -84,11 +84,35 @@ def share_loaded_fields() -> None:
     models (22 MB of sets, nearly all alike). A long-lived process (the TUI) turns this
     on; a short one (print mode, ``session context``) skips the ~0.4 µs a model it costs.
     A shared set is frozen: assigning to the model (or copying it) gives it its own again.
-    No extra keys are held as None rather than an empty dict (pydantic's own "none").
+    No extra keys are held as None rather than an empty dict (pydantic's own "none"), and
+    private attributes that are all None as one dict per class (copied on write too).
     """
     global _shared_fields
     if _shared_fields is None:
         _shared_fields = {}
+
+
+_set_private: Any = vars(BaseModel)["__pydantic_private__"].__set__
+_shared_private: dict[type[BaseModel], dict[str, Any]] = {}
+"""Per model class, the one dict of private attributes its loaded objects share while all
+of them are None (a :class:`~pitui.ai.types.ToolCall`'s, ~180 bytes each otherwise)."""
+
+
+def share_loaded_private(model: BaseModel, context: Any) -> None:
+    """From a model's ``model_post_init``: when it was read from a file or the wire and
+    sharing is on, its private attributes, if all None, become its class's shared dict.
+    Only models with private attributes call it (the check would cost every model)."""
+    if _shared_fields is None or not (isinstance(context, dict) and context.get(LOADING)):
+        return
+    private = model.__pydantic_private__
+    if not private:
+        return
+    shared = _shared_private.get(type(model))
+    if shared is None:  # the first: it becomes the shared one if all its values are None
+        if all(value is None for value in private.values()):
+            _shared_private[type(model)] = private
+    elif private == shared:  # the same keys, all None (in C: no loop here)
+        _set_private(model, shared)
 
 
 def loaded_fields_shared() -> bool:
@@ -104,11 +128,15 @@ def shares_fields(model: BaseModel) -> bool:
 
 
 def _own_fields(model: BaseModel) -> None:
-    """Give ``model`` a set of its own, before pydantic changes it (copy on write)."""
+    """Give ``model`` a set (and private attributes) of its own, before pydantic changes
+    it (copy on write)."""
     if shares_fields(model):
         object.__setattr__(model, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
         if model.__pydantic_extra__ is None:
             object.__setattr__(model, "__pydantic_extra__", {})
+    private = model.__pydantic_private__
+    if private is not None and private is _shared_private.get(type(model)):
+        object.__setattr__(model, "__pydantic_private__", dict(private))
 
 
 class PiModel(BaseModel):

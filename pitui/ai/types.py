@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import Field, PrivateAttr
 
-from pitui.ai._base import ON_FIRST_USE, PiModel, empty_list
+from pitui.ai._base import ON_FIRST_USE, PiModel, empty_list, share_loaded_private
 
 # pi writes integral costs as ``0`` and fractional ones as floats; keep both as read.
 Number: TypeAlias = int | float
@@ -69,6 +69,10 @@ class ToolCall(PiModel):
     _arguments_problem: str | None = PrivateAttr(default=None)
     """Set by a provider when the stream ended with arguments that are not complete JSON:
     ``arguments`` then holds a lenient reading that must never run (never written)."""
+
+    def model_post_init(self, context: Any, /) -> None:
+        super().model_post_init(context)
+        share_loaded_private(self, context)  # a loaded call's problem is None: one dict
 
     @property
     def arguments_problem(self) -> str | None:

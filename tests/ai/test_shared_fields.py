@@ -94,3 +94,22 @@ def test_an_unset_optional_stays_absent_after_loading() -> None:
     message = AssistantMessage.load(data)
     assert isinstance(message.content[0], ToolCall)
     assert message.to_json_dict() == data
+
+
+CALL = {"type": "toolCall", "id": "c1", "name": "read", "arguments": {"path": "a"}}
+
+
+@pytest.mark.usefixtures("sharing")
+def test_loaded_tool_calls_share_their_unset_private_attributes_until_one_is_set() -> None:
+    a, b = ToolCall.load(CALL), ToolCall.load({**CALL, "id": "c2"})
+    assert a.__pydantic_private__ is b.__pydantic_private__
+    assert a.arguments_problem is None and a == ToolCall.load(CALL)
+    a.set_final_arguments({"path": "b"}, "not complete JSON")
+    assert a.arguments_problem == "not complete JSON"
+    assert b.arguments_problem is None
+    assert ToolCall.load(CALL).arguments_problem is None
+    c = ToolCall.load(CALL)
+    c._arguments_problem = "set directly"
+    assert c.arguments_problem == "set directly" and b.arguments_problem is None
+    assert copy.deepcopy(b).__pydantic_private__ is not b.__pydantic_private__
+    assert b.to_json_dict() == {**CALL, "id": "c2"}

@@ -198,3 +198,36 @@ async def test_a_resumed_session_keeps_its_models_small(tmp_path: Path) -> None:
         sets = {id(m.__pydantic_fields_set__) for m in messages if m.role == "user"}
         assert len(messages) > 40 and len(sets) == 1
         assert all(shares_fields(m) for m in messages)
+
+
+async def test_a_shown_tree_holds_no_second_copy_of_the_session(tmp_path: Path) -> None:
+    """The Branches pane of a resumed session keeps little beside the entries: no search
+    text until the first search (then every row's, found as before), the active path as
+    one byte per entry, each row's shape as a number, the children as two int arrays, and a
+    typed reply's tool calls as its model's own arguments (not decoded again)."""
+    path = write(tmp_path / "long.jsonl", generate(1, turns=40))
+    app = create_app(build_parser().parse_args(["--session", str(path)]), tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _loaded(pilot)
+        state = app.main.branches.rows.state
+        assert state is not None and app.live is not None
+        view = state.view
+        assert view._search == {}
+        assert type(view._active).__name__ == "PositionSet"
+        assert type(view._tree.shapes).__name__ == "ShapeTable"
+        assert type(view._children).__name__ == "Children"
+        table = view.table
+        typed = [table.entry(p) for p in range(len(table)) if table.is_typed(p)]
+        own = {
+            block.id: block.arguments
+            for entry in typed
+            for block in getattr(getattr(entry, "message", None), "content", [])
+            if getattr(block, "type", None) == "toolCall"
+        }
+        view._tool_calls()
+        assert own and all(view._calls[i][1] is args for i, args in own.items())
+        rows = len(view)
+        view.set_query("user")
+        assert 0 < len(view) < rows and len(view._search) >= len(view)
+        view.set_query("")
+        assert len(view) == rows

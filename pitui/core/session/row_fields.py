@@ -5,7 +5,7 @@ A 100k-entry file's tree and context report read every line of a path. Parsing e
 line whole builds usage records, ids, timestamps and the like, tens of objects per line
 that no row looks at; msgspec decodes just the keys below (skipping the rest in C) into
 a plain dict, so the readers work on it as on the whole entry. The keys are what
-:func:`~pitui.core.session.tree_rows.row_text`, ``tool_calls_of``, ``has_text`` and
+:func:`~pitui.core.session.tree_rows.row_text`, ``search_text``, ``tool_calls_of``, ``has_text`` and
 :func:`~pitui.core.compaction.tokens.estimate_raw_entry` read, and the reasons of
 :mod:`pitui.core.context_unsent`; ``tests/core/session/test_fast_decoders.py`` proves
 their results equal those of the whole entry on every fixture session and fuzz mutant.

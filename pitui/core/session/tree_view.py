@@ -17,7 +17,7 @@ few rows (:meth:`TreeView.sync`), never by rebuilding the tree.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +33,7 @@ from pitui.core.session.tree_rows import (
     search_text,
     tool_calls_of,
 )
-from pitui.core.session.visible_tree import ROOT, VisibleTree, child_shape
+from pitui.core.session.visible_tree import ROOT, Children, PositionSet, VisibleTree, child_shape
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FilterMode", "TreeChange", "TreeRow", "TreeView"]
 
@@ -80,7 +80,7 @@ class TreeView:
         """Positions of the visible entries, in row order."""
         self._seen = 0
         self._roots: list[int] = []
-        self._children: list[list[int]] = []
+        self._children = Children(())
         self._structure_len = -1
         """How many entries ``_roots`` / ``_children`` / ``_broken`` were computed for."""
         self._order: list[int] | None = None
@@ -89,12 +89,13 @@ class TreeView:
         """The rows the filter keeps, before search and folds (cached likewise)."""
         self._matched: tuple[str, list[int]] | None = None
         """The last query and the rows of :attr:`_base` it matched."""
-        self._active: set[int] = set()
+        self._active = PositionSet()
         self._active_rows = 0
         """How many rows are on the active path: they are always the first rows."""
         self._tree = VisibleTree(0)
         self._row_of: dict[int, int] | None = None
         self._assistant: dict[int, tuple[bool, Any]] = {}
+        self._infos: dict[tuple[bool, Any], tuple[bool, Any]] = {}
         self._calls: dict[str, tuple[str, Mapping[str, Any]]] = {}
         self._calls_seen = 0
         self._search: dict[int, str] = {}
@@ -112,12 +113,13 @@ class TreeView:
         self._seen = len(table)
         self._file_marks()
         if self._structure_len != len(table):  # else only the leaf moved: same tree
-            self._roots, self._children = child_positions(table)
+            self._roots, children = child_positions(table)
+            self._children = Children(children)
             self._broken = {r for r in self._roots if table.raw(r).get("parentId") is not None}
             self._structure_len = len(table)
         leaf = table.index.get(self.leaf_id) if self.leaf_id is not None else None
         path = table.path_positions(leaf) if leaf is not None else []
-        self._active = set(path)
+        self._active = PositionSet(path, len(table))
         self._order = self._base = self._matched = None
         self._reapply()
 
@@ -127,17 +129,7 @@ class TreeView:
             return self._order
         active = self._active
         roots = sorted(self._roots, key=lambda r: r not in active)  # stable: file order
-        order: list[int] = []
-        stack = roots[::-1]
-        children = self._children
-        while stack:
-            position = stack.pop()
-            order.append(position)
-            kids = children[position]
-            if len(kids) > 1:
-                kids = [k for k in kids if k in active] + [k for k in kids if k not in active]
-            stack.extend(reversed(kids))
-        self._order = order
+        self._order = order = self._children.depth_first(roots, active)
         return order
 
     def _apply(self) -> None:
@@ -216,34 +208,47 @@ class TreeView:
             message = row_fields(self.table, position).get("message")
             message = message if isinstance(message, dict) else {}
             info = (has_text(message.get("content")), message.get("stopReason"))
+            if info[1] is None or info[1].__class__ is str:  # one tuple per kind of reply
+                info = self._infos.setdefault(info, info)
             self._assistant[position] = info
         return info
 
     def _search_text(self, position: int) -> str:
+        """The entry's search text, kept from the first search on (not before: 10,000
+        entries hold ~2.7 MB of them, which an idle pane does not need). It is read from
+        the keys a row decodes (``row_fields``), not the whole entry: the first search
+        keystroke of a 10,000-entry tree decodes each line in part once."""
         text = self._search.get(position)
         if text is None:
             label = self.labels.get(self.table.ids[position])
-            text = self._search[position] = search_text(self.table.raw(position), label)
+            fields = row_fields(self.table, position)
+            text = self._search[position] = search_text(fields, label)
         return text
-
-    def warm_search(self) -> None:
-        """Read every entry's search text now (e.g. in a thread, before the first search
-        keystroke, which would otherwise parse the whole file)."""
-        for position in range(len(self.table)):
-            if position not in self._search:
-                self._search_text(position)
 
     def _tool_calls(self) -> Mapping[str, tuple[str, Mapping[str, Any]]]:
         table = self.table
         for position in range(self._calls_seen, len(table)):
             if table.roles[position] == "assistant":
-                message = row_fields(table, position).get("message")
-                for call_id, name, args in tool_calls_of(
-                    message if isinstance(message, dict) else {}
-                ):
+                for call_id, name, args in self._calls_of(position):
                     self._calls[call_id] = (name, args)
         self._calls_seen = len(table)
         return self._calls
+
+    def _calls_of(self, position: int) -> list[tuple[str, str, Mapping[str, Any]]]:
+        """The tool calls of an assistant entry: a typed one's own (its arguments are not
+        decoded a second time to be kept beside the model's), else read from its line."""
+        if self.table.is_typed(position):
+            from pitui.ai.types import AssistantMessage, ToolCall  # loaded: an entry is typed
+
+            message = getattr(self.table.entry(position), "message", None)
+            if isinstance(message, AssistantMessage):
+                return [
+                    (block.id, block.name, block.arguments)
+                    for block in message.content
+                    if isinstance(block, ToolCall)
+                ]
+        message = row_fields(self.table, position).get("message")
+        return tool_calls_of(message if isinstance(message, dict) else {})
 
     def _file_marks(self) -> list[int]:
         """Note the rows whose run changed files (a run-end checkpoint hangs below them);
@@ -422,7 +427,7 @@ class TreeView:
             switches.append((self.table.ids[position], kids.index(position) + 1, len(kids)))
         return switches
 
-    def _siblings(self, position: int) -> list[int]:
+    def _siblings(self, position: int) -> Sequence[int]:
         parent = self.table.parent_position(position)
         return self._roots if parent is None else self._children[parent]
 
@@ -497,14 +502,14 @@ class TreeView:
         if (
             parent is None
             or parent != old
-            or self._children[parent]
+            or self._children.has(parent)
             or self.folded
             or new_leaf != table.ids[position]
         ):
             return False
         self._seen += 1
-        self._children.append([])
-        self._children[parent].append(position)
+        self._children.append_entry()
+        self._children.add(parent, position)
         self._structure_len = self._seen
         self._active.add(position)
         self._order = self._base = self._matched = None

@@ -94,9 +94,8 @@ class BranchesController:
             self._store = store
             state = self._tree_state(session)
             rows.show(state)
-            # The first search keystroke would read every entry: read them now, aside.
-            aside = partial(_read_aside, state, store)
-            self.host.run_worker(aside, thread=True, group="tree-search")
+            # Start-up has read the typed entries' lines for the last time: they can go.
+            self.host.run_worker(partial(_release_lines, store), thread=True, group="lines")
         else:
             change = rows.state.sync(store.labels(), store.get_leaf_id())
             rows.apply(change)
@@ -548,17 +547,11 @@ class BranchesController:
         self._say_restored()
 
 
-def _read_aside(state: TreePaneState, store: SessionStore) -> None:
-    """In a thread, once a session's tree is shown: every entry's search text (the first
-    search keystroke would otherwise read them all), then the typed entries (the
-    current path) give up the lines start-up has now read for the last time (their data
-    is in the entries: a resumed 10,000-message session keeps ~10 MB less)."""
-    state.view.warm_search()
-    _release_lines(store)
-
-
 def _release_lines(store: SessionStore) -> None:
-    """In a thread: the typed entries' lines go, and the memory they held with them."""
+    """In a thread, once a session's tree is shown (or another branch's entries were
+    typed): the typed entries (the current path) give up the lines start-up has now read
+    for the last time (their data is in the entries: a resumed 10,000-message session
+    keeps ~10 MB less), and the memory they held goes with them."""
     if store.release_typed_lines():
         from pitui.core.heap import return_free_memory
 

@@ -94,11 +94,15 @@ class Replay:
     def call(self, mid: str, call_id: str, name: str, arguments: Mapping[str, Any]) -> None:
         """A tool call of assistant message ``mid``."""
         card = self._card(call_id)
+        # A finished message's arguments: the card holds that dict itself, not a copy (a
+        # provider replaces a call's arguments, never changes them in place; the reducer,
+        # fed while they stream, copies).
+        args = arguments if type(arguments) is dict else dict(arguments)
         if card is None:
-            card = ToolCardItem(tool_item_id(call_id), call_id, name, dict(arguments), mid)
+            card = ToolCardItem(tool_item_id(call_id), call_id, name, args, mid)
             self.open_tools.add(call_id)
         elif card.state in ("pending", "running"):  # a repeated id whose call never finished
-            card = replace(card, args=dict(arguments), message_id=card.message_id or mid)
+            card = replace(card, args=args, message_id=card.message_id or mid)
         if not card.args_complete:
             card = replace(card, args_complete=True)
         self._put(card)

@@ -36,7 +36,7 @@ async def resync(pane: ItemPane, state: ChatState) -> None:
     reusable = _reusable(pane, window, state, old_state, factories)
     stale = [w for item_id, w in pane._widgets.items() if item_id not in reusable]
     pane._widgets = {item_id: pane._widgets[item_id] for item_id in window if item_id in reusable}
-    pane._order, pane._known = order, set(order)
+    pane._order, pane._known = order, dict.fromkeys(order)
     pane._first, pane._last, pane._state = len(order) - len(window), None, state
     pane._set_unseen(False)
     pane._following = True  # a rebuilt view opens at its end

@@ -21,7 +21,7 @@ from pitui.core.context_unsent import _entry_reason
 from pitui.core.session.load import EntryHead, _head_of, parse_head, parse_session_bytes
 from pitui.core.session.row_fields import row_fields
 from pitui.core.session.table import EntryTable, parse_json_line
-from pitui.core.session.tree_rows import has_text, row_text, tool_calls_of
+from pitui.core.session.tree_rows import has_text, row_text, search_text, tool_calls_of
 from pitui.errors import SessionError
 from tests.core.session.mutants import mutants
 
@@ -105,6 +105,8 @@ def _row(raw: Any) -> tuple[Any, ...]:
         has_text(message.get("content")),
         message.get("stopReason"),
         row_text(raw, KNOWN_CALLS),
+        search_text(raw, None),
+        search_text(raw, "a label"),
         estimate_raw_entry(raw),
         _calls(raw),
         _entry_reason(kind, raw),
