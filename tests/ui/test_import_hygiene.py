@@ -43,6 +43,7 @@ LATE = (
     "pitui.ui.widgets.assistant_text",
     "pitui.ui.widgets.tool_card",  # with the first tool call
     "pitui.ui.widgets.tool_renderers",
+    "msgspec",  # the core's structs: the first-run check's folder list is plain classes
 )
 
 

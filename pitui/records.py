@@ -1,0 +1,128 @@
+"""Immutable records whose methods are not generated: a stand-in for frozen dataclasses.
+
+``@dataclass(frozen=True, slots=True)`` writes ``__init__``, ``__repr__``, ``__eq__``,
+``__hash__``, ``__setattr__`` and ``__delattr__`` as source text, compiles each when the
+class is created and then builds the class a second time for its slots: ~4 M
+instructions a class. The dozen view-model item classes alone cost as much as a bare
+Textual app's whole first frame, on every start that shows a notice (issue 26). A
+:class:`Record` subclass gets the same behaviour from methods written once, here.
+
+A subclass lists its fields as annotations, fields with a default (a plain value; no
+``field()``) after those without, as a dataclass does; no base but :class:`Record`.
+It is a dataclass to :mod:`dataclasses` too (``replace``, ``fields``, ``asdict``,
+``is_dataclass`` work) and to type checkers (``dataclass_transform``): equality and
+hashing by field values, a dataclass's ``repr``, ``FrozenInstanceError`` on assignment,
+``__match_args__``, slots, copy and pickle.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar, cast, dataclass_transform
+
+_FIELD_KIND = dataclasses._FIELD  # type: ignore[attr-defined]  # what fields() lists
+
+
+def _dataclass_field(name: str, annotation: object, default: object) -> dataclasses.Field[Any]:
+    made: dataclasses.Field[Any] = dataclasses.field(default=cast(Any, default))
+    made.name = name
+    made.type = annotation
+    made._field_type = _FIELD_KIND  # type: ignore[attr-defined]
+    return made
+
+
+@dataclass_transform(frozen_default=True)
+class _RecordMeta(type):
+    """Turns the class body's annotations into slots, defaults and dataclass fields."""
+
+    def __new__(
+        mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any], **kwargs: Any
+    ) -> _RecordMeta:
+        if not bases:  # Record itself
+            return super().__new__(mcs, name, bases, namespace, **kwargs)
+        if bases != (Record,):
+            raise TypeError(f"{name}: a Record derives from Record alone")
+        annotations: dict[str, object] = namespace.get("__annotations__", {})
+        names = tuple(
+            field
+            for field, annotation in annotations.items()
+            if not str(annotation).startswith(("ClassVar", "typing.ClassVar"))
+        )
+        defaults: dict[str, object] = {}
+        for field in names:
+            if field in namespace:
+                defaults[field] = namespace.pop(field)
+                if isinstance(defaults[field], dataclasses.Field):
+                    raise TypeError(f"{name}.{field}: a Record field takes a plain default")
+            elif defaults:
+                raise TypeError(f"{name}: field {field!r} without a default follows one with")
+        namespace["__slots__"] = names
+        namespace["__match_args__"] = names
+        namespace["_fields"] = names
+        namespace["_defaults"] = defaults
+        namespace["__dataclass_fields__"] = {
+            field: _dataclass_field(
+                field, annotations[field], defaults.get(field, dataclasses.MISSING)
+            )
+            for field in names
+        }
+        return super().__new__(mcs, name, bases, namespace, **kwargs)
+
+
+class Record(metaclass=_RecordMeta):
+    """Base of the immutable records (see the module docstring)."""
+
+    __slots__ = ()
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _defaults: ClassVar[dict[str, object]] = {}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        fields = self._fields
+        if len(args) > len(fields):
+            raise TypeError(
+                f"{type(self).__name__}() takes {len(fields)} positional arguments "
+                f"but {len(args)} were given"
+            )
+        setter = object.__setattr__
+        for field, value in zip(fields, args, strict=False):
+            if field in kwargs:
+                raise TypeError(f"{type(self).__name__}() got multiple values for {field!r}")
+            setter(self, field, value)
+        defaults = self._defaults
+        for field in fields[len(args) :]:
+            if field in kwargs:
+                setter(self, field, kwargs.pop(field))
+            elif field in defaults:
+                setter(self, field, defaults[field])
+            else:
+                raise TypeError(f"{type(self).__name__}() missing required argument {field!r}")
+        if kwargs:  # what is left matched no field
+            raise TypeError(f"{type(self).__name__}() got unexpected arguments {sorted(kwargs)}")
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple([getattr(self, field) for field in self._fields])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._values() == other._values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{field}={getattr(self, field)!r}" for field in self._fields)
+        return f"{type(self).__qualname__}({shown})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __getstate__(self) -> tuple[object, ...]:
+        return self._values()
+
+    def __setstate__(self, state: tuple[object, ...]) -> None:
+        for field, value in zip(self._fields, state, strict=True):
+            object.__setattr__(self, field, value)
