@@ -7,8 +7,9 @@ instructions a class. The dozen view-model item classes alone cost as much as a 
 Textual app's whole first frame, on every start that shows a notice (issue 26). A
 :class:`Record` subclass gets the same behaviour from methods written once, here.
 
-A subclass lists its fields as annotations, fields with a default (a plain value; no
-``field()``) after those without, as a dataclass does; no base but :class:`Record`.
+A subclass lists its fields as annotations, fields with a default (a value, or
+``field(default_factory=…)``) after those without, as a dataclass does; no base but
+:class:`Record`.
 It is a dataclass to :mod:`dataclasses` too (``replace``, ``fields``, ``asdict``,
 ``is_dataclass`` work) and to type checkers (``dataclass_transform``): equality and
 hashing by field values, a dataclass's ``repr``, ``FrozenInstanceError`` on assignment,
@@ -18,13 +19,25 @@ hashing by field values, a dataclass's ``repr``, ``FrozenInstanceError`` on assi
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any, ClassVar, cast, dataclass_transform
 
 _FIELD_KIND = dataclasses._FIELD  # type: ignore[attr-defined]  # what fields() lists
 
 
-def _dataclass_field(name: str, annotation: object, default: object) -> dataclasses.Field[Any]:
-    made: dataclasses.Field[Any] = dataclasses.field(default=cast(Any, default))
+def _plain(made: dataclasses.Field[Any]) -> bool:
+    """A ``field()`` that sets nothing but its default factory."""
+    return made.init and made.repr and made.compare and made.hash is None and not made.metadata
+
+
+def _dataclass_field(
+    name: str, annotation: object, default: object, factory: object
+) -> dataclasses.Field[Any]:
+    made: dataclasses.Field[Any] = (
+        dataclasses.field(default=cast(Any, default))
+        if factory is dataclasses.MISSING
+        else dataclasses.field(default_factory=cast(Any, factory))
+    )
     made.name = name
     made.type = annotation
     made._field_type = _FIELD_KIND  # type: ignore[attr-defined]
@@ -49,20 +62,30 @@ class _RecordMeta(type):
             if not str(annotation).startswith(("ClassVar", "typing.ClassVar"))
         )
         defaults: dict[str, object] = {}
+        factories: dict[str, Callable[[], object]] = {}
         for field in names:
-            if field in namespace:
-                defaults[field] = namespace.pop(field)
-                if isinstance(defaults[field], dataclasses.Field):
-                    raise TypeError(f"{name}.{field}: a Record field takes a plain default")
-            elif defaults:
-                raise TypeError(f"{name}: field {field!r} without a default follows one with")
+            if field not in namespace:
+                if defaults or factories:
+                    raise TypeError(f"{name}: field {field!r} without a default follows one with")
+                continue
+            default = namespace.pop(field)
+            if not isinstance(default, dataclasses.Field):
+                defaults[field] = default
+            elif default.default_factory is not dataclasses.MISSING and _plain(default):
+                factories[field] = default.default_factory
+            else:
+                raise TypeError(f"{name}.{field}: a Record field takes a default or a factory")
         namespace["__slots__"] = names
         namespace["__match_args__"] = names
         namespace["_fields"] = names
         namespace["_defaults"] = defaults
+        namespace["_factories"] = factories
         namespace["__dataclass_fields__"] = {
             field: _dataclass_field(
-                field, annotations[field], defaults.get(field, dataclasses.MISSING)
+                field,
+                annotations[field],
+                defaults.get(field, dataclasses.MISSING),
+                factories.get(field, dataclasses.MISSING),
             )
             for field in names
         }
@@ -75,6 +98,7 @@ class Record(metaclass=_RecordMeta):
     __slots__ = ()
     _fields: ClassVar[tuple[str, ...]] = ()
     _defaults: ClassVar[dict[str, object]] = {}
+    _factories: ClassVar[dict[str, Callable[[], object]]] = {}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         fields = self._fields
@@ -94,6 +118,8 @@ class Record(metaclass=_RecordMeta):
                 setter(self, field, kwargs.pop(field))
             elif field in defaults:
                 setter(self, field, defaults[field])
+            elif field in self._factories:
+                setter(self, field, self._factories[field]())
             else:
                 raise TypeError(f"{type(self).__name__}() missing required argument {field!r}")
         if kwargs:  # what is left matched no field

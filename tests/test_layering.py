@@ -23,8 +23,16 @@ PACKAGE = ROOT / "pitui"
 LAYER_RANK = {"ai": 0, "agent": 1, "core": 2, "modes": 3, "ui": 3}
 HEADLESS = ("ai", "agent", "core", "modes")
 # Shared by every layer: the package root (``__version__``), on-disk paths, user errors,
-# private (0600/0700) file writing, immutable records without generated code.
-COMMON = {"pitui", "pitui.paths", "pitui.errors", "pitui.private_files", "pitui.records"}
+# private (0600/0700) file writing, immutable records without generated code, SHA-256
+# without OpenSSL.
+COMMON = {
+    "pitui",
+    "pitui.paths",
+    "pitui.errors",
+    "pitui.private_files",
+    "pitui.records",
+    "pitui.digests",
+}
 VIEW = "pitui.ui.view"
 
 

@@ -71,10 +71,21 @@ def test_a_record_declares_its_fields_as_a_dataclass_must() -> None:
             first: int = 0
             second: int  # type: ignore[misc]
 
-    with pytest.raises(TypeError, match="plain default"):
+    with pytest.raises(TypeError, match="a default or a factory"):
 
-        class Factory(Record):
-            items: list[int] = dataclasses.field(default_factory=list)
+        class Hidden(Record):
+            items: list[int] = dataclasses.field(default_factory=list, repr=False)
+
+
+def test_a_default_factory_gives_each_record_its_own_value() -> None:
+    class Bag(Record):
+        name: str
+        items: list[int] = dataclasses.field(default_factory=list)
+
+    first, second = Bag("a"), Bag("b")
+    assert first.items == [] and first.items is not second.items
+    assert Bag("c", [1]).items == [1]
+    assert dataclasses.replace(first, name="z").items is first.items
 
 
 def test_the_view_models_items_are_records() -> None:

@@ -18,7 +18,6 @@ something had to be parsed.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import logging
 import os
@@ -36,6 +35,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.css.types import CSSLocation
 
 from pitui import paths
+from pitui.digests import sha256
 from pitui.private_files import write_private_bytes
 
 _log = logging.getLogger(__name__)
@@ -187,7 +187,7 @@ class CssCache:
         if entry is None:
             return None
         _age, digest, payload = entry
-        rules = _loads_rules(payload) if hashlib.sha256(payload).digest() == digest else None
+        rules = _loads_rules(payload) if sha256(payload).digest() == digest else None
         if rules is None:
             del self._stored[key]
             return None
@@ -218,7 +218,7 @@ class CssCache:
             if _loads_rules(payload) is None:
                 _log.debug("CSS rules not cached: they name something off the allow-list")
                 continue
-            entries[key] = (0, hashlib.sha256(payload).digest(), payload)
+            entries[key] = (0, sha256(payload).digest(), payload)
         kept = dict(sorted(entries.items(), key=lambda item: item[1][0])[:MAX_ENTRIES])
         data = pickle.dumps({"format": FORMAT, "entries": kept}, protocol=pickle.HIGHEST_PROTOCOL)
         try:
@@ -273,7 +273,7 @@ class CachedStylesheet(Stylesheet):
     ) -> str:
         if self._variables_digest is None:
             text = repr(sorted(self._variables.items())).encode("utf-8", "surrogatepass")
-            self._variables_digest = hashlib.sha256(text).digest()
+            self._variables_digest = sha256(text).digest()
         facts = (
             FORMAT,
             sys.version_info[:2],
@@ -284,7 +284,7 @@ class CachedStylesheet(Stylesheet):
             scope,
             self._variables_digest.hex(),
         )
-        digest = hashlib.sha256(repr(facts).encode("utf-8", "surrogatepass"))
+        digest = sha256(repr(facts).encode("utf-8", "surrogatepass"))
         digest.update(css.encode("utf-8", "surrogatepass"))
         return digest.hexdigest()
 
