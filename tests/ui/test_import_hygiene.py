@@ -40,6 +40,7 @@ LATE = (
     "pitui.core.system_prompt",  # the prompt builder: the first-run check needs paths only
     "pitui.core.resources.skills",
     "pitui.ui.md_render",  # markdown: with the first reply
+    "pitui.ui.widgets.messages",  # the other item widgets: the notice's comes alone
     "pitui.ui.widgets.assistant_text",
     "pitui.ui.widgets.tool_card",  # with the first tool call
     "pitui.ui.widgets.tool_renderers",
