@@ -200,8 +200,10 @@ class CssCache:
 
     def save(self) -> None:
         """Write the file if something new was parsed (blocking: run it in a thread).
-        Entries that cannot be pickled or read back with the allow-list are left out."""
-        if not self._new:
+        Entries that cannot be pickled or read back with the allow-list are left out;
+        what the event loop parses meanwhile waits for the next save."""
+        new = dict(self._new)
+        if not new:
             return
         entries: dict[str, Entry] = {}
         for key, (age, digest, payload) in self._stored.items():
@@ -209,7 +211,7 @@ class CssCache:
                 entries[key] = (0, digest, payload)
             elif age + 1 <= MAX_AGE:
                 entries[key] = (age + 1, digest, payload)
-        for key, rules in list(self._new.items()):
+        for key, rules in new.items():
             try:
                 payload = pickle.dumps(rules, protocol=pickle.HIGHEST_PROTOCOL)
             except Exception as exc:  # something Textual added that pickle cannot take
@@ -226,8 +228,10 @@ class CssCache:
         except OSError as exc:
             _log.warning("could not write the CSS cache: %s", exc)
             return
-        self._stored, self._new = kept, {}
-        self._used = set(kept) & self._used
+        self._stored = kept
+        for key in new:
+            self._new.pop(key, None)
+        self._used = (self._used | set(new)) & set(kept)
 
 
 def _read_entries(path: Path) -> dict[str, Entry]:
