@@ -5,7 +5,9 @@
 class is created and then builds the class a second time for its slots: ~4 M
 instructions a class. The dozen view-model item classes alone cost as much as a bare
 Textual app's whole first frame, on every start that shows a notice (issue 26). A
-:class:`Record` subclass gets the same behaviour from methods written once, here.
+:class:`Record` subclass gets the same behaviour from methods written once, here; only
+its ``__init__`` is compiled, on its first instance (straight-line, as fast as a
+dataclass's), so a class that is never made costs nothing.
 
 A subclass lists its fields as annotations, fields with a default (a value, or
 ``field(default_factory=…)``) after those without, as a dataclass does; no base but
@@ -101,29 +103,11 @@ class Record(metaclass=_RecordMeta):
     _factories: ClassVar[dict[str, Callable[[], object]]] = {}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        fields = self._fields
-        if len(args) > len(fields):
-            raise TypeError(
-                f"{type(self).__name__}() takes {len(fields)} positional arguments "
-                f"but {len(args)} were given"
-            )
-        setter = object.__setattr__
-        for field, value in zip(fields, args, strict=False):
-            if field in kwargs:
-                raise TypeError(f"{type(self).__name__}() got multiple values for {field!r}")
-            setter(self, field, value)
-        defaults = self._defaults
-        for field in fields[len(args) :]:
-            if field in kwargs:
-                setter(self, field, kwargs.pop(field))
-            elif field in defaults:
-                setter(self, field, defaults[field])
-            elif field in self._factories:
-                setter(self, field, self._factories[field]())
-            else:
-                raise TypeError(f"{type(self).__name__}() missing required argument {field!r}")
-        if kwargs:  # what is left matched no field
-            raise TypeError(f"{type(self).__name__}() got unexpected arguments {sorted(kwargs)}")
+        # The first instance of a class compiles its straight-line __init__ (as fast as a
+        # dataclass's: a replayed transcript makes thousands of items) and uses it from
+        # then on; a class that is never instantiated costs no compilation.
+        init = _compile_init(type(self))
+        init(self, *args, **kwargs)
 
     def _values(self) -> tuple[object, ...]:
         return tuple([getattr(self, field) for field in self._fields])
@@ -152,3 +136,33 @@ class Record(metaclass=_RecordMeta):
     def __setstate__(self, state: tuple[object, ...]) -> None:
         for field, value in zip(self._fields, state, strict=True):
             object.__setattr__(self, field, value)
+
+
+_SELF = "__record_self__"
+
+
+def _compile_init(cls: type[Record]) -> Callable[..., None]:
+    """Install ``cls``'s own ``__init__``: its fields as parameters, in order, with their
+    defaults, each set with ``object.__setattr__`` (the class is frozen)."""
+    names = cls._fields  # annotations: identifiers, safe to write into the source
+    params, body = [_SELF], []
+    namespace: dict[str, object] = {"_set": object.__setattr__, "_MISSING": dataclasses.MISSING}
+    for name in names:
+        if name in cls._defaults:
+            namespace[f"_default_{name}"] = cls._defaults[name]
+            params.append(f"{name}=_default_{name}")
+            body.append(f"    _set({_SELF}, {name!r}, {name})")
+        elif name in cls._factories:
+            namespace[f"_factory_{name}"] = cls._factories[name]
+            params.append(f"{name}=_MISSING")
+            value = f"_factory_{name}() if {name} is _MISSING else {name}"
+            body.append(f"    _set({_SELF}, {name!r}, {value})")
+        else:
+            params.append(name)
+            body.append(f"    _set({_SELF}, {name!r}, {name})")
+    source = f"def __init__({', '.join(params)}):\n" + ("\n".join(body) or "    pass")
+    exec(source, namespace)  # generated from the class's own field names
+    init = cast("Callable[..., None]", namespace["__init__"])
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    setattr(cls, "__init__", init)  # noqa: B010  (a method assignment mypy would refuse)
+    return init
