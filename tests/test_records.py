@@ -97,3 +97,12 @@ def test_the_view_models_items_are_records() -> None:
     ]
     assert len(items) >= 12
     assert all(issubclass(cls, Record) for cls in items)
+
+
+def test_one_field_records_compare_and_hash_by_it() -> None:
+    class Label(Record):
+        text: str
+
+    assert Label("a") == Label("a") != Label("b")
+    assert hash(Label("a")) == hash(("a",))
+    assert repr(Label("a")) == "Label(text='a')"
