@@ -73,11 +73,16 @@ def open_private(path: Path, flags: int) -> int:
 
 def write_private(path: Path, text: str) -> None:
     """Write ``text`` atomically to ``path`` (temp file, fsync, rename) with mode 0600."""
+    write_private_bytes(path, text.encode("utf-8"))
+
+
+def write_private_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` atomically to ``path`` (temp file, fsync, rename) with mode 0600."""
     prepare_parent(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)  # mkstemp: 0600
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

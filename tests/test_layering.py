@@ -24,8 +24,17 @@ PACKAGE = ROOT / "pitui"
 LAYER_RANK = {"ai": 0, "agent": 1, "core": 2, "modes": 3, "ui": 3}
 HEADLESS = ("ai", "agent", "core", "modes")
 # Shared by every layer: the package root (``__version__``), on-disk paths, user errors,
-# private (0600/0700) file writing, regexes compiled on first use.
-COMMON = {"pitui", "pitui.paths", "pitui.errors", "pitui.private_files", "pitui.lazy_pattern"}
+# private (0600/0700) file writing, regexes compiled on first use, immutable records
+# without generated code, SHA-256 without OpenSSL.
+COMMON = {
+    "pitui",
+    "pitui.paths",
+    "pitui.errors",
+    "pitui.private_files",
+    "pitui.lazy_pattern",
+    "pitui.records",
+    "pitui.digests",
+}
 VIEW = "pitui.ui.view"
 
 
@@ -405,6 +414,7 @@ UI_RANKS: tuple[tuple[str, int], ...] = (
     ("pitui.ui.live", 1),
     ("pitui.ui.widgets", 1),
     ("pitui.ui.theme", 1),
+    ("pitui.ui.css_cache", 1),
     ("pitui.ui.md_render", 1),
     ("pitui.ui.approval_preview", 1),
     ("pitui.ui.screens", 2),

@@ -27,10 +27,10 @@ from pathlib import Path
 
 from pitui import paths
 from pitui.errors import ConfigError
+from pitui.records import Record
 
 
-@dataclass(frozen=True, slots=True)
-class KeyCatalogue:
+class KeyCatalogue(Record):
     """The bindable actions: default keys by action id, and other ids for them."""
 
     defaults: Mapping[str, tuple[str, ...]]
@@ -94,8 +94,7 @@ class InvalidKeyError(ValueError):
     """A key id that is not one of pi's."""
 
 
-@dataclass(frozen=True, slots=True)
-class KeybindingProblem:
+class KeybindingProblem(Record):
     """One entry of the keybindings file that was not applied."""
 
     source: str

@@ -12,12 +12,20 @@ from __future__ import annotations
 
 import math
 import re
+from functools import cache
 
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?"
-_OKLCH = re.compile(rf"^oklch\(\s*({_NUMBER})(%)?\s+({_NUMBER})\s+({_NUMBER})(?:deg)?\s*\)$", re.I)
-_OKHSL = re.compile(
-    rf"^okhsl\(\s*({_NUMBER})(?:deg)?\s+({_NUMBER})(%)?\s+({_NUMBER})(%)?\s*\)$", re.I
-)
+
+
+@cache
+def _function_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The ``oklch()`` and ``okhsl()`` patterns, compiled when a theme first uses one
+    (the built-in themes are hex: their compilation would be on every first frame)."""
+    oklch = rf"^oklch\(\s*({_NUMBER})(%)?\s+({_NUMBER})\s+({_NUMBER})(?:deg)?\s*\)$"
+    okhsl = rf"^okhsl\(\s*({_NUMBER})(?:deg)?\s+({_NUMBER})(%)?\s+({_NUMBER})(%)?\s*\)$"
+    return re.compile(oklch, re.I), re.compile(okhsl, re.I)
+
+
 _HEX = re.compile(r"^#([0-9a-f]{3}|[0-9a-f]{6})$", re.I)
 FUNCTION_PREFIX = re.compile(r"^ok(lch|hsl)\(", re.I)
 """How a value that is a colour function (not a variable name) starts."""
@@ -213,14 +221,15 @@ def parse_color(value: str) -> str:
     if hexed:
         digits = hexed[1].lower()
         return "#" + ("".join(d * 2 for d in digits) if len(digits) == 3 else digits)
-    lch = _OKLCH.match(value)
+    oklch, okhsl = _function_patterns()
+    lch = oklch.match(value)
     if lch:
         lightness = float(lch[1]) / (100 if lch[2] else 1)
         chroma = float(lch[3])
         if not 0 <= lightness <= 1 or chroma < 0:
             raise ValueError(f"oklch lightness must be 0-100% and chroma not negative: {value}")
         return oklch_to_hex(lightness, chroma, float(lch[4]) % 360)
-    hsl = _OKHSL.match(value)
+    hsl = okhsl.match(value)
     if hsl:
         saturation = float(hsl[2]) / (100 if hsl[3] else 1)
         lightness = float(hsl[4]) / (100 if hsl[5] else 1)

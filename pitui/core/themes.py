@@ -22,6 +22,7 @@ from pathlib import Path
 
 from pitui import paths
 from pitui.core.theme_colors import FUNCTION_PREFIX, parse_color
+from pitui.records import Record
 
 THEME_TOKENS: tuple[str, ...] = (
     "accent",
@@ -105,8 +106,7 @@ class ThemeFileError(ValueError):
         self.token = token
 
 
-@dataclass(frozen=True)
-class ThemeProblem:
+class ThemeProblem(Record):
     """Why one theme file was skipped."""
 
     source: str
@@ -118,8 +118,7 @@ class ThemeProblem:
         return f"Theme {where}: {self.message}"
 
 
-@dataclass(frozen=True)
-class PiTheme:
+class PiTheme(Record):
     """A validated pi theme: every token resolved to ``#rrggbb`` or ``""`` (default)."""
 
     name: str

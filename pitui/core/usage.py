@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from pitui.records import Record
 
 if TYPE_CHECKING:
     from pitui.ai.types import AssistantMessage
     from pitui.core.session.table import EntryTable
 
 
-@dataclass(frozen=True, slots=True)
-class UsageTotals:
+class UsageTotals(Record):
     """Token and cost totals over a set of assistant messages."""
 
     input: int = 0

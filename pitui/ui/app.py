@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from pitui.ui.controllers.keys import KeyController
     from pitui.ui.controllers.prompt import PromptController
     from pitui.ui.controllers.signals import QuitSignals
+    from pitui.ui.css_cache import CssCache
     from pitui.ui.live.port import SessionPort
     from pitui.ui.view.reducer import AnyEvent
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
@@ -101,8 +102,13 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         theme_name: str = "dark",
         keybindings: Keybindings | None = None,
         live: LiveSession | None = None,
+        css_cache: CssCache | None = None,
     ) -> None:
         super().__init__()
+        if css_cache is not None:  # before anything is parsed (see pitui.ui.css_cache)
+            from pitui.ui.css_cache import CachedStylesheet
+
+            self.stylesheet = CachedStylesheet(css_cache, variables=self.get_css_variables())
         if live is None and session is not None:
             live = LiveSession.of_port(session)
         self._live: LiveSession | None = live
@@ -368,8 +374,19 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
             if self._composer_hold is not None:
                 self._composer_hold.release()
                 self._composer_hold = None
+        self._save_css_cache()
         if self.startup is not None:
             self.run_worker(self._start(self.startup), group="startup", exit_on_error=False)
+
+    def _save_css_cache(self) -> None:
+        """Store the rules parsed for the first frame (in a thread; only when something
+        had to be parsed), so the next start reads them instead."""
+        from pitui.ui.css_cache import CachedStylesheet
+
+        stylesheet = self.stylesheet
+        if isinstance(stylesheet, CachedStylesheet) and stylesheet.cache.dirty:
+            cache = stylesheet.cache
+            self.run_worker(asyncio.to_thread(cache.save), group="css-cache", exit_on_error=False)
 
     async def _start(self, startup: Startup) -> None:
         """The session's start-up, with no garbage collection until it is done: its imports

@@ -19,6 +19,7 @@ from pitui import paths
 from pitui.ui.app import PituiApp
 from pitui.ui.controllers.launcher import DEMO_HINT, Launcher
 from pitui.ui.controllers.tmux_keys import EarlyTmuxQuery
+from pitui.ui.css_cache import CssCache
 from pitui.ui.live.first_run import first_run_facts, first_run_listing
 from pitui.ui.live.snapshot import info_of, listing_of, snapshot_key, stored_entry
 from pitui.ui.theme import discover_themes
@@ -56,7 +57,7 @@ def create_app(args: argparse.Namespace, cwd: Path | None = None) -> PituiApp:
         known = first_run_facts(args, where)
         listing = first_run_listing(where) if known is not None else None
     info = replace(known or SessionInfo(cwd=str(where)), git_branch=branch)
-    app = PituiApp(themes=discover_themes(), theme_name=theme, info=info)
+    app = PituiApp(themes=discover_themes(), theme_name=theme, info=info, css_cache=CssCache.load())
     app.new_session = key is not None
     # The last start with these facts ran the demo model (or nothing is configured at all):
     # its notice is in the first frame, not ~0.2 s later when the session attaches (the

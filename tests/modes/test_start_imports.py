@@ -133,11 +133,11 @@ NEVER_IN_PRINT_MODE = (
 
 DATACLASSES_OF_A_TURN = [
     "pitui.core.session.listing.SessionInfo",  # the UI copies it with dataclasses.replace
-    "pitui.core.usage.UsageTotals",  # the UI copies it with dataclasses.replace
 ]
 """The pitui dataclasses a print turn defines. Defining one costs 2-4 M instructions (its
 methods are generated source, compiled one by one), a ``msgspec.Struct`` ~0.1 M: a new
-internal value type on this path is a Struct; these remain because code elsewhere relies on
+internal value type on this path is a Struct (or a ``pitui.records.Record``, which
+``dataclasses.replace`` takes: UsageTotals is one); these remain because code elsewhere relies on
 ``dataclasses.replace`` or on setting attributes that are not fields."""
 
 REAL_ANNOTATIONS = (

@@ -11,7 +11,8 @@ from pitui.ui.theme import discover_themes
 from pitui.ui.view.state import NoticeItem
 from pitui.ui.widgets.assistant_text import AssistantMarkdown
 from pitui.ui.widgets.composer import Composer
-from pitui.ui.widgets.messages import NoticeLine, ThinkingBlock, ToolRef
+from pitui.ui.widgets.messages import ThinkingBlock, ToolRef
+from pitui.ui.widgets.notice_line import NoticeLine
 from pitui.ui.widgets.status_bar import StatusBar
 from pitui.ui.widgets.tool_card import ToolCard
 from tests.ui.harness import FeedSource, make_app, settle

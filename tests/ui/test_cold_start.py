@@ -17,7 +17,7 @@ from tests.ui.harness import FeedSource, make_app, settle
 from tests.ui.script import demo_conversation
 
 NOT_FIRST_FRAME = (
-    "pitui.ui.view.state",  # the item dataclasses (ChatState lives in pitui.ui.view.chat_state)
+    "pitui.ui.view.state",  # the item classes (ChatState lives in pitui.ui.view.chat_state)
     "pitui.ui.view.reducer",
     "pitui.ui.commands.palette",
     # The action table is first-frame (bindings are class attributes); what runs the
@@ -37,6 +37,8 @@ NOT_FIRST_FRAME = (
     "aiofiles",
     "httpx",
     "pydantic",
+    "msgspec",
+    "hashlib",  # OpenSSL's load: the start-up fingerprints use pitui.digests
 )
 
 

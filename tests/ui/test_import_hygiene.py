@@ -40,6 +40,7 @@ LATE = (
     "pitui.core.system_prompt",  # the prompt builder: the first-run check needs paths only
     "pitui.core.resources.skills",
     "pitui.ui.md_render",  # markdown: with the first reply
+    "pitui.ui.widgets.messages",  # the other item widgets: the notice's comes alone
     "pitui.ui.widgets.assistant_text",
     "pitui.ui.widgets.tool_card",  # with the first tool call
     "pitui.ui.widgets.tool_renderers",
@@ -49,6 +50,7 @@ LATE = (
     "textual.widgets._text_area",
     "textual.document._document",
     "textual._text_area_theme",
+    "msgspec",  # the core's structs: the first-run check's folder list is plain classes
 )
 
 

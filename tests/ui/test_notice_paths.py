@@ -8,7 +8,7 @@ from itertools import pairwise
 
 from textual.geometry import Region
 
-from pitui.ui.widgets.messages import NoticeLine
+from pitui.ui.widgets.notice_line import NoticeLine
 from tests.ui.harness import FeedSource, make_app, settle
 
 PATH = (

@@ -12,8 +12,6 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-import msgspec
-
 from pitui import paths
 
 if TYPE_CHECKING:  # type names only: the first-run check reads locations alone
@@ -23,12 +21,36 @@ if TYPE_CHECKING:  # type names only: the first-run check reads locations alone
 Kind = Literal["skills", "prompts"]
 
 
-class Location(msgspec.Struct, frozen=True):
-    """One folder to search."""
+class Location:
+    """One folder to search (immutable).
 
+    A plain class, not a msgspec Struct: a first start's check (pitui.ui.live.first_run)
+    lists these folders before its first frame, and nothing else there needs msgspec,
+    whose import costs as much as drawing the frame."""
+
+    __slots__ = ("layout", "root", "scope")
     root: Path
     scope: Scope
-    layout: SkillLayout = "pi"
+    layout: SkillLayout
+
+    def __init__(self, root: Path, scope: Scope, layout: SkillLayout = "pi") -> None:
+        object.__setattr__(self, "root", root)
+        object.__setattr__(self, "scope", scope)
+        object.__setattr__(self, "layout", layout)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Location is immutable: cannot set {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Location):
+            return NotImplemented
+        return (self.root, self.scope, self.layout) == (other.root, other.scope, other.layout)
+
+    def __hash__(self) -> int:
+        return hash((self.root, self.scope, self.layout))
+
+    def __repr__(self) -> str:
+        return f"Location(root={self.root!r}, scope={self.scope!r}, layout={self.layout!r})"
 
 
 def repository_root(start: Path) -> Path | None:

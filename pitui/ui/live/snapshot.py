@@ -22,13 +22,13 @@ Plain JSON, no Textual, no pydantic: this runs before the first frame.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import logging
 import os
 from pathlib import Path
 
 from pitui import __version__, paths
+from pitui.digests import sha256
 from pitui.private_files import write_private
 from pitui.ui.view.session_info import SessionInfo
 
@@ -57,7 +57,7 @@ def snapshot_key(args: argparse.Namespace, cwd: Path) -> str | None:
         "files": {str(p): _identity(p) for p in _config_files(cwd)},
         "env": _env_digest(),
     }
-    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+    return sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
 def stored_entry(key: str | None) -> dict[str, object] | None:
@@ -161,7 +161,7 @@ def _env_digest() -> str:
         for name, value in os.environ.items()
         if any(marker in name.upper() for marker in _ENV_MARKERS)
     )
-    return hashlib.sha256(json.dumps(relevant).encode()).hexdigest()
+    return sha256(json.dumps(relevant).encode()).hexdigest()
 
 
 def _optional_str(value: object) -> str | None:

@@ -9,18 +9,18 @@ Item classes are looked up only when a state actually holds items.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from pitui.core.usage import UsageTotals
+from pitui.records import Record
 from pitui.ui.view.pvector import PVector
 
 if TYPE_CHECKING:
     from pitui.ui.view.state import ChatItem, ToolCardItem
 
 
-@dataclass(frozen=True, slots=True)
-class ChatState:
+class ChatState(Record):
     """Everything the chat view shows, in order, plus the live bits around it."""
 
     items: PVector[ChatItem] = field(default_factory=PVector)

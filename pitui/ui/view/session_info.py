@@ -6,11 +6,10 @@ session builds one from the AgentSession, and the status bar draws it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pitui.records import Record
 
 
-@dataclass(frozen=True)
-class SessionInfo:
+class SessionInfo(Record):
     """What the status bar shows besides usage (filled by the app from the session)."""
 
     cwd: str = ""

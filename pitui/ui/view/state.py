@@ -2,7 +2,9 @@
 
 ChatItems are what the screen shows (cards, fold state, approval prompts). They carry
 UI-only state (``expanded``, ``copied``) that never reaches the model or the session file.
-Everything here is immutable; :mod:`pitui.ui.view.reducer` builds new states.
+Everything here is immutable; :mod:`pitui.ui.view.reducer` builds new states. The
+items are :class:`~pitui.records.Record` classes, not generated dataclasses: a start
+that shows a notice creates them before its first frame.
 
 Item ids are stable for the life of an item so widgets can update one item in place:
 
@@ -19,8 +21,9 @@ Item ids are stable for the life of an item so widgets can update one item in pl
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
+
+from pitui.records import Record
 
 ToolState: TypeAlias = Literal["pending", "running", "success", "error", "denied"]
 NoticeLevel: TypeAlias = Literal["info", "warning", "error"]
@@ -28,8 +31,7 @@ ApprovalStatus: TypeAlias = Literal["pending", "allowed", "denied"]
 TOOL_DONE_STATES: frozenset[ToolState] = frozenset({"success", "error", "denied"})
 
 
-@dataclass(frozen=True, slots=True)
-class UserItem:
+class UserItem(Record):
     """A user prompt (or a delivered steering / follow-up message)."""
 
     id: str
@@ -39,8 +41,7 @@ class UserItem:
     """``(i, n)``: this message is the i-th of n sibling branches (``‹ i/n ›``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class AssistantItem:
+class AssistantItem(Record):
     """One text block of an assistant reply; ``streaming`` until the block ends."""
 
     id: str
@@ -50,8 +51,7 @@ class AssistantItem:
     copied: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class ThinkingItem:
+class ThinkingItem(Record):
     """One thinking block; collapsed to a one-line summary unless ``expanded``."""
 
     id: str
@@ -61,8 +61,7 @@ class ThinkingItem:
     expanded: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class ToolCardItem:
+class ToolCardItem(Record):
     """One tool call from the moment it streams in until its result (or abort)."""
 
     id: str
@@ -77,8 +76,7 @@ class ToolCardItem:
     expanded: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class BashItem:
+class BashItem(Record):
     """A user ``!`` / ``!!`` shell command and its output."""
 
     id: str
@@ -93,8 +91,7 @@ class BashItem:
     expanded: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class CustomItem:
+class CustomItem(Record):
     """A ``custom`` message with ``display: true``, boxed with its ``[customType]``."""
 
     id: str
@@ -103,8 +100,7 @@ class CustomItem:
     expanded: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class CompactionItem:
+class CompactionItem(Record):
     """A compaction summary: collapsed to ``Compacted from N tokens``."""
 
     id: str
@@ -113,8 +109,7 @@ class CompactionItem:
     expanded: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class SystemPromptItem:
+class SystemPromptItem(Record):
     """A pi 1.6 system message: collapsed to ``System prompt · 5 sections, 4 tools``."""
 
     id: str
@@ -125,8 +120,7 @@ class SystemPromptItem:
     expanded: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class BranchSummaryItem:
+class BranchSummaryItem(Record):
     """A branch summary, collapsed by default."""
 
     id: str
@@ -134,8 +128,7 @@ class BranchSummaryItem:
     expanded: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class ApprovalItem:
+class ApprovalItem(Record):
     """A permission prompt for one tool call."""
 
     id: str
@@ -146,8 +139,7 @@ class ApprovalItem:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class NoticeItem:
+class NoticeItem(Record):
     """A status line, warning or error (e.g. ``Operation aborted``, ``Error: …``)."""
 
     id: str
@@ -158,8 +150,7 @@ class NoticeItem:
     status line does not replace it, as consecutive status lines otherwise do (pi)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ProgressItem:
+class ProgressItem(Record):
     """A long operation the user waits for (elapsed time, Esc cancels), then its outcome."""
 
     id: str

@@ -20,7 +20,7 @@ Two things keep long sessions cheap and pleasant:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
@@ -31,6 +31,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pitui.ui.view.chat_state import ChatState
+from pitui.ui.widgets.conversation_factories import CONVERSATION_FACTORIES, WidgetFactory
 from pitui.ui.widgets.item_styles import load_item_styles
 from pitui.ui.widgets.search_marks import SearchMarks
 from pitui.ui.widgets.type_through import TypesIntoComposer
@@ -39,8 +40,6 @@ if TYPE_CHECKING:
     from pitui.ui.view.search import Match
     from pitui.ui.view.selection import Copied
     from pitui.ui.view.state import ChatItem
-
-WidgetFactory = Callable[[Any], Widget]
 
 
 class ItemPane(TypesIntoComposer, VerticalScroll):
@@ -397,11 +396,7 @@ class ConversationView(ItemPane):
         """Search highlights: pattern, the current match's item and its occurrence there."""
 
     def factories(self) -> Mapping[type, WidgetFactory]:
-        # Imported on the first item, after the first frame: the item widgets (markdown,
-        # tool renderers) are not needed to draw an empty conversation.
-        from pitui.ui.widgets.messages import CONVERSATION_WIDGETS
-
-        return CONVERSATION_WIDGETS
+        return CONVERSATION_FACTORIES
 
     @property
     def state(self) -> ChatState:

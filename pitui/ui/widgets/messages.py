@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
-from textual.visual import VisualType
 
 from pitui.core.sanitize import inert
 from pitui.ui.view.state import (
@@ -24,7 +23,7 @@ from pitui.ui.view.state import (
     UserItem,
 )
 from pitui.ui.widgets.base import ItemStatic
-from pitui.ui.widgets.path_wrapped import PathWrapped
+from pitui.ui.widgets.notice_line import NoticeLine
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -182,22 +181,6 @@ class ApprovalCard(ItemStatic):
             "denied": "denied" + (f": {item.reason}" if item.reason else ""),
         }
         return Content.assemble(title, "\n", (answers[item.status], "$pi-muted"))
-
-
-class NoticeLine(ItemStatic):
-    """A status line, warning or error. A long path in it wraps after its separators
-    (``PathWrapped`` breaks it for each width it is laid out at, a resize too)."""
-
-    def classes_for(self, item: ChatItem) -> str:
-        assert isinstance(item, NoticeItem)
-        return f"-{item.level}"
-
-    def render_item(self, item: NoticeItem) -> Content:
-        return Content(inert(item.text))
-
-    def update(self, content: VisualType = "", *, layout: bool = True) -> None:
-        shown = PathWrapped(content) if isinstance(content, Content) else content
-        super().update(shown, layout=layout)
 
 
 def _assistant_markdown(item: AssistantItem) -> Widget:

@@ -8,16 +8,16 @@ case-insensitive, matched against the text as drawn.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from textual.content import Content
+
+from pitui.records import Record
 
 MATCH_STYLE = "reverse"
 CURRENT_STYLE = "bold reverse $pi-warning"
 
 
-@dataclass(frozen=True, slots=True)
-class SearchMarks:
+class SearchMarks(Record):
     """What a widget highlights: the query's pattern and its current match, if it has it."""
 
     pattern: re.Pattern[str]

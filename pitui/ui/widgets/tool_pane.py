@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-from pitui.ui.widgets.conversation import ItemPane, WidgetFactory
+from pitui.ui.widgets.conversation import ItemPane
+from pitui.ui.widgets.conversation_factories import WidgetFactory
 
 if TYPE_CHECKING:
     from pitui.ui.view.state import ToolCardItem
