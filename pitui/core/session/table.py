@@ -12,9 +12,10 @@ typed entries give their lines up and reads them again from the file when asked
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import msgspec
 import pydantic_core
@@ -259,8 +260,10 @@ class EntryTable:
     def parent_positions(self) -> list[int]:
         """Position of each entry's effective parent (-1 for a root)."""
         if self._ppos is None:
-            index = self.index
-            self._ppos = [-1 if p is None else index.get(p, -1) for p in self.parents]
+            # index.get(None, -1) is -1 too: one C loop, no Python step per entry.
+            parents = self.parents
+            index = cast("dict[str | None, int]", self.index)
+            self._ppos = list(map(index.get, parents, itertools.repeat(-1, len(parents))))
         return self._ppos
 
     def set_parent(self, position: int, parent: str | None) -> None:
