@@ -191,9 +191,10 @@ class EntryTable:
 
         Args:
             position: The entry's position.
-            json_sink: If given and the entry is validated now, a message entry's message
-                JSON is stored there under ``id(message)`` (so a caller can print it without
+            json_sink: If given, a message entry read from a line gets its message JSON
+                stored there under ``id(message)`` (so a caller can print it without
                 re-serialising it: a loaded message dumps to exactly the JSON it came from).
+                An entry built or migrated in memory has no line: it is dumped.
         """
         cached = self._typed[position]
         if cached is not None:
@@ -209,8 +210,10 @@ class EntryTable:
         self._share_ids(position, typed)
         self._typed[position] = typed
         message = getattr(typed, "message", None)
-        if json_sink is not None and message is not None and isinstance(raw.get("message"), dict):
-            json_sink[id(message)] = raw["message"]
+        if json_sink is not None and message is not None and self.raws[position].__class__ is bytes:
+            found = raw.get("message")
+            if isinstance(found, dict):
+                json_sink[id(message)] = found
         return typed
 
     def _raw_to_type(self, position: int) -> dict[str, Any]:
