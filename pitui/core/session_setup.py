@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pitui.agent.agent import Agent
 from pitui.agent.config import ConvertToLlm
-from pitui.agent.messages import AgentMessage
+from pitui.agent.messages import AgentMessage, leaves_input_alone
 from pitui.agent.state import AgentState
 from pitui.ai.models import ModelRegistry
 from pitui.ai.options import StreamOptions
@@ -396,7 +396,7 @@ def _converter(settings: Settings) -> ConvertToLlm:
     def convert_blocking_images(messages: list[AgentMessage]) -> list[Message]:
         return [block_images(m) for m in convert_to_llm(messages)]
 
-    return convert_blocking_images
+    return leaves_input_alone(convert_blocking_images)  # block_images copies what it changes
 
 
 def block_images(message: Message) -> Message:
