@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 import msgspec
 
@@ -211,9 +211,10 @@ def estimate_range_tokens(table: EntryTable, positions: Sequence[int]) -> int:
     step = max(1, len(positions) // _TOKEN_SAMPLES)
     exact = line_bytes = sample_bytes = sample_tokens = 0
     found = list(map(raws.__getitem__, positions))
-    if set(map(type, found)) == {bytes}:  # every one read from a line: sized in C
-        line_bytes = sum(map(len, found))
-    else:
+    try:  # every one read from a line (the usual case): sized in C, each touched once
+        line_bytes = sum(map(bytes.__len__, cast("list[bytes]", found)))
+    except TypeError:  # some built in this process
+        line_bytes = 0
         for position, raw in zip(positions, found, strict=True):
             if raw.__class__ is bytes:
                 line_bytes += len(raw)

@@ -6,9 +6,10 @@ context are validated into typed messages.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import heapq
+from collections.abc import Iterator, Sequence
 from enum import Enum
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypeVar
 
 import msgspec
 
@@ -138,30 +139,56 @@ def _is_compaction(table: EntryTable, position: int) -> bool:
 def _settings(table: EntryTable, path: list[int], context: SessionContext) -> int | None:
     """Thinking level and model in effect at the leaf; returns the last compaction's position.
 
-    pi scans the path forward and keeps the last of each; scanning backward and stopping
-    at the first of each gives the same answer without touching most entries.
+    pi scans the path forward and keeps the last of each; looking backward for the first
+    of each gives the same answer. Each is looked for in the path's types by ``list.index``
+    (in C): the thinking level is often set once at the start of a 100k-entry path.
     """
-    types, roles = table.types, table.roles
-    compaction: int | None = None
-    model: tuple[str, str] | None = None
-    thinking: str | None = None
-    for position in reversed(path):
-        kind = types[position]
-        if model is None and (kind == "model_change" or roles[position] == "assistant"):
-            model = _model_at(table, position)
-        elif thinking is None and kind == "thinking_level_change":
-            entry = table.entry(position)
-            if isinstance(entry, ThinkingLevelChangeEntry):
-                thinking = entry.thinking_level
-        elif compaction is None and kind == "compaction" and _is_compaction(table, position):
-            compaction = position
-        if model is not None and thinking is not None and compaction is not None:
-            break
+    backward = path[::-1]
+    kinds = list(map(table.types.__getitem__, backward))
+    roles = list(map(table.roles.__getitem__, backward))
+    model = _first(
+        _model_at(table, backward[i])
+        for i in _merged(_positions_of(kinds, "model_change"), _positions_of(roles, "assistant"))
+    )
+    thinking = _first(
+        entry.thinking_level
+        for i in _positions_of(kinds, "thinking_level_change")
+        if isinstance(entry := table.entry(backward[i]), ThinkingLevelChangeEntry)
+    )
+    compaction = _first(
+        backward[i]
+        for i in _positions_of(kinds, "compaction")
+        if _is_compaction(table, backward[i])
+    )
     if model is not None:
         context.model = ModelRef(provider=model[0], model_id=model[1])
     if thinking is not None:
         context.thinking_level = thinking
     return compaction
+
+
+_T = TypeVar("_T")
+
+
+def _first(found: Iterator[_T | None]) -> _T | None:
+    """The first of ``found`` that is not None (None if none is)."""
+    return next((item for item in found if item is not None), None)
+
+
+def _positions_of(values: list[Any], wanted: Any) -> Iterator[int]:
+    """The indexes of ``wanted`` in ``values``, in order (each found by ``list.index``)."""
+    at = -1
+    while True:
+        try:
+            at = values.index(wanted, at + 1)
+        except ValueError:
+            return
+        yield at
+
+
+def _merged(first: Iterator[int], second: Iterator[int]) -> Iterator[int]:
+    """Two increasing index sequences as one, in order."""
+    return heapq.merge(first, second)
 
 
 def _emit(
