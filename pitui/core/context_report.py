@@ -194,7 +194,7 @@ class ContextReport:
 
     def _dump_sent(self, sent: SentMessage) -> Any:
         source = self._source_of(sent)
-        if source is not None and source == sent.message:
+        if source is not None and (source is sent.message or source == sent.message):
             return self._dump(source)  # an unchanged copy of a loaded message
         return sent.message.to_json_dict()
 
