@@ -12,6 +12,7 @@ destroy the user's session (pi overwrites such a file; pitui leaves it untouched
 from __future__ import annotations
 
 import copy
+import io
 import itertools
 import json
 import operator
@@ -492,16 +493,20 @@ def read_lines(path: str) -> list[bytes]:
     carry = b""
     with open(path, "rb") as handle:
         while chunk := handle.read(_CHUNK):
-            parts = chunk.split(b"\n")
+            # BytesIO's readlines finds each newline with memchr; bytes.split looks at
+            # every byte in turn (400 M instructions on a 66 MB file, against 175 M
+            # for this and the copies without the newline).
+            parts = io.BytesIO(chunk).readlines()
             if carry:  # the line the last chunk cut: only it is joined, not the chunk
                 parts[0] = carry + parts[0]
-            carry = parts.pop()
-            lines += parts
+            carry = b"" if parts[-1].endswith(b"\n") else parts.pop()
+            lines += map(_WITHOUT_NEWLINE, parts)
     lines.append(carry)
     return lines
 
 
 _CHUNK = 1 << 20
+_WITHOUT_NEWLINE = operator.itemgetter(slice(None, -1))
 
 
 def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -> LoadedFile:
