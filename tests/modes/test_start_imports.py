@@ -267,6 +267,6 @@ def test_session_context_loads_no_tui_provider_tree_view_or_check(tmp_path: Path
     assert probe["code"] == 0, proc.stderr
     modules = set(probe["modules"])
     assert "pitui.core.context_report" in modules
-    unwanted = ("textual", "pitui.ui", "httpx", "pitui.ai.providers", "pitui.core.compaction.apply")
-    unwanted += ("pitui.core.session.tree_view", "pitui.core.session.check")
+    unwanted = ["textual", "pitui.ui", "httpx", "pitui.ai.providers", "pitui.core.compaction.apply"]
+    unwanted += ["pitui.core.session.tree_view", "pitui.core.session.check"]
     assert under(modules, *unwanted) == []
