@@ -287,12 +287,16 @@ class EntryTable:
         """
         ppos = self.parent_positions()
         path: list[int] = []
-        limit = len(ppos)
+        append = path.append
         current = leaf
-        while current >= 0 and len(path) <= limit:
-            path.append(current)
+        # At most one step per entry and one more: more than that is a cycle. (A bounded
+        # for loop: no length check per step of a 100k-entry path.)
+        for _ in range(len(ppos) + 1):
+            if current < 0:
+                break
+            append(current)
             current = ppos[current]
-        if len(path) > limit:  # a cycle: keep the first visit of each entry
+        else:  # more steps than entries: a cycle; keep the first visit of each entry
             path = list(dict.fromkeys(path))
         path.reverse()
         return path
