@@ -31,7 +31,7 @@ from pitui.agent.events import (
     TurnEndEvent,
     TurnStartEvent,
 )
-from pitui.agent.messages import AgentMessage, default_convert_to_llm
+from pitui.agent.messages import AgentMessage, is_leaving_input_alone
 from pitui.agent.tool_exec import ToolRunner, maybe_await
 from pitui.ai.abort import AbortSignal
 from pitui.ai.events import DoneEvent, ErrorEvent, StartEvent
@@ -171,10 +171,11 @@ async def build_llm_context(
     and the context report (what the model sees) calls it with a ``trace``.
     """
     originals = current.messages
-    copied = config.transform_context is not None or config.convert_to_llm is not (
-        default_convert_to_llm
+    copied = config.transform_context is not None or not is_leaving_input_alone(
+        config.convert_to_llm
     )
-    # The hooks may edit what they are given; the transcript must not notice.
+    # The hooks may edit what they are given; the transcript must not notice. (A
+    # converter declared to leave its input alone, as pitui's own are, gets it as is.)
     messages = [deep_clone(m) for m in originals] if copied else list(originals)
     origin = {id(m): i for i, m in enumerate(messages)} if trace is not None else {}
     if config.transform_context is not None:

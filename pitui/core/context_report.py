@@ -194,7 +194,7 @@ class ContextReport:
 
     def _dump_sent(self, sent: SentMessage) -> Any:
         source = self._source_of(sent)
-        if source is not None and source == sent.message:
+        if source is not None and (source is sent.message or source == sent.message):
             return self._dump(source)  # an unchanged copy of a loaded message
         return sent.message.to_json_dict()
 
@@ -231,15 +231,21 @@ def _rounded(value: float | None) -> float | None:
 
 
 async def build_context_report(
-    session: AgentSession, leaf: LeafArg = UNSET, *, keep_json: bool = False
+    session: AgentSession,
+    leaf: LeafArg = UNSET,
+    *,
+    keep_json: bool = False,
+    context: SessionContext | None = None,
 ) -> ContextReport:
     """The report of the request ``session`` would send next.
 
     At the current leaf the transcript is the agent's own; at another ``leaf`` it is the
-    session context there (what the model would see after moving to it).
+    session context there (what the model would see after moving to it). ``context``:
+    the store's context at ``leaf``, if built already (with ``keep_json`` as asked).
     """
     store = session.store
-    context = store.build_context(leaf, keep_json=keep_json)
+    if context is None:
+        context = store.build_context(leaf, keep_json=keep_json)
     at_leaf = leaf is UNSET or leaf == store.get_leaf_id()
     transcript = session.messages if at_leaf else context.messages
     entry_ids = align_entry_ids(transcript, context)
@@ -362,7 +368,11 @@ async def report_for_file(
     Raises:
         SessionError: The file cannot be read, or ``leaf`` is not one of its entries.
     """
-    from pitui.core.session_setup import SessionOptions, create_agent_session
+    from pitui.core.session_setup import (
+        SessionOptions,
+        build_context_off_loop,
+        create_agent_session,
+    )
 
     store = await SessionStore.open(path, read_only=True)
     if isinstance(leaf, str) and store.get_entry(leaf) is None:
@@ -370,8 +380,13 @@ async def report_for_file(
     cwd = Path(store.cwd)
     if not await asyncio.to_thread(cwd.is_dir):
         cwd = Path.cwd()
-    session = await create_agent_session(SessionOptions(cwd=cwd, store=store))
+    # At the file's leaf the session's transcript and the report's are one context: built
+    # (and validated) once.
+    at_leaf = leaf is UNSET or leaf == store.get_leaf_id()
+    context = await build_context_off_loop(store, keep_json=keep_json) if at_leaf else None
+    options = SessionOptions(cwd=cwd, store=store, context=context)
+    session = await create_agent_session(options)
     try:
-        return await build_context_report(session, leaf, keep_json=keep_json)
+        return await build_context_report(session, leaf, keep_json=keep_json, context=context)
     finally:
         await session.close()

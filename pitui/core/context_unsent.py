@@ -15,8 +15,10 @@ validation, no full parse.
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 import msgspec
 
@@ -208,17 +210,19 @@ def estimate_range_tokens(table: EntryTable, positions: Sequence[int]) -> int:
     raws = table.raws
     step = max(1, len(positions) // _TOKEN_SAMPLES)
     exact = line_bytes = sample_bytes = sample_tokens = 0
-    # One pass, each line touched once: on a 100k-entry range the cost is the memory
-    # traffic of reaching each line object, not the arithmetic.
-    for index, position in enumerate(positions):
-        raw = raws[position]
-        if raw.__class__ is not bytes:
-            exact += estimate_raw_entry(table.raw(position))
-            continue
-        size = len(raw)
-        line_bytes += size
-        if not index % step:
-            sample_bytes += size
+    found = list(map(raws.__getitem__, positions))
+    try:  # every one read from a line (the usual case): sized in C, each touched once
+        line_bytes = sum(map(bytes.__len__, cast("list[bytes]", found)))
+    except TypeError:  # some built in this process
+        line_bytes = 0
+        for position, raw in zip(positions, found, strict=True):
+            if raw.__class__ is bytes:
+                line_bytes += len(raw)
+            else:
+                exact += estimate_raw_entry(table.raw(position))
+    for raw in found[::step]:
+        if raw.__class__ is bytes:
+            sample_bytes += len(raw)
             sample_tokens += estimate_raw_entry(line_row_fields(raw))
     scaled = line_bytes * sample_tokens // sample_bytes if sample_bytes else 0
     return exact + scaled
@@ -238,7 +242,7 @@ def compacted_range(
         first_entry_id=ids[replaced[0]],
         last_entry_id=ids[replaced[-1]],
         tokens=estimate_range_tokens(table, replaced),
-        earlier_compactions=sum(1 for p in replaced if types[p] == "compaction"),
+        earlier_compactions=list(map(types.__getitem__, replaced)).count("compaction"),
         reason=SUMMARISED.format(compaction=compaction_id),
     )
 
@@ -248,17 +252,18 @@ def not_sent_entries(
 ) -> tuple[list[NotSent], Compacted | None]:
     """Entries of the path to ``context``'s leaf that no transcript message stands for:
     those listed one by one, and the compaction's range as one row."""
-    leaf = table.index.get(context.leaf_id) if context.leaf_id is not None else None
-    if leaf is None:
+    path = context.path
+    if not path:
         return [], None
-    path = table.path_positions(leaf)
-    # The summarised entries are the path's first ones, up to the first kept.
-    summarised = len(context.summarised_ids)
-    types = table.types
-    replaced = [p for p in path[:summarised] if types[p] in _REPLACED_KINDS]
-    listed = [p for p in path[:summarised] if types[p] not in _REPLACED_KINDS]
-    ids = table.ids
-    listed += [p for p in path[summarised:] if ids[p] not in in_transcript]
+    # The summarised entries are the path's first ones, up to the first kept: ~100k on a
+    # long session, sorted by C loops (map, compress), not a Python step each.
+    summarised = path[: len(context.summarised_ids)]
+    replacing = list(map(_REPLACED_KINDS.__contains__, map(table.types.__getitem__, summarised)))
+    replaced = list(itertools.compress(summarised, replacing))
+    listed = list(itertools.compress(summarised, map(operator.not_, replacing)))
+    kept = path[len(summarised) :]
+    sent = map(in_transcript.__contains__, map(table.ids.__getitem__, kept))
+    listed += itertools.compress(kept, map(operator.not_, sent))
     return _listed_rows(table, listed), compacted_range(table, context, replaced)
 
 

@@ -15,7 +15,12 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from pitui.agent.messages import AgentMessage, CustomAgentMessage, register_message_type
+from pitui.agent.messages import (
+    AgentMessage,
+    CustomAgentMessage,
+    leaves_input_alone,
+    register_message_type,
+)
 from pitui.ai._base import ON_FIRST_USE, PiModel
 from pitui.ai.types import (
     AssistantMessage,
@@ -215,6 +220,7 @@ def _convert_one(message: AgentMessage) -> Message | None:
     return None
 
 
+@leaves_input_alone  # new messages for custom roles, protocol ones passed on unchanged
 def convert_to_llm(messages: list[AgentMessage]) -> list[Message]:
     """Map a transcript to the protocol messages of one request, as pi's ``convertToLlm``.
 

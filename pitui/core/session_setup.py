@@ -17,7 +17,7 @@ import msgspec
 
 from pitui.agent.agent import Agent
 from pitui.agent.config import ConvertToLlm
-from pitui.agent.messages import AgentMessage
+from pitui.agent.messages import AgentMessage, leaves_input_alone
 from pitui.agent.state import AgentState
 from pitui.ai.models import ModelRegistry
 from pitui.ai.options import StreamOptions
@@ -95,6 +95,9 @@ class SessionOptions(msgspec.Struct):
     store: SessionStore | None = None
     """An already open store to use instead of the session flags (inspection: the context
     report); one opened read-only gets nothing recorded."""
+    context: SessionContext | None = None
+    """``store``'s context at its leaf, built already: the transcript is taken from it
+    instead of building it again (the context report builds it once, for both)."""
     system_prompt: str | None = None
     append_system_prompt: str | None = None
     api_key: str | None = None
@@ -164,10 +167,9 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     store = await _open_store(options)
     if store.read_only:
         options.warnings.append(read_only_notice(store))
-    # Validating a long session's context (~10,000 messages) takes a while: off the loop
-    # (a short one is quicker on it than a thread's round trip).
-    long = store.entry_count() > LONG_SESSION_ENTRIES
-    context = await asyncio.to_thread(store.build_context) if long else store.build_context()
+    context = options.context
+    if context is None:
+        context = await build_context_off_loop(store)
     damage = store.damage_notice()
     if damage is not None:
         options.warnings.append(damage)
@@ -239,6 +241,15 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     elif not store.read_only:
         await session.record_model_and_thinking()
     return session
+
+
+async def build_context_off_loop(store: SessionStore, *, keep_json: bool = False) -> SessionContext:
+    """``store``'s context at its leaf. Validating a long session's context (~10,000
+    messages) takes a while: off the loop (a short one is quicker on it than a thread's
+    round trip)."""
+    if store.entry_count() > LONG_SESSION_ENTRIES:
+        return await asyncio.to_thread(store.build_context, keep_json=keep_json)
+    return store.build_context(keep_json=keep_json)
 
 
 def _builtin_names(options: SessionOptions, settings: Settings) -> list[str]:
@@ -388,7 +399,7 @@ def _converter(settings: Settings) -> ConvertToLlm:
     def convert_blocking_images(messages: list[AgentMessage]) -> list[Message]:
         return [block_images(m) for m in convert_to_llm(messages)]
 
-    return convert_blocking_images
+    return leaves_input_alone(convert_blocking_images)  # block_images copies what it changes
 
 
 def block_images(message: Message) -> Message:

@@ -24,11 +24,9 @@ from pitui.core.context_report import ContextReport, NotSent, report_for_file
 from pitui.core.message_text import message_preview
 from pitui.core.sanitize import inert, json_inert_bytes
 from pitui.core.session.bulk import bulk_allocation
-from pitui.core.session.check import check_bytes, repaired_bytes
 from pitui.core.session.context import UNSET, LeafArg
 from pitui.core.session.listing import resolve_session
 from pitui.core.session.store import SessionStore, read_session_bytes
-from pitui.core.session.tree_view import FILTER_MODES, TreeView, render_rows
 from pitui.errors import SessionError
 
 
@@ -49,6 +47,9 @@ def _file(args: argparse.Namespace) -> Path:
 
 def cmd_tree(argv: list[str]) -> int:
     """``pitui session tree FILE [--filter MODE] [--search TEXT] [--ids]``: pi's /tree rows."""
+    # Imported here, as check's below: ``session context`` needs neither.
+    from pitui.core.session.tree_view import FILTER_MODES, TreeView, render_rows
+
     parser = argparse.ArgumentParser(prog="pitui session tree", description="Show the tree.")
     _add_file_argument(parser)
     parser.add_argument("--filter", choices=FILTER_MODES, default="default", help="pi's filters")
@@ -222,6 +223,8 @@ def cmd_check(argv: list[str]) -> int:
     Exit 0 when the file is sound (crash residue is reported as warnings), 1 when it is
     corrupt.
     """
+    from pitui.core.session.check import check_bytes, repaired_bytes
+
     parser = argparse.ArgumentParser(prog="pitui session check", description="Validate a file.")
     _add_file_argument(parser)
     parser.add_argument("--repair", metavar="OUT", help="write a repaired copy to OUT")

@@ -54,3 +54,29 @@ def test_shallow_copy_and_snapshot() -> None:
     live.usage.cost.total = 1
     assert [b.type for b in snap.content] == ["text", "toolCall"]
     assert snap.text() == "hi" and snap.usage.output == 0 and snap.usage.cost.total == 0
+
+
+async def test_a_converter_gets_a_copy_unless_it_is_declared_to_leave_its_input_alone() -> None:
+    from pitui.agent.config import AgentContext
+    from pitui.agent.loop import build_llm_context
+    from pitui.agent.messages import AgentMessage, default_convert_to_llm, leaves_input_alone
+    from pitui.ai.abort import AbortSignal
+    from pitui.ai.types import Message, TextContent, UserMessage
+
+    seen: list[list[AgentMessage]] = []
+
+    def editing(messages: list[AgentMessage]) -> list[Message]:
+        seen.append(messages)
+        return default_convert_to_llm(messages)
+
+    class Hooks:
+        transform_context = None
+        convert_to_llm = staticmethod(editing)
+
+    original = UserMessage(content=[TextContent(text="hi")])
+    context = AgentContext("", [original], [])
+    await build_llm_context(context, Hooks(), AbortSignal())
+    assert seen[-1][0] is not original and seen[-1][0] == original  # a deep copy
+    leaves_input_alone(editing)
+    await build_llm_context(context, Hooks(), AbortSignal())
+    assert seen[-1][0] is original  # declared: the transcript itself

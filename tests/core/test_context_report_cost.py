@@ -75,3 +75,40 @@ def test_opening_validates_no_entry() -> None:
     # before something asks for an entry.
     store = asyncio.run(SessionStore.open(COMPACTED, read_only=True))
     assert not any(store.table.is_typed(i) for i in range(store.entry_count()))
+
+
+async def test_a_report_of_a_file_builds_and_validates_its_context_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ``pitui session context FILE``: the session's transcript and the report's are one
+    # context, built once (each line it is made of parsed once, each entry validated once).
+    import pitui.core.session.context as context_module
+    from pitui.core.context_report import report_for_file
+
+    built = _counting(monkeypatch, context_module, "_build")
+    full = _counting(monkeypatch, table_module, "parse_json_line")
+    validated = _counting(monkeypatch, table_module, "parse_entry")
+    report = await report_for_file(COMPACTED, keep_json=True)
+    assert built[0] == 1
+    assert report.message_json  # the JSON the messages were read from, kept as read
+    assert validated[0] < len(report.transcript) + 10
+    assert full[0] <= validated[0] + 1  # + the header
+
+
+async def test_the_report_hands_the_transcript_to_the_converter_without_copying_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # pitui's converters leave their input alone: the request is built from the
+    # transcript itself (copying 25,000 messages costs ~0.3 s and ~70 MB).
+    import pitui.agent.loop as loop
+
+    copies = _counting(monkeypatch, loop, "deep_clone")
+    store = await SessionStore.open(COMPACTED, read_only=True)
+    session = await create_agent_session(SessionOptions(cwd=tmp_path, store=store))
+    try:
+        report = await build_context_report(session)
+    finally:
+        await session.close()
+    assert copies[0] == 0
+    sent = [m for m in report.messages if m.source is not None]
+    assert any(m.message is report.transcript[m.source] for m in sent if m.source is not None)

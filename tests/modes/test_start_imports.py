@@ -267,3 +267,26 @@ def test_a_read_then_answer_turn_over_chat_completions_stays_light(
     # The built-in tools' parameter schemas are stored (pitui/core/tools/schemas.py).
     assert report["schemas_generated"] == 0
     assert [m for m in report["string_annotated"] if m in REAL_ANNOTATIONS] == []
+
+
+def test_session_context_loads_no_tui_provider_tree_view_or_check(tmp_path: Path) -> None:
+    # ``pitui session context FILE``: the agent session the report is computed with, the
+    # session code, nothing of the TUI, the providers, the tree view or the file check.
+    fixture = Path(__file__).parents[1] / "fixtures" / "pi-oracle" / "before-compaction.v3.jsonl"
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, "session", "context", str(fixture), "--json"],
+        cwd=tmp_path,
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert "PROBE " in proc.stdout, proc.stderr
+    probe = json.loads(proc.stdout.rsplit("PROBE ", 1)[1])
+    assert probe["code"] == 0, proc.stderr
+    modules = set(probe["modules"])
+    assert "pitui.core.context_report" in modules
+    unwanted = ["textual", "pitui.ui", "httpx", "pitui.ai.providers", "pitui.core.compaction.apply"]
+    unwanted += ["pitui.core.session.tree_view", "pitui.core.session.check"]
+    assert under(modules, *unwanted) == []

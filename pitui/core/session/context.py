@@ -6,9 +6,10 @@ context are validated into typed messages.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import heapq
+from collections.abc import Iterator, Sequence
 from enum import Enum
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypeVar
 
 import msgspec
 
@@ -69,6 +70,9 @@ class SessionContext(msgspec.Struct):
     summarised_ids: list[str] = msgspec.field(default_factory=list)
     """Ids of the path's entries before the last compaction's ``firstKeptEntryId``: what
     its summary stands for (empty without a compaction)."""
+    path: list[int] = msgspec.field(default_factory=list)
+    """Positions, in the table it was built from, of the entries from the root to the
+    leaf (root first): what the context report sorts into sent and not sent."""
 
 
 def entry_message(entry: SessionEntry) -> AgentMessage | None:
@@ -135,30 +139,56 @@ def _is_compaction(table: EntryTable, position: int) -> bool:
 def _settings(table: EntryTable, path: list[int], context: SessionContext) -> int | None:
     """Thinking level and model in effect at the leaf; returns the last compaction's position.
 
-    pi scans the path forward and keeps the last of each; scanning backward and stopping
-    at the first of each gives the same answer without touching most entries.
+    pi scans the path forward and keeps the last of each; looking backward for the first
+    of each gives the same answer. Each is looked for in the path's types by ``list.index``
+    (in C): the thinking level is often set once at the start of a 100k-entry path.
     """
-    types, roles = table.types, table.roles
-    compaction: int | None = None
-    model: tuple[str, str] | None = None
-    thinking: str | None = None
-    for position in reversed(path):
-        kind = types[position]
-        if model is None and (kind == "model_change" or roles[position] == "assistant"):
-            model = _model_at(table, position)
-        elif thinking is None and kind == "thinking_level_change":
-            entry = table.entry(position)
-            if isinstance(entry, ThinkingLevelChangeEntry):
-                thinking = entry.thinking_level
-        elif compaction is None and kind == "compaction" and _is_compaction(table, position):
-            compaction = position
-        if model is not None and thinking is not None and compaction is not None:
-            break
+    backward = path[::-1]
+    kinds = list(map(table.types.__getitem__, backward))
+    roles = list(map(table.roles.__getitem__, backward))
+    model = _first(
+        _model_at(table, backward[i])
+        for i in _merged(_positions_of(kinds, "model_change"), _positions_of(roles, "assistant"))
+    )
+    thinking = _first(
+        entry.thinking_level
+        for i in _positions_of(kinds, "thinking_level_change")
+        if isinstance(entry := table.entry(backward[i]), ThinkingLevelChangeEntry)
+    )
+    compaction = _first(
+        backward[i]
+        for i in _positions_of(kinds, "compaction")
+        if _is_compaction(table, backward[i])
+    )
     if model is not None:
         context.model = ModelRef(provider=model[0], model_id=model[1])
     if thinking is not None:
         context.thinking_level = thinking
     return compaction
+
+
+_T = TypeVar("_T")
+
+
+def _first(found: Iterator[_T | None]) -> _T | None:
+    """The first of ``found`` that is not None (None if none is)."""
+    return next((item for item in found if item is not None), None)
+
+
+def _positions_of(values: list[Any], wanted: Any) -> Iterator[int]:
+    """The indexes of ``wanted`` in ``values``, in order (each found by ``list.index``)."""
+    at = -1
+    while True:
+        try:
+            at = values.index(wanted, at + 1)
+        except ValueError:
+            return
+        yield at
+
+
+def _merged(first: Iterator[int], second: Iterator[int]) -> Iterator[int]:
+    """Two increasing index sequences as one, in order."""
+    return heapq.merge(first, second)
 
 
 def _emit(
@@ -195,7 +225,7 @@ def _build(table: EntryTable, leaf_id: LeafArg, keep_json: bool) -> SessionConte
         return SessionContext()
     context = SessionContext(leaf_id=table.ids[leaf])
     sink = context.message_json if keep_json else None
-    path = table.path_positions(leaf)
+    path = context.path = table.path_positions(leaf)
     compaction_at = _settings(table, path, context)
     if compaction_at is None:
         _emit(table, path, context, sink)
@@ -205,15 +235,32 @@ def _build(table: EntryTable, leaf_id: LeafArg, keep_json: bool) -> SessionConte
     context.messages.append(compaction_summary_message(compaction))
     context.entry_ids.append(table.ids[compaction_at])
     cut = path.index(compaction_at)
-    first_kept = compaction.first_kept_entry_id
     before = path[:cut]
-    kept_from = next(
-        (i for i, position in enumerate(before) if table.ids[position] == first_kept), cut
-    )
-    context.summarised_ids = [table.ids[position] for position in before[:kept_from]]
+    kept_from = _first_with_id(table, before, compaction.first_kept_entry_id, cut)
+    # (map over the list: a Python step for each of ~100k summarised entries costs ms)
+    context.summarised_ids = list(map(table.ids.__getitem__, before[:kept_from]))
     _emit(table, before[kept_from:], context, sink)
     _emit(table, path[cut + 1 :], context, sink)
     return context
+
+
+def _first_with_id(
+    table: EntryTable, positions: list[int], entry_id: str | None, default: int
+) -> int:
+    """The index in ``positions`` of the first entry whose id is ``entry_id`` (``default``
+    when none is)."""
+    ids = table.ids
+    if entry_id is None:
+        return default
+    if len(table.index) == len(ids):  # every id once: its one entry, looked for in C
+        position = table.index.get(entry_id)
+        if position is None:
+            return default
+        try:
+            return positions.index(position)
+        except ValueError:
+            return default
+    return next((i for i, position in enumerate(positions) if ids[position] == entry_id), default)
 
 
 def build_session_context(

@@ -12,9 +12,10 @@ typed entries give their lines up and reads them again from the file when asked
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import msgspec
 import pydantic_core
@@ -190,9 +191,10 @@ class EntryTable:
 
         Args:
             position: The entry's position.
-            json_sink: If given and the entry is validated now, a message entry's message
-                JSON is stored there under ``id(message)`` (so a caller can print it without
+            json_sink: If given, a message entry read from a line gets its message JSON
+                stored there under ``id(message)`` (so a caller can print it without
                 re-serialising it: a loaded message dumps to exactly the JSON it came from).
+                An entry built or migrated in memory has no line: it is dumped.
         """
         cached = self._typed[position]
         if cached is not None:
@@ -208,8 +210,10 @@ class EntryTable:
         self._share_ids(position, typed)
         self._typed[position] = typed
         message = getattr(typed, "message", None)
-        if json_sink is not None and message is not None and isinstance(raw.get("message"), dict):
-            json_sink[id(message)] = raw["message"]
+        if json_sink is not None and message is not None and self.raws[position].__class__ is bytes:
+            found = raw.get("message")
+            if isinstance(found, dict):
+                json_sink[id(message)] = found
         return typed
 
     def _raw_to_type(self, position: int) -> dict[str, Any]:
@@ -259,8 +263,10 @@ class EntryTable:
     def parent_positions(self) -> list[int]:
         """Position of each entry's effective parent (-1 for a root)."""
         if self._ppos is None:
-            index = self.index
-            self._ppos = [-1 if p is None else index.get(p, -1) for p in self.parents]
+            # index.get(None, -1) is -1 too: one C loop, no Python step per entry.
+            parents = self.parents
+            index = cast("dict[str | None, int]", self.index)
+            self._ppos = list(map(index.get, parents, itertools.repeat(-1, len(parents))))
         return self._ppos
 
     def set_parent(self, position: int, parent: str | None) -> None:
@@ -281,12 +287,16 @@ class EntryTable:
         """
         ppos = self.parent_positions()
         path: list[int] = []
-        limit = len(ppos)
+        append = path.append
         current = leaf
-        while current >= 0 and len(path) <= limit:
-            path.append(current)
+        # At most one step per entry and one more: more than that is a cycle. (A bounded
+        # for loop: no length check per step of a 100k-entry path.)
+        for _ in range(len(ppos) + 1):
+            if current < 0:
+                break
+            append(current)
             current = ppos[current]
-        if len(path) > limit:  # a cycle: keep the first visit of each entry
+        else:  # more steps than entries: a cycle; keep the first visit of each entry
             path = list(dict.fromkeys(path))
         path.reverse()
         return path

@@ -12,7 +12,17 @@ from pitui.core.session.load import needs_newline, parse_session_bytes, parse_se
 
 @pytest.mark.parametrize(
     "data",
-    [b"", b"\n", b"a", b"a\n", b"a\nb", b"a\n\nb\n", b"\n\n", b"x" * 10 + b"\n" + b"y" * 7],
+    [
+        b"",
+        b"\n",
+        b"a",
+        b"a\n",
+        b"a\nb",
+        b"a\n\nb\n",
+        b"\n\n",
+        b"x" * 10 + b"\n" + b"y" * 7,
+        b"a\r\nb\rc\n",
+    ],
 )
 @pytest.mark.parametrize("chunk", [1, 2, 3, 64])
 def test_read_lines_splits_as_bytes_split(
