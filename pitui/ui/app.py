@@ -302,9 +302,11 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
 
     async def action_pitui(self, action_id: str) -> None:
         """Every binding's action: run the action table's handler for ``action_id``."""
+        from pitui.ui.commands.dispatch import run_action  # lazy: not first-frame
+
         action = BY_ID.get(action_id)
         if action is not None and action.handler is not None:
-            await self.guarded(action.handler(self, ""))
+            await run_action(self, action, "", action.description)
 
     # ------------------------------------------------------------------ startup
 

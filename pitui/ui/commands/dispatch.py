@@ -9,10 +9,12 @@ reports it). Those commands are prompts: the session expands them when they are 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
 from pitui.core.fuzzy import fuzzy_filter
 from pitui.ui.commands.actions import ACTIONS, BY_SLASH, Action
+from pitui.ui.host import SessionLoading
 
 if TYPE_CHECKING:
     from pitui.core.resources.commands import ResourceCommand
@@ -89,13 +91,39 @@ async def dispatch(host: UiHost, text: str) -> None:
         return
     name, arg = parsed
     action = BY_SLASH.get(name)
+    if action is None and host.live is None and host.loading:
+        # A template or a skill is known once the session has loaded its resources.
+        host.prompts.wait_for_session(text, lambda: dispatch(host, text))
+        return
     if action is None and is_session_command(host, text):
         await host.prompts.submit(text, follow_up=False)  # e.g. picked in the palette
         return
     if action is None or action.handler is None:
         await host.notice(f"Unknown command: /{name}", "warning")
         return
-    await host.guarded(action.handler(host, arg))
+    await run_action(host, action, arg, text)
+
+
+async def run_action(host: UiHost, action: Action, arg: str, label: str) -> None:
+    """Run ``action``'s handler (a key's, a slash command's); its errors become notices.
+
+    One that needs the session while it still loads waits for it and runs once it is up,
+    after those waiting before it (``label`` names it meanwhile). The others (Esc,
+    Ctrl+C, ``/hotkeys``) run at once.
+    """
+    handler = action.handler
+    assert handler is not None
+
+    def again() -> Awaitable[None]:
+        return run_action(host, action, arg, label)
+
+    async def attempt() -> None:
+        try:
+            await handler(host, arg)
+        except SessionLoading:
+            host.prompts.wait_for_session(label, again)
+
+    await host.guarded(attempt())
 
 
 def complete(host: UiHost, text: str) -> list[Suggestion]:

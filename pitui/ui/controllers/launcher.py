@@ -126,11 +126,14 @@ class Launcher:
             await host.apply([*warnings, AddNotice(f"Error: {exc}", "error")])
             await host.prompts.dequeue()  # prompts typed meanwhile: back into the composer
             host.end_loading()  # nothing is loading any more
+            await host.prompts.run_waiting_commands()  # each says there is no session
             return
         live = LiveSession(session, self.git_branch, options.session_dir)
         await host.attach_session(live)
         if picking is not None and not await self._resume_picked(host, picking):
             return
+        # Commands and keys typed while it loaded, in order (a worker: they may ask).
+        host.run_worker(host.prompts.run_waiting_commands(), group="commands", exit_on_error=False)
         await asyncio.to_thread(_prepare_connection, session)
         notices = [AddNotice(w, "warning") for w in options.warnings]
         demo = live.info().demo and not self.args.model
