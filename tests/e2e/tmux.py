@@ -70,8 +70,12 @@ class Terminal:
         """Type ``text`` literally, in one burst."""
         subprocess.run([*self._tmux, "send-keys", "-t", self.name, "-l", text], check=True)
 
-    def send(self, text: str) -> None:
-        """Type ``text`` and press Enter (a prompt or a slash command sent)."""
+    def send(self, text: str, *, burst: bool = False) -> None:
+        """Type ``text`` and press Enter (a prompt or a slash command sent); ``burst``:
+        both in one write, so pitui reads them as one burst of keys (a fast typist)."""
+        if burst:
+            self.type(f"{text}\r")
+            return
         self.type(text)
         self.keys("Enter")
 

@@ -88,6 +88,8 @@ class Composer(TextArea):
         self.attachments_enabled = False
         """Whether images can be attached (the app sends :attr:`Submitted.images`)."""
         self.images: list[PendingImage] = []
+        self._suggested_for: tuple[str, tuple[int, int]] | None = None
+        """The text and cursor the suggestion list was last built for."""
 
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
@@ -249,6 +251,7 @@ class Composer(TextArea):
         if suggestions is None:
             return
         text = self.text
+        self._suggested_for = (text, self.cursor_location)
         if text.startswith("/") and self.completer is not None:
             suggestions.show(self.completer(text))
             return
@@ -262,6 +265,7 @@ class Composer(TextArea):
         """Offer ``items`` in the list above the composer."""
         suggestions = self._suggestion_list()
         if suggestions is not None:
+            self._suggested_for = (self.text, self.cursor_location)
             suggestions.show(items)
 
     def _suggestion_list(self) -> SuggestionList | None:
@@ -272,10 +276,19 @@ class Composer(TextArea):
         return found.first() if found else None
 
     def _complete_key(self, key: str) -> bool:
-        """↑/↓ move, Tab completes, Enter completes and sends, Esc closes the list."""
+        """↑/↓ move, Tab completes, Enter completes and sends, Esc closes the list.
+
+        The list follows the text on ``Changed``, which arrives after the keys of a burst
+        already queued: one built for an older text is rebuilt first, so a key acts on the
+        suggestions for the text as it is now (none: the key is the editor's again).
+        """
         suggestions = self._suggestion_list()
         if suggestions is None or not suggestions.active:
             return False
+        if self._suggested_for != (self.text, self.cursor_location):
+            self.refresh_suggestions()
+            if not suggestions.active:
+                return False
         if key in ("up", "down"):
             suggestions.move(-1 if key == "up" else 1)
         elif key == "escape":
