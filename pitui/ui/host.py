@@ -65,8 +65,9 @@ class BranchControl(Protocol):
         """``/clone``: the current path in a new file (its files, if they differ)."""
         ...
 
-    async def follow_files(self, label: str) -> None:
-        """After a switch of session: its leaf's files, if they differ and are wanted."""
+    async def follow_files(self, label: str, held: KeyHold | None = None) -> None:
+        """After a switch of session: its leaf's files, if they differ and are wanted
+        (``held``: keys held since the switch's pick, let go once the question is open)."""
         ...
 
 

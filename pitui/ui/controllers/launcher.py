@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from pitui.core.session_setup import SessionOptions
     from pitui.ui.controllers.tmux_keys import EarlyTmuxQuery
     from pitui.ui.host import UiHost
+    from pitui.ui.screens.resume import ResumeScreen
 
 DEMO_HINT = (
     "No API key found: running the offline demo model. Set ANTHROPIC_API_KEY or "
@@ -240,21 +241,25 @@ class Launcher:
 
     def _open_picker_first(
         self, host: UiHost, options: SessionOptions
-    ) -> asyncio.Future[Path | None] | None:
+    ) -> tuple[ResumeScreen, asyncio.Future[Path | None]] | None:
         """``pitui -r``: the resume picker, at once (the session loads meanwhile, as a new
         one, and switches to the chosen file when it is picked)."""
         if not resume_requested(self.args):
             return None
         options.continue_recent = False
-        return push_for_result(host, resume_picker(host, self.cwd, options.session_dir))
+        picker = resume_picker(host, self.cwd, options.session_dir)
+        return picker, push_for_result(host, picker)
 
-    async def _resume_picked(self, host: UiHost, picked: asyncio.Future[Path | None]) -> bool:
+    async def _resume_picked(
+        self, host: UiHost, picking: tuple[ResumeScreen, asyncio.Future[Path | None]]
+    ) -> bool:
         """Switch to the picked session; without a choice quit, as pi (False)."""
+        picker, picked = picking
         path = await picked
         if path is None:
             host.exit(message="No session selected")
             return False
-        await host.guarded(switch_session(host, path))
+        await host.guarded(switch_session(host, path, picker.key_hold))
         return True
 
 

@@ -25,6 +25,7 @@ from textual.widgets import OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from pitui.core.checkpoints.file_diffs import FileDiff
+from pitui.ui.widgets.key_gate import hold_app_keys
 
 if TYPE_CHECKING:
     from pitui.ui.widgets.key_gate import KeyHold
@@ -100,9 +101,8 @@ class SummaryChooser(ModalScreen[Navigation | None]):
 
     def hold_keys(self) -> None:
         """Hold the keys typed from now on (once), until :meth:`let_keys_go`."""
-        hold = getattr(self.app, "hold_keys", None)  # pitui's app; a test app has none
-        if self._key_hold is None and hold is not None:
-            self._key_hold = hold()
+        if self._key_hold is None:
+            self._key_hold = hold_app_keys(self.app)
 
     def let_keys_go(self) -> None:
         """The keys held since the choice go on, to what has the focus now."""

@@ -99,6 +99,19 @@ class KeyGate:
             await self._route(self._waiting.pop(0))
 
 
+def hold_app_keys(app: object) -> KeyHold | None:
+    """A screen's hold on the keys typed from now on (its choice starts a flow that opens
+    the next screen after some work); None in an app without a key gate (a test's)."""
+    hold: Callable[[], KeyHold] | None = getattr(app, "hold_keys", None)
+    return hold() if hold is not None else None
+
+
+def let_go(held: KeyHold | None) -> None:
+    """Release ``held``, if there is one."""
+    if held is not None:
+        held.release()
+
+
 class KeyHold:
     """One hold of a :class:`KeyGate`, let go once (again: nothing)."""
 
