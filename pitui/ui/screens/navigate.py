@@ -78,6 +78,8 @@ class SummaryChooser(ModalScreen[Navigation | None]):
         self._answered = False
         self._key_hold: KeyHold | None = None
         """Keys held since Enter on a choice (see :class:`ChoiceList`)."""
+        self._files_shown = False
+        """The files rows are in the list (composed with it, or added since)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="navigate-dialog", classes="pitui-dialog"):
@@ -91,6 +93,7 @@ class SummaryChooser(ModalScreen[Navigation | None]):
         """The files rows (after a separator), once the files are known to differ."""
         if not self.diffs:
             return []
+        self._files_shown = True
         toggle = Option(restore_prompt(len(self.diffs), self.restore_files), id=_FILES)
         return [None, toggle, Option("Preview the file changes", id=_PREVIEW)]
 
@@ -98,6 +101,7 @@ class SummaryChooser(ModalScreen[Navigation | None]):
         options = self.query_one(OptionList)
         options.highlighted = 0
         options.focus()
+        self._show_files()  # offered between compose and mount: not shown yet
 
     def hold_keys(self) -> None:
         """Hold the keys typed from now on (once), until :meth:`let_keys_go`."""
@@ -133,10 +137,16 @@ class SummaryChooser(ModalScreen[Navigation | None]):
         if self._chosen_early is not None:
             self._finish(self._chosen_early)
             return
+        self._show_files()
+
+    def _show_files(self) -> None:
+        """The files rows and the hint as the files are now known (or still compared)."""
         lists = self.query(OptionList)
         if not lists:
-            return  # not composed yet: compose shows them
-        lists.first().add_options(self._files_options())
+            return  # not mounted yet (compose or on_mount shows them)
+        options = lists.first()
+        if self.diffs and not self._files_shown:
+            options.add_options(self._files_options())
         self.query_one("#navigate-hint", Static).update(self._hint())
 
     def action_toggle_files(self) -> None:
