@@ -574,7 +574,9 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         await self.apply([ToggleItem(message.item_id)])
 
     async def on_composer_submitted(self, message: Composer.Submitted) -> None:
-        await self.prompts.submit(message.text, follow_up=message.follow_up, images=message.images)
+        await self.prompts.submit(
+            message.text, follow_up=message.follow_up, images=message.images, held=message.key_hold
+        )
 
     # The tree's keys that open a screen held the keys after them (key_gate): the screen
     # is pushed now (or its flow started), so they may go on.

@@ -75,9 +75,15 @@ class PromptControl(Protocol):
     """The composer's controller (what was typed, what is queued)."""
 
     async def submit(
-        self, text: str, *, follow_up: bool, images: Sequence[ImageContent] = ()
+        self,
+        text: str,
+        *,
+        follow_up: bool,
+        images: Sequence[ImageContent] = (),
+        held: KeyHold | None = None,
     ) -> None:
-        """The user sent ``text`` (with ``images`` from the composer's chips)."""
+        """The user sent ``text`` (with ``images`` from the composer's chips; ``held``:
+        the keys typed after a command's Enter, let go once it has opened its screen)."""
         ...
 
     async def interrupt(self) -> None:

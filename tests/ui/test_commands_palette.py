@@ -177,3 +177,25 @@ async def test_autocomplete_escape_and_plain_text(tmp_path: Path) -> None:
         composer.load_text("/zzzz")
         await pilot.pause()
         assert not suggestions.display  # nothing matches
+
+
+async def test_keys_typed_after_a_commands_enter_reach_the_screen_it_opens(
+    tmp_path: Path,
+) -> None:
+    """``/model``, Enter and a search in one burst: the search is the picker's, not a
+    draft left in the composer behind it."""
+    from textual.widgets import Input
+
+    from pitui.ui.screens.models import ModelPicker
+
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        burst(app, *"/model", "enter", *"demo")
+        await wait_until(pilot, lambda: isinstance(app.screen, ModelPicker), "the picker")
+        picker = app.screen
+        await wait_until(pilot, lambda: picker.query_one(Input).value == "demo", "the search")
+        assert app.main.query_one(Composer).text == ""
+        await pilot.press("escape")
+        await settle(pilot)

@@ -9,6 +9,7 @@ reports it). Those commands are prompts: the session expands them when they are 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from pitui.core.resources.commands import ResourceCommand
     from pitui.core.resources.loader import LoadedResources
     from pitui.ui.host import UiHost
+    from pitui.ui.widgets.key_gate import KeyHold
     from pitui.ui.widgets.suggestions import Suggestion
 
 
@@ -79,9 +81,21 @@ def is_session_command(host: UiHost, text: str) -> bool:
     return names_resource_command(text.strip(), resources)
 
 
-def run(host: UiHost, text: str) -> None:
-    """Dispatch ``text`` in a worker (handlers may wait for the session)."""
-    host.run_worker(dispatch(host, text), group="commands", exit_on_error=False)
+def run(host: UiHost, text: str, held: KeyHold | None = None) -> None:
+    """Dispatch ``text`` in a worker (handlers may wait for the session). ``held``: the
+    keys typed after its Enter, let go once the handler has taken its first step (its
+    screen is pushed, or it holds them itself until its question opens)."""
+    host.run_worker(_dispatch_holding(host, text, held), group="commands", exit_on_error=False)
+
+
+async def _dispatch_holding(host: UiHost, text: str, held: KeyHold | None) -> None:
+    work = asyncio.ensure_future(dispatch(host, text))
+    try:
+        await asyncio.sleep(0)  # the handler runs to its first wait
+    finally:
+        if held is not None:
+            held.release()
+    await work
 
 
 async def dispatch(host: UiHost, text: str) -> None:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from pitui.ai.types import ImageContent
     from pitui.ui.host import UiHost
     from pitui.ui.live.session import LiveSession
+    from pitui.ui.widgets.key_gate import KeyHold
 
 DOUBLE_ESCAPE_SECONDS = 0.5
 """A second Esc within this time on an empty composer runs pi's doubleEscapeAction."""
@@ -51,18 +52,26 @@ class PromptController:
         return self.host.main.query_one(Composer)
 
     async def submit(
-        self, text: str, *, follow_up: bool, images: Sequence[ImageContent] = ()
+        self,
+        text: str,
+        *,
+        follow_up: bool,
+        images: Sequence[ImageContent] = (),
+        held: KeyHold | None = None,
     ) -> None:
         """The user sent ``text`` (``follow_up``: with Alt+Enter; ``images``: the
-        composer's chips)."""
+        composer's chips; ``held``: the keys typed after a command's Enter)."""
         from pitui.ui.view.events import AddNotice, QueueMessage  # lazy: not first-frame
 
         host = self.host
         live = host.live
         stripped = text.strip()
         if dispatch.is_command(stripped) and not dispatch.is_session_command(host, stripped):
-            dispatch.run(host, stripped)
-        elif live is None and images:  # nothing can take the images yet: keep them
+            dispatch.run(host, stripped, held)
+            return
+        if held is not None:  # not a command after all (a path, a template): typing goes on
+            held.release()
+        if live is None and images:  # nothing can take the images yet: keep them
             self._restore(text, images)
             await host.apply([AddNotice(LOADING_NOTICE if host.loading else NO_SESSION_NOTICE)])
         elif live is None and host.loading and not stripped.startswith("!"):

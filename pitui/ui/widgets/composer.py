@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from pitui.core.attachments.file_index import ProjectFileIndex
     from pitui.core.attachments.images import PendingImage
     from pitui.ui.widgets.attachment_chips import AttachmentBar, AttachmentChip
+    from pitui.ui.widgets.key_gate import KeyHold
     from pitui.ui.widgets.suggestions import Suggestion, SuggestionList
 
 NEWLINE_KEYS = frozenset({"shift+enter", "ctrl+j"})
@@ -52,12 +53,16 @@ class Composer(TextArea):
             text: str,
             follow_up: bool = False,
             images: tuple[ImageContent, ...] = (),
+            key_hold: KeyHold | None = None,
         ) -> None:
             super().__init__()
             self.composer = composer
             self.text = text
             self.follow_up = follow_up
             self.images = images
+            self.key_hold = key_hold
+            """For a slash command: the keys typed after its Enter, held until the
+            command has opened its screen (whoever handles this lets them go)."""
             """Images attached in the composer (chips), to send with ``text``."""
 
         @property
@@ -88,11 +93,22 @@ class Composer(TextArea):
         self.attachments_enabled = False
         """Whether images can be attached (the app sends :attr:`Submitted.images`)."""
         self.images: list[PendingImage] = []
+        self._command_hold: KeyHold | None = None
+        """Held since a command's Enter: the keys already routed here go back to the app's
+        gate, in order, and reach what the command opens."""
         self._suggested_for: tuple[str, tuple[int, int]] | None = None
         """The text and cursor the suggestion list was last built for."""
 
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
+        if self._command_hold is not None:  # keys routed here before a command's Enter
+            from pitui.ui.widgets.key_gate import hand_back
+
+            if hand_back(self.app, self._command_hold, event):
+                event.stop()
+                event.prevent_default()
+                return
+            self._command_hold = None
         if self._complete_key(key) or await self._tool_key(key):
             event.stop()
             event.prevent_default()
@@ -179,7 +195,12 @@ class Composer(TextArea):
         self.clear()
         self.images = []
         self._show_chips()
-        self.post_message(self.Submitted(self, text, follow_up, images))
+        held = None
+        if text.startswith("/"):  # a command may open a screen: the keys after it wait
+            from pitui.ui.widgets.key_gate import hold_app_keys
+
+            held = self._command_hold = hold_app_keys(self.app)
+        self.post_message(self.Submitted(self, text, follow_up, images, held))
 
     def add_image(self, image: PendingImage) -> None:
         """Attach ``image`` to the next prompt (a chip shows it)."""

@@ -15,6 +15,7 @@ itself, from the key that started it (:meth:`KeyGate.hold`'s :class:`KeyHold`).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Awaitable, Callable
 from typing import Protocol, runtime_checkable
 
@@ -81,10 +82,12 @@ class KeyGate:
             self._later(self._send_waiting)
 
     def take(self, event: events.Key) -> bool:
-        """Keep ``event`` if keys are being held (True), else leave it to the caller."""
+        """Keep ``event`` if keys are being held (True), else leave it to the caller.
+        Kept in the order typed: a widget hands back keys it had been given before the
+        hold (see :func:`hand_back`), after keys the app took since."""
         if not self.holding:
             return False
-        self._waiting.append(event)
+        bisect.insort(self._waiting, event, key=lambda key: key.time)
         return True
 
     def _expire(self, generation: int) -> None:
@@ -106,6 +109,18 @@ def hold_app_keys(app: object) -> KeyHold | None:
     return hold() if hold is not None else None
 
 
+def hand_back(app: object, held: KeyHold | None, event: events.Key) -> bool:
+    """A key a widget was given before it took ``held`` (they were routed to it
+    before it had handled the key that took it): to the app's gate while ``held``
+    holds (True), to be routed again once it is let go."""
+    gate: KeyGate | None = getattr(app, "key_gate", None)
+    if held is None or not held.holding or gate is None:
+        return False
+    again = events.Key(event.key, event.character)  # unrouted (this one is spent)
+    again.time = event.time  # its place among the keys held
+    return gate.take(again)
+
+
 def let_go(held: KeyHold | None) -> None:
     """Release ``held``, if there is one."""
     if held is not None:
@@ -118,6 +133,12 @@ class KeyHold:
     def __init__(self, gate: KeyGate, expiries: int) -> None:
         self._gate: KeyGate | None = gate
         self._expiries = expiries
+
+    @property
+    def holding(self) -> bool:
+        """Not let go yet (neither by :meth:`release` nor by the time limit)."""
+        gate = self._gate
+        return gate is not None and gate._expiries == self._expiries
 
     def release(self) -> None:
         """Let the keys go (once this is the last hold); nothing if the time limit has
