@@ -61,6 +61,8 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     body: bytes
+    received_at: float = field(default_factory=time.monotonic)
+    """When it arrived (``time.monotonic``): how long a client waited before a retry."""
 
     def json(self) -> Any:
         """The request body parsed as JSON."""

@@ -18,12 +18,30 @@ def default_cache_retention() -> CacheRetention:
     return "long" if os.environ.get("PI_CACHE_RETENTION") == "long" else "short"
 
 
-class RetryPolicy(msgspec.Struct):
-    """Retries before the first content event (PROVIDERS.md: 429 / 5xx / overloaded)."""
+DEFAULT_BASE_DELAY_MS = 2000
+"""pi's ``retry.baseDelayMs``: the first retry waits this long, each next one twice as long."""
+DEFAULT_MAX_DELAY_MS = 60_000
+"""pi's ``retry.maxDelayMs`` (1.6: ``retry.provider.maxRetryDelayMs``): the longest wait."""
+DEFAULT_PROVIDER_RETRIES = 2
+"""Retries of one request before any content (the anthropic and openai SDKs' default)."""
 
-    max_attempts: int = 3
-    base_delay_ms: int = 1000
-    max_delay_ms: int = 60_000
+
+def retry_delay_ms(base_delay_ms: int, attempt: int) -> int:
+    """Retry ``attempt`` (1: the first) waits ``base × 2^(attempt−1)``: 2 s, 4 s, 8 s with
+    pi's default base. The one back-off formula: a request's own retries and the
+    session's retries of a failed reply both use it."""
+    return base_delay_ms * (1 << max(0, attempt - 1))
+
+
+class RetryPolicy(msgspec.Struct):
+    """Retries before the first content event (PROVIDERS.md §5: 408, 409, 429, 5xx,
+    connection errors, ``x-should-retry``). The session builds it from the ``retry``
+    settings (:func:`pitui.core.retry.provider_retry_policy`); these defaults are theirs."""
+
+    max_attempts: int = 1 + DEFAULT_PROVIDER_RETRIES
+    base_delay_ms: int = DEFAULT_BASE_DELAY_MS
+    max_delay_ms: int = DEFAULT_MAX_DELAY_MS
+    """The longest wait: a server asking for more is not retried here; 0: no limit."""
 
 
 class StreamOptions(msgspec.Struct):

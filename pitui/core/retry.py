@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
+from pitui.ai.options import RetryPolicy, retry_delay_ms
 from pitui.ai.overflow import is_context_overflow
 from pitui.ai.types import AssistantMessage
 from pitui.lazy_pattern import lazy_pattern
+
+if TYPE_CHECKING:
+    from pitui.core.settings import RetrySettings
+
+__all__ = ["is_retryable_error", "provider_retry_policy", "retry_delay_ms"]
 
 _RETRYABLE = lazy_pattern(
     r"overloaded|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|"
@@ -26,6 +33,14 @@ def is_retryable_error(message: AssistantMessage, context_window: int | None = N
     return _RETRYABLE.search(message.error_message) is not None
 
 
-def retry_delay_ms(base_delay_ms: int, attempt: int) -> int:
-    """``base × 2^(attempt−1)``: 2 s, 4 s, 8 s with pi's default base."""
-    return base_delay_ms * (1 << max(0, attempt - 1))
+def provider_retry_policy(settings: RetrySettings) -> RetryPolicy:
+    """Each request's own retries, from the same ``retry`` settings as the session's:
+    ``baseDelayMs`` paces both, ``provider.maxRetries`` counts the request's retries and
+    ``provider.maxRetryDelayMs`` (else ``maxDelayMs``) caps the waits."""
+    provider = settings.provider
+    cap = provider.max_retry_delay_ms
+    return RetryPolicy(
+        max_attempts=1 + max(0, provider.max_retries),
+        base_delay_ms=max(0, settings.base_delay_ms),
+        max_delay_ms=settings.max_delay_ms if cap is None else cap,
+    )

@@ -21,7 +21,9 @@ Two backends, tried in this order (``sandbox.backend`` can force one):
 With a mount namespace (both backends, usually), the temp dirs (``$TMPDIR``, ``/tmp``,
 ``/var/tmp``) are the session's own scratch folder, ``/dev/shm`` is fresh for each
 command and ``/run/user`` is empty: where other programs make their unix sockets, the
-command sees nothing of theirs, including sockets made after it started.
+command sees nothing of theirs, including sockets made after it started. The tools the
+user installed there and put on ``PATH`` (a venv, a node_modules' ``.bin``) are shown in
+them read-only (:func:`path_tools`); nothing else of the real temp dirs is.
 
 When neither is available, :func:`find_sandbox` returns why and the gate does not run
 bash unsandboxed under ``workspace``: print mode denies it (naming ``--approve all``),
@@ -136,6 +138,9 @@ class Sandbox(msgspec.Struct, frozen=True):
     unix_sockets: bool = False
     """True (the user's ``allowUnixSockets``): commands may open unix sockets, and reach
     those in the project and :attr:`sockets_in`; False: ``socket(AF_UNIX)`` fails."""
+    tools: tuple[str, ...] = ()
+    """The folders of the ``PATH`` entries in a temp dir (:func:`path_tools`), real
+    paths: shown read-only where the namespace replaces that temp dir."""
 
     def unix_blocked(self) -> bool:
         """``socket(AF_UNIX)`` is refused by seccomp (not on a machine with no filter:
@@ -172,6 +177,8 @@ class Sandbox(msgspec.Struct, frozen=True):
             options.append("--namespace")
             for path in protected_paths(self.writable[0], self.git_writable, self.nested_git):
                 options += ["--read-only", path]
+            for path in self._carried_tools(masks):  # bound read-only, carried into /tmp
+                options += ["--read-only", path]
             if masks.scratch_at and self.scratch:
                 options += ["--scratch", self.scratch]
             for flag, paths in (("--scratch-at", masks.scratch_at), ("--tmpfs", masks.tmpfs),
@@ -199,6 +206,16 @@ class Sandbox(msgspec.Struct, frozen=True):
         return Masks(*(tuple(d for d in group if d in keep) for group in
                        (found.scratch_at, found.tmpfs, found.empty)))  # fmt: skip
 
+    def _carried_tools(self, masks: Masks) -> list[str]:
+        """The :attr:`tools` in a folder the namespace replaces (and not in a writable
+        place, which is carried over writable anyway)."""
+        hidden = masks.targets()
+        return [
+            path for path in self.tools
+            if any(beneath(path, folder) for folder in hidden)
+            and not any(beneath(path, place) for place in self.writable)
+        ]  # fmt: skip
+
     def _sockets(self, masks: Masks) -> list[str]:
         """The sockets to cover: those outside the reachable folders and not in a folder
         the namespace replaces anyway; none when no unix socket can be opened."""
@@ -221,6 +238,8 @@ class Sandbox(msgspec.Struct, frozen=True):
                 options += ["--tmpfs", path]
         for path in (*self.writable, *(() if self.scratch else self.temp)):
             options += ["--bind", path, path]
+        for path in self._carried_tools(masks):
+            options += ["--ro-bind", path, path]
         for path in protected_paths(self.writable[0], self.git_writable, self.nested_git):
             if not os.path.islink(path):  # bwrap would follow it: the target is listed too
                 options += ["--ro-bind", path, path]
@@ -342,6 +361,62 @@ def temp_dirs(settings: SandboxSettings) -> tuple[str, ...]:
     return _real_dirs(candidates)
 
 
+_BIN_FOLDERS = frozenset({"bin", ".bin", "sbin"})
+_TOOL_LINKS_AT_MOST = 500
+"""Symbolic links looked at in one ``PATH`` folder (a crowded ``.bin`` is not walked on)."""
+
+
+def path_tools(path_env: str | None) -> tuple[str, ...]:
+    """What of the temp dirs the ``PATH`` entries need, as real paths: each entry in a
+    temp dir, as its install prefix when it is a ``bin`` folder (a venv, a node_modules:
+    the tool needs its own files), and the folders their symbolic links lead to in a
+    temp dir. Never a temp dir itself: the rest of it stays out of the command's sight."""
+    roots = _real_dirs([tempfile.gettempdir(), *_SLASH_TMP])
+    found: list[str] = []
+
+    def add(folder: str) -> None:
+        if not any(beneath(folder, kept) for kept in found):
+            found[:] = [kept for kept in found if not beneath(kept, folder)] + [folder]
+
+    for entry in (path_env or "").split(os.pathsep):
+        real = os.path.realpath(entry) if os.path.isabs(entry) else ""
+        folder = _tool_folder(real, roots)
+        if folder is None or not os.path.isdir(real):
+            continue
+        add(folder)
+        for target in _link_targets(real):
+            linked = _tool_folder(os.path.dirname(target), roots)
+            if linked is not None:
+                add(linked)
+    return tuple(found)
+
+
+def _tool_folder(real: str, roots: tuple[str, ...]) -> str | None:
+    """The folder to show for ``real`` (a ``bin`` folder: its parent), None when it is in
+    no temp dir or would be one."""
+    if not any(beneath(real, root) for root in roots) or real in roots:
+        return None
+    parent = os.path.dirname(real)
+    if os.path.basename(real) in _BIN_FOLDERS and parent not in roots:
+        return parent
+    return real
+
+
+def _link_targets(folder: str) -> list[str]:
+    """Where the symbolic links in ``folder`` lead (real paths), the first few hundred."""
+    targets: list[str] = []
+    try:
+        with os.scandir(folder) as entries:
+            for number, entry in enumerate(entries):
+                if number >= _TOOL_LINKS_AT_MOST:
+                    break
+                if entry.is_symlink():
+                    targets.append(os.path.realpath(entry.path))
+    except OSError:
+        pass
+    return targets
+
+
 _SCRATCH_PREFIX = "pitui-sandbox-"
 
 
@@ -395,6 +470,7 @@ def build_sandbox(
         temp_dirs(settings),
         make_scratch() if private else None,
         unix_sockets=settings.allow_unix_sockets,
+        tools=path_tools(os.environ.get("PATH")) if private else (),
     )
 
 

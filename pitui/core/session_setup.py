@@ -40,6 +40,7 @@ from pitui.core.model_notice import unconfigured_model_notice
 from pitui.core.permissions import Asker, PermissionGate, PermissionPolicy, RuleChange
 from pitui.core.redaction import SecretRedactor, redact_spill_files_with
 from pitui.core.resources.loader import LoadedResources, load_resources
+from pitui.core.retry import provider_retry_policy
 from pitui.core.sandbox import Sandbox, find_sandbox
 from pitui.core.session.context import ModelRef, SessionContext
 from pitui.core.session.listing import resolve_session
@@ -215,6 +216,7 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
         stream_options=StreamOptions(
             thinking_budgets=settings.thinking_budgets,
             idle_timeout_s=settings.stream_idle_timeout or None,
+            retry=provider_retry_policy(settings.retry),
         ),
         session_id=store.session_id,
         steering_mode=settings.steering_mode,

@@ -25,6 +25,7 @@ from pydantic import Field, ValidationError
 from pitui import paths
 from pitui.ai._base import PiModel, empty_list, to_camel
 from pitui.ai.files import read_config_text
+from pitui.ai.options import DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS, DEFAULT_PROVIDER_RETRIES
 from pitui.ai.types import ThinkingLevel
 from pitui.errors import ConfigError
 from pitui.private_files import write_private
@@ -53,17 +54,29 @@ class BranchSummarySettings(PiModel):
     """Never ask whether to summarise; navigate without a summary."""
 
 
+class ProviderRetrySettings(PiModel):
+    """Retries of one HTTP request before any content arrived (pi 1.6's ``retry.provider``)."""
+
+    max_retries: int = DEFAULT_PROVIDER_RETRIES
+    """Retries of the request itself, before the session's own (pi 1.6 defaults to 0)."""
+    max_retry_delay_ms: int | None = None
+    """Longest server-requested wait honoured (0: no limit); unset: ``retry.maxDelayMs``."""
+
+
 class RetrySettings(PiModel):
-    """Automatic retry of transient provider errors (PI_SPEC §6.10)."""
+    """Automatic retry of transient provider errors (PI_SPEC §6.10). The one retry policy:
+    the session's retries of a failed reply and each request's own retries (with
+    ``provider``) are both built from it (:func:`pitui.core.retry.provider_retry_policy`)."""
 
     enabled: bool = True
     """Retry overloaded / rate-limited / 5xx replies."""
     max_retries: int = 3
     """Attempts before the error is shown."""
-    base_delay_ms: int = 2000
+    base_delay_ms: int = DEFAULT_BASE_DELAY_MS
     """First back-off delay; doubles each attempt."""
-    max_delay_ms: int = 60000
+    max_delay_ms: int = DEFAULT_MAX_DELAY_MS
     """Longest server-requested wait that is honoured."""
+    provider: ProviderRetrySettings = Field(default_factory=ProviderRetrySettings)
 
 
 class ImageSettings(PiModel):

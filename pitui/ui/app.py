@@ -323,9 +323,11 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
 
     async def action_pitui(self, action_id: str) -> None:
         """Every binding's action: run the action table's handler for ``action_id``."""
+        from pitui.ui.commands.dispatch import run_action  # lazy: not first-frame
+
         action = BY_ID.get(action_id)
         if action is not None and action.handler is not None:
-            await self.guarded(action.handler(self, ""))
+            await run_action(self, action, "", action.description)
 
     # ------------------------------------------------------------------ startup
 
@@ -617,7 +619,9 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         await self.apply([ToggleItem(message.item_id)])
 
     async def on_composer_submitted(self, message: Composer.Submitted) -> None:
-        await self.prompts.submit(message.text, follow_up=message.follow_up, images=message.images)
+        await self.prompts.submit(
+            message.text, follow_up=message.follow_up, images=message.images, held=message.key_hold
+        )
 
     # The tree's keys that open a screen held the keys after them (key_gate): the screen
     # is pushed now (or its flow started), so they may go on.

@@ -14,7 +14,7 @@ becomes a notice", "after the events sent so far"); the app inherits them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pitui.errors import PituiError
@@ -22,6 +22,7 @@ from pitui.ui.live.session import NO_SESSION
 
 if TYPE_CHECKING:
     from textual.screen import Screen, ScreenResultCallbackType, ScreenResultType
+    from textual.timer import Timer
     from textual.worker import Worker
 
     from pitui.ai.types import ImageContent
@@ -64,8 +65,9 @@ class BranchControl(Protocol):
         """``/clone``: the current path in a new file (its files, if they differ)."""
         ...
 
-    async def follow_files(self, label: str) -> None:
-        """After a switch of session: its leaf's files, if they differ and are wanted."""
+    async def follow_files(self, label: str, held: KeyHold | None = None) -> None:
+        """After a switch of session: its leaf's files, if they differ and are wanted
+        (``held``: keys held since the switch's pick, let go once the question is open)."""
         ...
 
 
@@ -73,9 +75,15 @@ class PromptControl(Protocol):
     """The composer's controller (what was typed, what is queued)."""
 
     async def submit(
-        self, text: str, *, follow_up: bool, images: Sequence[ImageContent] = ()
+        self,
+        text: str,
+        *,
+        follow_up: bool,
+        images: Sequence[ImageContent] = (),
+        held: KeyHold | None = None,
     ) -> None:
-        """The user sent ``text`` (with ``images`` from the composer's chips)."""
+        """The user sent ``text`` (with ``images`` from the composer's chips; ``held``:
+        the keys typed after a command's Enter, let go once it has opened its screen)."""
         ...
 
     async def interrupt(self) -> None:
@@ -93,6 +101,15 @@ class PromptControl(Protocol):
     async def follow_run(self, run: Awaitable[None]) -> None:
         """Await a run, then show what it recorded after its last event (the files'
         checkpoint): the tree's rows and the status bar."""
+        ...
+
+    def wait_for_session(self, label: str, run: Callable[[], Awaitable[None]]) -> None:
+        """``run()`` once the session is up (after those waiting already); ``label``
+        (``/mcp``) names it in the "still loading" notice."""
+        ...
+
+    async def run_waiting_commands(self) -> None:
+        """The session is up (or failed to start): run the waiting commands in order."""
         ...
 
 
@@ -266,6 +283,15 @@ class UiHost(Protocol):
 
     def call_after_refresh(self, callback: Any, *args: Any, **kwargs: Any) -> bool: ...
 
+    def set_timer(
+        self,
+        delay: float,
+        callback: Callable[[], Awaitable[Any]] | Callable[[], Any] | None = None,
+        *,
+        name: str | None = None,
+        pause: bool = False,
+    ) -> Timer: ...
+
     def copy_to_clipboard(self, text: str) -> None: ...
 
     def notify(self, message: str, *, timeout: float | None = None) -> None: ...
@@ -301,10 +327,24 @@ def push_for_result(host: UiHost, screen: Screen[T]) -> asyncio.Future[T | None]
     return result
 
 
+class SessionLoading(PituiError):
+    """An action needs the session, which is still loading: the action waits for it
+    (:func:`pitui.ui.commands.dispatch.run_action` queues it) instead of failing."""
+
+
+def wait_for_session(host: UiHost) -> None:
+    """Raise :class:`SessionLoading` while the start-up still builds the session, so the
+    calling action runs again once it is up (in the order typed)."""
+    if host.live is None and host.loading:
+        raise SessionLoading("The session is still loading.")
+
+
 def require_session(host: UiHost) -> AgentSession:
-    """The connected AgentSession, or the :class:`PituiError` that becomes a notice."""
+    """The connected AgentSession, or the :class:`PituiError` that becomes a notice
+    (:class:`SessionLoading` while it loads: the action waits for it)."""
     live = host.live
     if live is None:
+        wait_for_session(host)
         raise PituiError(NO_SESSION)
     return live.session
 

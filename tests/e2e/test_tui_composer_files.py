@@ -50,3 +50,27 @@ def test_ctrl_g_round_trips_the_text_through_the_editor(project: Path, tmp_path:
         terminal.wait_for(lambda s: "a draft and more" in s, "the edited text")
         screen = terminal.wait_for(lambda s: "demo (offline)" in s, "the TUI again")
         assert "a draft and more" in screen
+
+
+def test_enter_in_a_burst_acts_on_the_text_typed_not_an_older_list(
+    project: Path, tmp_path: Path
+) -> None:
+    """The list for ``/`` (every command, ``/model`` first) is on screen; ``hotkeys`` and
+    Enter arrive in one burst, before the list has caught up: Enter runs ``/hotkeys``."""
+    with started(project, tmp_path / "home") as terminal:
+        terminal.type("/")
+        terminal.wait_for(lambda s: "/model [search]" in s, "the command list")
+        terminal.send("hotkeys", burst=True)
+        screen = terminal.wait_for(
+            lambda s: "Keyboard shortcuts" in s or "Search models" in s, "a screen"
+        )
+        assert "Keyboard shortcuts" in screen
+        terminal.keys("Escape")
+        terminal.wait_for(lambda s: "Keyboard shortcuts" not in s, "the composer again")
+        terminal.type("/")
+        terminal.wait_for(lambda s: "/model [search]" in s, "the command list")
+        terminal.send("zzz", burst=True)  # no command matches: the text itself is sent
+        screen = terminal.wait_for(
+            lambda s: "Unknown command: /zzz" in s or "Search models" in s, "an answer"
+        )
+        assert "Unknown command: /zzz" in screen

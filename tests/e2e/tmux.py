@@ -77,8 +77,12 @@ class Terminal:
         paste = ["paste-buffer", "-p", "-d", "-b", buffer, "-t", self.name]
         subprocess.run([*self._tmux, *paste], check=True)
 
-    def send(self, text: str) -> None:
-        """Type ``text`` and press Enter (a prompt or a slash command sent)."""
+    def send(self, text: str, *, burst: bool = False) -> None:
+        """Type ``text`` and press Enter (a prompt or a slash command sent); ``burst``:
+        both in one write, so pitui reads them as one burst of keys (a fast typist)."""
+        if burst:
+            self.type(f"{text}\r")
+            return
         self.type(text)
         self.keys("Enter")
 
@@ -91,8 +95,10 @@ class Terminal:
         self, width: int, height: int, until: Callable[[str], bool] = lambda _s: True
     ) -> str:
         """Resize the terminal (the window: pitui gets a SIGWINCH); the screen once the
-        app drew itself at the new width (tmux clips the old frame at once) and ``until``
-        holds (a resize can take a frame or two to settle)."""
+        app drew itself at the new width (tmux clips the old frame at once), ``until``
+        holds, and the screen stays the same for a poll: a capture can catch a redraw
+        half done (its top line already ends in the last pane's corner, the middle still
+        the old frame's), and a resize can take a frame or two to settle."""
         argv = ["resize-window", "-t", self.name, "-x", f"{width}", "-y", f"{height}"]
         subprocess.run([*self._tmux, *argv], check=True)
 
@@ -102,7 +108,19 @@ class Terminal:
             drawn = len(top) == width and top.endswith("╮") and bool(lines[-1].strip())
             return drawn and until(screen)
 
-        return self.wait_for(redrawn, f"the app drawn at {width} columns")
+        return self.wait_for_settled(redrawn, f"the app drawn at {width} columns")
+
+    def wait_for_settled(self, found: Callable[[str], bool], what: str, timeout: float = 20) -> str:
+        """Poll until ``found`` holds on a screen that the next poll shows unchanged (a
+        frame drawn to its end), else fail showing the screen."""
+        previous = None
+
+        def settled(screen: str) -> bool:
+            nonlocal previous
+            same, previous = screen == previous, screen
+            return same and found(screen)
+
+        return self.wait_for(settled, what, timeout)
 
     def screen(self) -> str:
         result = subprocess.run(

@@ -23,6 +23,7 @@ from tests.ui.command_support import (
     thinking_changes,
     wait_until,
 )
+from tests.ui.harness import burst
 
 
 @pytest.fixture(autouse=True)
@@ -130,6 +131,34 @@ async def test_autocomplete_command_names_then_arguments(tmp_path: Path) -> None
         assert thinking_changes(session)[-1] == "high"
 
 
+async def test_enter_in_a_burst_acts_on_the_text_as_typed_not_an_older_list(
+    tmp_path: Path,
+) -> None:
+    """The list for ``/`` (``/model`` first) is up; ``hotkeys`` and Enter come in one
+    burst, ahead of the list's refresh: Enter runs ``/hotkeys``, not ``/model``; a text
+    no command matches is sent as typed."""
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        suggestions = app.main.query_one(SuggestionList)
+        await pilot.press("slash")
+        assert suggestions.items[0].label == "/model [search]"
+        burst(app, *"hotkeys", "enter")
+        await wait_until(pilot, lambda: not isinstance(app.screen, type(app.main)), "a screen")
+        assert isinstance(app.screen, HotkeysScreen)
+        await pilot.press("escape")
+        await pilot.press("slash")
+        assert suggestions.items[0].label == "/model [search]"
+        burst(app, *"zzz", "enter")
+        unknown = "Unknown command: /zzz"
+        await wait_until(
+            pilot, lambda: unknown in [getattr(i, "text", "") for i in app.chat.items], unknown
+        )
+        assert len(app.screen_stack) == 1 and app.main.query_one(Composer).text == ""
+        assert not suggestions.display
+
+
 async def test_autocomplete_escape_and_plain_text(tmp_path: Path) -> None:
     session = await make_session(tmp_path)
     app = make_app(session)
@@ -148,3 +177,25 @@ async def test_autocomplete_escape_and_plain_text(tmp_path: Path) -> None:
         composer.load_text("/zzzz")
         await pilot.pause()
         assert not suggestions.display  # nothing matches
+
+
+async def test_keys_typed_after_a_commands_enter_reach_the_screen_it_opens(
+    tmp_path: Path,
+) -> None:
+    """``/model``, Enter and a search in one burst: the search is the picker's, not a
+    draft left in the composer behind it."""
+    from textual.widgets import Input
+
+    from pitui.ui.screens.models import ModelPicker
+
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        burst(app, *"/model", "enter", *"demo")
+        await wait_until(pilot, lambda: isinstance(app.screen, ModelPicker), "the picker")
+        picker = app.screen
+        await wait_until(pilot, lambda: picker.query_one(Input).value == "demo", "the search")
+        assert app.main.query_one(Composer).text == ""
+        await pilot.press("escape")
+        await settle(pilot)

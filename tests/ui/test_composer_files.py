@@ -16,7 +16,7 @@ from pitui.ui.widgets.attachment_chips import AttachmentBar
 from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.composer_tools import image_path_in
 from pitui.ui.widgets.suggestions import SuggestionList
-from tests.ui.harness import FeedSource, make_app, wait_subscribed
+from tests.ui.harness import FeedSource, burst, make_app, wait_subscribed
 
 
 @pytest.fixture
@@ -60,6 +60,25 @@ async def test_at_opens_the_finder_and_tab_picks_a_file(project: Path) -> None:
         await pilot.press("@", "g", "u", "i", "enter")  # Enter picks too, and does not send
         await _until(pilot, lambda: composer.text.endswith("@docs/guide.md "))
         assert composer.text == "see @README.md @docs/guide.md "
+
+
+async def test_enter_in_a_burst_picks_from_the_finder_for_the_word_as_typed(
+    project: Path,
+) -> None:
+    """``@`` shows every file; ``gui`` and Enter come in one burst, ahead of the list's
+    refresh: Enter picks ``docs/guide.md`` (the match for ``@gui``), not the first file."""
+    source = FeedSource()
+    app = make_app(source)
+    async with app.run_test(size=(100, 30)) as pilot:
+        composer = await _ready(pilot, source, project)
+        await pilot.press("@")
+        suggestions = app.query_one(SuggestionList)
+        await _until(pilot, lambda: suggestions.active)
+        assert suggestions.selected is not None and suggestions.selected.label != "docs/guide.md"
+        burst(app, "g", "u", "i", "enter")
+        for _ in range(10):  # the burst, then what the list does after it
+            await pilot.pause(0.02)
+        assert composer.text == "@docs/guide.md "
 
 
 async def test_tab_completes_paths_and_stays_in_the_composer(project: Path) -> None:

@@ -24,7 +24,7 @@ import msgspec
 import orjson
 
 from pitui.ai import tls
-from pitui.ai.options import RetryPolicy, StreamOptions
+from pitui.ai.options import RetryPolicy, StreamOptions, retry_delay_ms
 from pitui.ai.providers import _wire
 from pitui.ai.providers._proxies import environment_proxies
 from pitui.ai.providers._sse import ServerSentEvent, aiter_sse
@@ -142,12 +142,16 @@ def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
 
 
 def backoff_seconds(policy: RetryPolicy, attempt: int, server_delay: float | None) -> float:
-    """Delay before retry ``attempt`` (0-based): the server's, else capped exponential."""
+    """Delay before retry ``attempt`` (0-based): the server's, else the policy's
+    exponential back-off (``retry.baseDelayMs``, at most ``maxDelayMs``), with the SDKs'
+    jitter (× 0.75–1) so that many clients do not retry in step."""
     if server_delay is not None:
         return server_delay
-    base = policy.base_delay_ms / 1000 * float(1 << attempt)
+    delay_ms = retry_delay_ms(policy.base_delay_ms, attempt + 1)
+    if policy.max_delay_ms > 0:
+        delay_ms = min(delay_ms, policy.max_delay_ms)
     jitter: float = random.uniform(0.75, 1.0)
-    return min(base, 8.0) * jitter
+    return delay_ms / 1000 * jitter
 
 
 async def post_sse(
@@ -198,7 +202,7 @@ def _should_retry(
     if content_started or not failure.retryable or attempt + 1 >= policy.max_attempts:
         return False
     delay = failure.retry_after_s
-    return delay is None or delay * 1000 <= policy.max_delay_ms
+    return delay is None or policy.max_delay_ms <= 0 or delay * 1000 <= policy.max_delay_ms
 
 
 def _transport_message(exc: _wire.WireError) -> str:

@@ -9,15 +9,19 @@ reports it). Those commands are prompts: the session expands them when they are 
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
 from pitui.core.fuzzy import fuzzy_filter
 from pitui.ui.commands.actions import ACTIONS, BY_SLASH, Action
+from pitui.ui.host import SessionLoading
 
 if TYPE_CHECKING:
     from pitui.core.resources.commands import ResourceCommand
     from pitui.core.resources.loader import LoadedResources
     from pitui.ui.host import UiHost
+    from pitui.ui.widgets.key_gate import KeyHold
     from pitui.ui.widgets.suggestions import Suggestion
 
 
@@ -77,9 +81,21 @@ def is_session_command(host: UiHost, text: str) -> bool:
     return names_resource_command(text.strip(), resources)
 
 
-def run(host: UiHost, text: str) -> None:
-    """Dispatch ``text`` in a worker (handlers may wait for the session)."""
-    host.run_worker(dispatch(host, text), group="commands", exit_on_error=False)
+def run(host: UiHost, text: str, held: KeyHold | None = None) -> None:
+    """Dispatch ``text`` in a worker (handlers may wait for the session). ``held``: the
+    keys typed after its Enter, let go once the handler has taken its first step (its
+    screen is pushed, or it holds them itself until its question opens)."""
+    host.run_worker(_dispatch_holding(host, text, held), group="commands", exit_on_error=False)
+
+
+async def _dispatch_holding(host: UiHost, text: str, held: KeyHold | None) -> None:
+    work = asyncio.ensure_future(dispatch(host, text))
+    try:
+        await asyncio.sleep(0)  # the handler runs to its first wait
+    finally:
+        if held is not None:
+            held.release()
+    await work
 
 
 async def dispatch(host: UiHost, text: str) -> None:
@@ -89,13 +105,39 @@ async def dispatch(host: UiHost, text: str) -> None:
         return
     name, arg = parsed
     action = BY_SLASH.get(name)
+    if action is None and host.live is None and host.loading:
+        # A template or a skill is known once the session has loaded its resources.
+        host.prompts.wait_for_session(text, lambda: dispatch(host, text))
+        return
     if action is None and is_session_command(host, text):
         await host.prompts.submit(text, follow_up=False)  # e.g. picked in the palette
         return
     if action is None or action.handler is None:
         await host.notice(f"Unknown command: /{name}", "warning")
         return
-    await host.guarded(action.handler(host, arg))
+    await run_action(host, action, arg, text)
+
+
+async def run_action(host: UiHost, action: Action, arg: str, label: str) -> None:
+    """Run ``action``'s handler (a key's, a slash command's); its errors become notices.
+
+    One that needs the session while it still loads waits for it and runs once it is up,
+    after those waiting before it (``label`` names it meanwhile). The others (Esc,
+    Ctrl+C, ``/hotkeys``) run at once.
+    """
+    handler = action.handler
+    assert handler is not None
+
+    def again() -> Awaitable[None]:
+        return run_action(host, action, arg, label)
+
+    async def attempt() -> None:
+        try:
+            await handler(host, arg)
+        except SessionLoading:
+            host.prompts.wait_for_session(label, again)
+
+    await host.guarded(attempt())
 
 
 def complete(host: UiHost, text: str) -> list[Suggestion]:

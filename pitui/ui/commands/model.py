@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pitui.ui.host import require_session
+from pitui.ui.host import require_session, wait_for_session
+from pitui.ui.live.session import NO_SESSION
 
 if TYPE_CHECKING:
     # Types only: the message models load with the session, after the first frame.
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 async def select_model(host: UiHost, arg: str) -> None:
     """``/model [search]`` and Ctrl+L: an exact ``provider/id`` or id switches; else the
     picker, searching ``arg``."""
+    wait_for_session(host)
     live = host.live
     session = live.facade if live is not None else None
     model = exact_model_match(arg, session.registry.all()) if session and arg else None
@@ -45,10 +47,11 @@ def open_model_picker(host: UiHost, search: str = "") -> None:
     """Push the model picker; switching happens when it closes with a choice."""
     from pitui.ui.screens.models import ModelPicker  # a screen: loaded when used
 
+    wait_for_session(host)
     live = host.live
     session = live.facade if live is not None else None
     if session is None:
-        host.run_worker(host.notice("No session is connected.", "warning"))
+        host.run_worker(host.notice(NO_SESSION, "warning"))
         return
 
     async def chosen(model: Model | None) -> None:
@@ -143,6 +146,7 @@ def thinking_levels(host: UiHost, _arg: str) -> list[str]:
 
 async def cycle_thinking(host: UiHost, _arg: str) -> None:
     """Shift+Tab: the next level the model accepts (the status bar follows its event)."""
+    wait_for_session(host)
     live = host.live
     if live is not None and live.facade is not None:
         await live.facade.cycle_thinking_level()

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from pitui.core.agent_session import AgentSession
     from pitui.ui.host import UiHost
     from pitui.ui.screens.resume import ResumeScreen
+    from pitui.ui.widgets.key_gate import KeyHold
 
 
 def resume_picker(
@@ -50,25 +51,35 @@ async def resume(host: UiHost, _arg: str) -> None:
     live = host.live
     session_dir = live.session_dir if live is not None else None
 
+    picker = resume_picker(host, session.cwd, session_dir, session)
+
     async def chosen(path: Path | None) -> None:
         if path is not None:
-            await host.guarded(switch_session(host, path))
+            await host.guarded(switch_session(host, path, picker.key_hold))
 
-    host.push_screen(resume_picker(host, session.cwd, session_dir, session), chosen)
+    host.push_screen(picker, chosen)
 
 
-async def switch_session(host: UiHost, path: Path) -> None:
+async def switch_session(host: UiHost, path: Path, held: KeyHold | None = None) -> None:
     """Make ``path`` the session and say so (after the switch's own events); then the
     files of its leaf, when they differ from the working tree (Restore files, as every
-    move through the tree offers)."""
-    require_session(host)
-    live = host.live
-    assert live is not None  # require_session said so
-    before = live.session.session_file
-    notices = await live.switch_to(path)
-    host.refresh_status()
-    for text, level in notices:
-        host.notice_after_events(text, level)
-    if live.session.session_file != before:
-        # In a worker: the question is a screen, answered by keys this caller may block.
-        host.run_guarded(host.branches.follow_files(f"the session {path.name}"), "follow-files")
+    move through the tree offers). ``held``: the keys typed since the pick, let go once
+    that question is open (or none is asked)."""
+    from pitui.ui.widgets.key_gate import let_go
+
+    try:
+        require_session(host)
+        live = host.live
+        assert live is not None  # require_session said so
+        before = live.session.session_file
+        notices = await live.switch_to(path)
+        host.refresh_status()
+        for text, level in notices:
+            host.notice_after_events(text, level)
+        if live.session.session_file != before:
+            # In a worker: the question is a screen, answered by keys this caller may block.
+            follow = host.branches.follow_files(f"the session {path.name}", held)
+            held = None  # the flow lets them go
+            host.run_guarded(follow, "follow-files")
+    finally:
+        let_go(held)

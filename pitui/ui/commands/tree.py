@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pitui.ui.host import require_session
+from pitui.ui.host import require_session, wait_for_session
 
 if TYPE_CHECKING:
     from pitui.ui.host import UiHost
@@ -31,11 +31,13 @@ async def clone(host: UiHost, _arg: str) -> None:
 
 async def previous_branch(host: UiHost, _arg: str) -> None:
     """Alt+←: the previous sibling branch of a user message."""
+    wait_for_session(host)
     host.branches.switch_sibling(-1)
 
 
 async def next_branch(host: UiHost, _arg: str) -> None:
     """Alt+→: the next sibling branch of a user message."""
+    wait_for_session(host)
     host.branches.switch_sibling(1)
 
 

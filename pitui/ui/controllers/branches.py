@@ -22,6 +22,7 @@ from pitui.ui.host import push_for_result
 from pitui.ui.view.events import AddNotice, ProgressEnded, ProgressStarted, ShowBranchSwitches
 from pitui.ui.view.state import UserItem
 from pitui.ui.widgets.composer import Composer
+from pitui.ui.widgets.key_gate import let_go
 
 if TYPE_CHECKING:
     from pitui.core.agent_session import AgentSession
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from pitui.core.checkpoints.session_files import Comparison
     from pitui.core.session.store import SessionStore
     from pitui.ui.host import UiHost
+    from pitui.ui.screens.fork import ForkPicker
     from pitui.ui.screens.navigate import Navigation, SummaryChoice, SummaryChooser
     from pitui.ui.view.chat_state import ChatState
     from pitui.ui.view.tree_pane import TreePaneState  # loads with a session (models)
@@ -271,15 +273,17 @@ class BranchesController:
 
     # ------------------------------------------------------------------ files
 
-    async def follow_files(self, label: str) -> None:
+    async def follow_files(self, label: str, held: KeyHold | None = None) -> None:
         """After ``/resume`` or ``/import`` switched the session: its leaf's files, when
         they differ from the working tree and the user (or ``checkpoints.restore``) wants
-        them. The switch has happened, so Esc keeps the files as they are."""
+        them. The switch has happened, so Esc keeps the files as they are. ``held``: keys
+        typed since the pick, let go once the question is open (or none is asked)."""
         session = self.session
         leaf = session.store.get_leaf_id() if session is not None else None
         if leaf is None:
+            let_go(held)
             return
-        files = await self._files_for_move(leaf, label)
+        files = await self._files_for_move(leaf, label, held=held)
         if files is not None and files != CANCELLED and await self._restore(files):
             self._say_restored()
 
@@ -303,8 +307,7 @@ class BranchesController:
             target = label or self._row_text(entry_id) or f"entry {entry_id}"
             answer = push_for_result(self.host, RestoreFilesQuestion(target, diffs))
         finally:
-            if held is not None:
-                held.release()
+            let_go(held)
         choice = await answer
         if choice is None:
             return CANCELLED
@@ -462,11 +465,13 @@ class BranchesController:
         from pitui.core.session.fork import fork_points
         from pitui.ui.screens.fork import ForkPicker
 
-        def chosen(entry_id: str | None) -> None:
-            if entry_id is not None:
-                self.host.run_guarded(self.fork(entry_id))
+        picker = ForkPicker(fork_points(session.store.table))
 
-        self.host.push_screen(ForkPicker(fork_points(session.store.table)), chosen)
+        def chosen(entry_id: str | None) -> None:
+            if entry_id is not None:  # the keys typed since wait for the fork's question
+                self.host.run_guarded(self.fork(entry_id, picker.key_hold))
+
+        self.host.push_screen(picker, chosen)
 
     async def fork(self, entry_id: str, held: KeyHold | None = None) -> None:
         """A new session file up to ``entry_id``; a user message's text goes to the
@@ -474,8 +479,7 @@ class BranchesController:
         since, let go once the Restore files question is open (or none is)."""
         session = self.session
         if session is None:
-            if held is not None:
-                held.release()
+            let_go(held)
             return
         files = await self._files_for_move(entry_id, held=held)
         if files == CANCELLED or (files is not None and not await self._restore(files)):
@@ -492,7 +496,12 @@ class BranchesController:
         leaf = session.store.get_leaf_id() if session is not None else None
         if session is None:
             return
-        files = await self._files_for_move(leaf) if leaf is not None else None
+        # The keys typed while the files are compared wait for the question (or go on
+        # at once when there is none).
+        held = self.host.hold_keys()
+        files = await self._files_for_move(leaf, held=held) if leaf is not None else None
+        if leaf is None:
+            held.release()
         if files == CANCELLED or (files is not None and not await self._restore(files)):
             return
         await session.clone()
@@ -524,19 +533,23 @@ class BranchesController:
         points = [(eid, text) for eid, text in fork_points(table) if eid in on_path]
         picker = ForkPicker(points, "Rewind to before a message", "choose")
         chosen = push_for_result(self.host, picker)
-        self.host.run_worker(self._rewind_flow(chosen))
+        self.host.run_worker(self._rewind_flow(picker, chosen))
 
-    async def _rewind_flow(self, picker: asyncio.Future[str | None]) -> None:
+    async def _rewind_flow(self, picker: ForkPicker, picked: asyncio.Future[str | None]) -> None:
         from pitui.ui.screens.files_restore import RewindChooser
 
-        entry_id = await picker
+        entry_id = await picked
         session = self.session
-        if entry_id is None or session is None:
-            return
-        comparison = await self._compared(session.checkpoints.comparison_for(entry_id))
-        files = comparison.count if comparison is not None else 0
-        target = self._row_text(entry_id) or f"entry {entry_id}"
-        choice = await push_for_result(self.host, RewindChooser(target, files))
+        try:  # the keys typed since the pick wait for the chooser
+            if entry_id is None or session is None:
+                return
+            comparison = await self._compared(session.checkpoints.comparison_for(entry_id))
+            files = comparison.count if comparison is not None else 0
+            target = self._row_text(entry_id) or f"entry {entry_id}"
+            chosen = push_for_result(self.host, RewindChooser(target, files))
+        finally:
+            let_go(picker.key_hold)
+        choice = await chosen
         if choice is None:
             return
         wants_files = choice in ("files", "both") and comparison is not None

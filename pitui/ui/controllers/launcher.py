@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from pitui.core.session_setup import SessionOptions
     from pitui.ui.controllers.tmux_keys import EarlyTmuxQuery
     from pitui.ui.host import UiHost
+    from pitui.ui.screens.resume import ResumeScreen
 
 DEMO_HINT = (
     "No API key found: running the offline demo model. Set ANTHROPIC_API_KEY or "
@@ -126,11 +127,14 @@ class Launcher:
             await host.apply([*warnings, AddNotice(f"Error: {exc}", "error")])
             await host.prompts.dequeue()  # prompts typed meanwhile: back into the composer
             host.end_loading()  # nothing is loading any more
+            await host.prompts.run_waiting_commands()  # each says there is no session
             return
         live = LiveSession(session, self.git_branch, options.session_dir)
         await host.attach_session(live)
         if picking is not None and not await self._resume_picked(host, picking):
             return
+        # Commands and keys typed while it loaded, in order (a worker: they may ask).
+        host.run_worker(host.prompts.run_waiting_commands(), group="commands", exit_on_error=False)
         await asyncio.to_thread(_prepare_connection, session)
         notices = [AddNotice(w, "warning") for w in options.warnings]
         demo = live.info().demo and not self.args.model
@@ -237,21 +241,25 @@ class Launcher:
 
     def _open_picker_first(
         self, host: UiHost, options: SessionOptions
-    ) -> asyncio.Future[Path | None] | None:
+    ) -> tuple[ResumeScreen, asyncio.Future[Path | None]] | None:
         """``pitui -r``: the resume picker, at once (the session loads meanwhile, as a new
         one, and switches to the chosen file when it is picked)."""
         if not resume_requested(self.args):
             return None
         options.continue_recent = False
-        return push_for_result(host, resume_picker(host, self.cwd, options.session_dir))
+        picker = resume_picker(host, self.cwd, options.session_dir)
+        return picker, push_for_result(host, picker)
 
-    async def _resume_picked(self, host: UiHost, picked: asyncio.Future[Path | None]) -> bool:
+    async def _resume_picked(
+        self, host: UiHost, picking: tuple[ResumeScreen, asyncio.Future[Path | None]]
+    ) -> bool:
         """Switch to the picked session; without a choice quit, as pi (False)."""
+        picker, picked = picking
         path = await picked
         if path is None:
             host.exit(message="No session selected")
             return False
-        await host.guarded(switch_session(host, path))
+        await host.guarded(switch_session(host, path, picker.key_hold))
         return True
 
 

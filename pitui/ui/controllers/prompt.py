@@ -11,7 +11,7 @@ idle, empty composer — runs pi's ``doubleEscapeAction``.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
 
 from pitui.errors import PituiError
@@ -23,11 +23,16 @@ if TYPE_CHECKING:
     from pitui.ai.types import ImageContent
     from pitui.ui.host import UiHost
     from pitui.ui.live.session import LiveSession
+    from pitui.ui.widgets.key_gate import KeyHold
 
 DOUBLE_ESCAPE_SECONDS = 0.5
 """A second Esc within this time on an empty composer runs pi's doubleEscapeAction."""
 LOADING_NOTICE = "The session is still loading; press Enter again in a moment."
 """For a ``!command`` typed before the session is up (a prompt is queued instead)."""
+WAITING_NOTICE = "The session is still loading"
+"""How the notice about commands waiting for the session begins."""
+WAITING_NOTICE_SECONDS = 0.4
+"""A command waiting longer than this for the session says so (a moment: no notice)."""
 
 
 class PromptController:
@@ -37,6 +42,9 @@ class PromptController:
         self.host = host
         self.early_prompts: list[str] = []
         """Prompts sent before the session was up, in order (the launcher sends them)."""
+        self._waiting: list[tuple[str, Callable[[], Awaitable[None]]]] = []
+        """Commands and keys that need the session, typed while it loads: run once it is
+        up, in order (see :func:`~pitui.ui.commands.dispatch.run_action`)."""
         self._last_escape = -1.0
 
     @property
@@ -44,18 +52,26 @@ class PromptController:
         return self.host.main.query_one(Composer)
 
     async def submit(
-        self, text: str, *, follow_up: bool, images: Sequence[ImageContent] = ()
+        self,
+        text: str,
+        *,
+        follow_up: bool,
+        images: Sequence[ImageContent] = (),
+        held: KeyHold | None = None,
     ) -> None:
         """The user sent ``text`` (``follow_up``: with Alt+Enter; ``images``: the
-        composer's chips)."""
+        composer's chips; ``held``: the keys typed after a command's Enter)."""
         from pitui.ui.view.events import AddNotice, QueueMessage  # lazy: not first-frame
 
         host = self.host
         live = host.live
         stripped = text.strip()
         if dispatch.is_command(stripped) and not dispatch.is_session_command(host, stripped):
-            dispatch.run(host, stripped)
-        elif live is None and images:  # nothing can take the images yet: keep them
+            dispatch.run(host, stripped, held)
+            return
+        if held is not None:  # not a command after all (a path, a template): typing goes on
+            held.release()
+        if live is None and images:  # nothing can take the images yet: keep them
             self._restore(text, images)
             await host.apply([AddNotice(LOADING_NOTICE if host.loading else NO_SESSION_NOTICE)])
         elif live is None and host.loading and not stripped.startswith("!"):
@@ -154,6 +170,37 @@ class PromptController:
         prompts, self.early_prompts = self.early_prompts, []
         return prompts
 
+    def wait_for_session(self, label: str, run: Callable[[], Awaitable[None]]) -> None:
+        """``run()`` once the session is up, after those waiting already; if the wait
+        lasts more than a moment a notice names what waits (``label``: ``/mcp``)."""
+        self._waiting.append((label, run))
+        if len(self._waiting) == 1:
+            self.host.set_timer(WAITING_NOTICE_SECONDS, self._say_waiting)
+
+    async def _say_waiting(self) -> None:
+        host = self.host
+        if not self._waiting or host.live is not None or not host.loading:
+            return
+        labels = [label for label, _ in self._waiting]
+        verb = "runs" if len(labels) == 1 else "run"
+        keys = host.keys.keys_text("interrupt", unbound="")
+        cancel = f" ({keys} cancels)" if keys else ""
+        await host.notice(f"{WAITING_NOTICE}: {', '.join(labels)} {verb} once it is up{cancel}.")
+
+    async def run_waiting_commands(self) -> None:
+        """The session is up (or its start-up failed: they then say there is none): run
+        what waited for it, one after the other, in the order typed."""
+        while self._waiting:
+            _, run = self._waiting.pop(0)
+            await self.host.guarded(run())
+
+    async def _cancel_waiting(self) -> None:
+        """Esc while the session loads: forget the commands waiting for it."""
+        labels = [label for label, _ in self._waiting]
+        self._waiting.clear()
+        if labels:
+            await self.host.notice(f"Cancelled while the session loads: {', '.join(labels)}")
+
     async def dequeue(self) -> None:
         """Alt+Up: take queued messages back into the composer."""
         from pitui.ui.view.events import ClearQueue  # lazy: not first-frame
@@ -169,10 +216,12 @@ class PromptController:
     async def interrupt(self) -> None:
         """Esc: cancel a branch summary or a compaction; else put the queued texts back
         into the composer and abort (pi's order); on an idle, empty composer, twice in a
-        row: pi's ``doubleEscapeAction`` (focus the branch tree, or the fork picker)."""
+        row: pi's ``doubleEscapeAction`` (focus the branch tree, or the fork picker).
+        While the session loads: cancel the commands waiting for it."""
         host = self.host
         live = host.live
         if live is None:
+            await self._cancel_waiting()
             return
         session = live.facade
         if session is not None and live.is_summarizing:

@@ -14,6 +14,8 @@ from textual.widgets.option_list import Option
 
 from pitui.core.fuzzy import fuzzy_filter
 from pitui.core.sanitize import inert
+from pitui.ui.widgets.key_gate import KeyHold, hold_app_keys, let_go
+from pitui.ui.widgets.picker_input import PickerInput
 
 PREVIEW = 160
 
@@ -44,11 +46,15 @@ class ForkPicker(ModalScreen[str | None]):
         self.title_text = title
         self.verb = verb
         self.shown: list[tuple[str, str]] = []
+        self._has_picked = False
+        self.key_hold: KeyHold | None = None
+        """The keys typed since the pick, held until the flow it starts lets them go
+        (its Restore files question is open, or none is asked)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="fork-picker"):
             yield Static(self.title_text, id="fork-title")
-            yield Input(placeholder="Search messages", id="fork-search")
+            yield PickerInput(placeholder="Search messages", id="fork-search")
             yield OptionList(id="fork-list")
             yield Static(f"↑↓ move · Enter {self.verb} · Esc cancel", id="fork-hint")
 
@@ -88,10 +94,25 @@ class ForkPicker(ModalScreen[str | None]):
             index = self.option_list.highlighted or 0
             self.option_list.highlighted = (index + step) % len(self.shown)
 
-    def action_pick(self) -> None:
+    def hold_keys_for_pick(self) -> None:
+        if self.key_hold is None and self._pickable() is not None:
+            self.key_hold = hold_app_keys(self.app)
+
+    def _pickable(self) -> str | None:
         index = self.option_list.highlighted
-        if index is not None and 0 <= index < len(self.shown):
-            self.dismiss(self.shown[index][0])
+        return self.shown[index][0] if index is not None and 0 <= index < len(self.shown) else None
+
+    def action_pick(self) -> None:
+        if self._has_picked:
+            return  # a second Enter before the first one's pick was handled
+        entry_id = self._pickable()
+        if entry_id is None:
+            self.key_hold, held = None, self.key_hold
+            let_go(held)
+            return
+        self._has_picked = True
+        self.hold_keys_for_pick()
+        self.dismiss(entry_id)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -25,6 +25,7 @@ from textual.widgets import OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from pitui.core.checkpoints.file_diffs import FileDiff
+from pitui.ui.widgets.key_gate import hold_app_keys
 
 if TYPE_CHECKING:
     from pitui.ui.widgets.key_gate import KeyHold
@@ -77,6 +78,8 @@ class SummaryChooser(ModalScreen[Navigation | None]):
         self._answered = False
         self._key_hold: KeyHold | None = None
         """Keys held since Enter on a choice (see :class:`ChoiceList`)."""
+        self._files_shown = False
+        """The files rows are in the list (composed with it, or added since)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="navigate-dialog", classes="pitui-dialog"):
@@ -90,6 +93,7 @@ class SummaryChooser(ModalScreen[Navigation | None]):
         """The files rows (after a separator), once the files are known to differ."""
         if not self.diffs:
             return []
+        self._files_shown = True
         toggle = Option(restore_prompt(len(self.diffs), self.restore_files), id=_FILES)
         return [None, toggle, Option("Preview the file changes", id=_PREVIEW)]
 
@@ -97,12 +101,12 @@ class SummaryChooser(ModalScreen[Navigation | None]):
         options = self.query_one(OptionList)
         options.highlighted = 0
         options.focus()
+        self._show_files()  # offered between compose and mount: not shown yet
 
     def hold_keys(self) -> None:
         """Hold the keys typed from now on (once), until :meth:`let_keys_go`."""
-        hold = getattr(self.app, "hold_keys", None)  # pitui's app; a test app has none
-        if self._key_hold is None and hold is not None:
-            self._key_hold = hold()
+        if self._key_hold is None:
+            self._key_hold = hold_app_keys(self.app)
 
     def let_keys_go(self) -> None:
         """The keys held since the choice go on, to what has the focus now."""
@@ -133,10 +137,16 @@ class SummaryChooser(ModalScreen[Navigation | None]):
         if self._chosen_early is not None:
             self._finish(self._chosen_early)
             return
+        self._show_files()
+
+    def _show_files(self) -> None:
+        """The files rows and the hint as the files are now known (or still compared)."""
         lists = self.query(OptionList)
         if not lists:
-            return  # not composed yet: compose shows them
-        lists.first().add_options(self._files_options())
+            return  # not mounted yet (compose or on_mount shows them)
+        options = lists.first()
+        if self.diffs and not self._files_shown:
+            options.add_options(self._files_options())
         self.query_one("#navigate-hint", Static).update(self._hint())
 
     def action_toggle_files(self) -> None:

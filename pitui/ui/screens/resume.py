@@ -44,6 +44,8 @@ from pitui.core.session.listing_view import (
 )
 from pitui.errors import PituiError
 from pitui.ui.view.format import shorten_path
+from pitui.ui.widgets.key_gate import KeyHold, hold_app_keys, let_go
+from pitui.ui.widgets.picker_input import PickerInput
 from pitui.ui.widgets.session_rows import SessionRows
 
 Scope = Literal["current", "all"]
@@ -105,6 +107,10 @@ class ResumeScreen(ModalScreen[Path | None]):
         self.current_path = current_path
         self.renamer = rename
         self.scope: Scope = "current"
+        self._has_picked = False
+        self.key_hold: KeyHold | None = None
+        """The keys typed since a session was picked, held until the switch lets them go
+        (the Restore files question for its files is open, or none is asked)."""
         self.sort: SortMode = "threaded"
         self.name_filter: NameFilter = "all"
         self.search = parse_search_query("")
@@ -120,7 +126,7 @@ class ResumeScreen(ModalScreen[Path | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="resume"):
             yield Static(id="resume-header")
-            yield Input(placeholder="Search sessions", id="resume-search")
+            yield PickerInput(placeholder="Search sessions", id="resume-search")
             yield Static(id="resume-hints")
             yield Input(placeholder="New name", id="resume-rename")
             yield SessionRows(id="resume-rows")
@@ -365,13 +371,23 @@ class ResumeScreen(ModalScreen[Path | None]):
         self.set_focus(self.query_one("#resume-search", Input))
         self._redraw()
 
-    def _open(self) -> None:
+    def hold_keys_for_pick(self) -> None:
         row = self.rows.selected_row
-        if row is None:
+        if self.key_hold is None and self.mode == "list" and row is not None:
+            self.key_hold = hold_app_keys(self.app)
+
+    def _open(self) -> None:
+        if self._has_picked:
+            return  # a second Enter before the first one's pick was handled
+        row = self.rows.selected_row
+        if row is None or row.info.error is not None:
+            self.key_hold, held = None, self.key_hold
+            let_go(held)  # nothing opens: the keys typed since go on
+            if row is not None:
+                self._say(f"Cannot open {Path(row.info.path).name}: {row.info.error}", "error")
             return
-        if row.info.error is not None:
-            self._say(f"Cannot open {Path(row.info.path).name}: {row.info.error}", "error")
-            return
+        self._has_picked = True
+        self.hold_keys_for_pick()
         self.dismiss(Path(row.info.path))
 
     # ------------------------------------------------------------------ delete

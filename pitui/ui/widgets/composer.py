@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from pitui.core.attachments.file_index import ProjectFileIndex
     from pitui.core.attachments.images import PendingImage
     from pitui.ui.widgets.attachment_chips import AttachmentBar, AttachmentChip
+    from pitui.ui.widgets.key_gate import KeyHold
     from pitui.ui.widgets.suggestions import Suggestion, SuggestionList
 
 NEWLINE_KEYS = frozenset({"shift+enter", "ctrl+j"})
@@ -51,12 +52,16 @@ class Composer(TextArea):
             text: str,
             follow_up: bool = False,
             images: tuple[ImageContent, ...] = (),
+            key_hold: KeyHold | None = None,
         ) -> None:
             super().__init__()
             self.composer = composer
             self.text = text
             self.follow_up = follow_up
             self.images = images
+            self.key_hold = key_hold
+            """For a slash command: the keys typed after its Enter, held until the
+            command has opened its screen (whoever handles this lets them go)."""
             """Images attached in the composer (chips), to send with ``text``."""
 
         @property
@@ -89,9 +94,22 @@ class Composer(TextArea):
         self.attachments_enabled = False
         """Whether images can be attached (the app sends :attr:`Submitted.images`)."""
         self.images: list[PendingImage] = []
+        self._command_hold: KeyHold | None = None
+        """Held since a command's Enter: the keys already routed here go back to the app's
+        gate, in order, and reach what the command opens."""
+        self._suggested_for: tuple[str, tuple[int, int]] | None = None
+        """The text and cursor the suggestion list was last built for."""
 
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
+        if self._command_hold is not None:  # keys routed here before a command's Enter
+            from pitui.ui.widgets.key_gate import hand_back
+
+            if hand_back(self.app, self._command_hold, event):
+                event.stop()
+                event.prevent_default()
+                return
+            self._command_hold = None
         if self._complete_key(key) or await self._tool_key(key):
             event.stop()
             event.prevent_default()
@@ -178,7 +196,12 @@ class Composer(TextArea):
         self.clear()
         self.images = []
         self._show_chips()
-        self.post_message(self.Submitted(self, text, follow_up, images))
+        held = None
+        if text.startswith("/"):  # a command may open a screen: the keys after it wait
+            from pitui.ui.widgets.key_gate import hold_app_keys
+
+            held = self._command_hold = hold_app_keys(self.app)
+        self.post_message(self.Submitted(self, text, follow_up, images, held))
 
     def add_image(self, image: PendingImage) -> None:
         """Attach ``image`` to the next prompt (a chip shows it)."""
@@ -250,6 +273,7 @@ class Composer(TextArea):
         if suggestions is None:
             return
         text = self.text
+        self._suggested_for = (text, self.cursor_location)
         if text.startswith("/") and self.completer is not None:
             suggestions.show(self.completer(text))
             return
@@ -263,6 +287,7 @@ class Composer(TextArea):
         """Offer ``items`` in the list above the composer."""
         suggestions = self._suggestion_list()
         if suggestions is not None:
+            self._suggested_for = (self.text, self.cursor_location)
             suggestions.show(items)
 
     def _suggestion_list(self) -> SuggestionList | None:
@@ -273,10 +298,19 @@ class Composer(TextArea):
         return found.first() if found else None
 
     def _complete_key(self, key: str) -> bool:
-        """↑/↓ move, Tab completes, Enter completes and sends, Esc closes the list."""
+        """↑/↓ move, Tab completes, Enter completes and sends, Esc closes the list.
+
+        The list follows the text on ``Changed``, which arrives after the keys of a burst
+        already queued: one built for an older text is rebuilt first, so a key acts on the
+        suggestions for the text as it is now (none: the key is the editor's again).
+        """
         suggestions = self._suggestion_list()
         if suggestions is None or not suggestions.active:
             return False
+        if self._suggested_for != (self.text, self.cursor_location):
+            self.refresh_suggestions()
+            if not suggestions.active:
+                return False
         if key in ("up", "down"):
             suggestions.move(-1 if key == "up" else 1)
         elif key == "escape":

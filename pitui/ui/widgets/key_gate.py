@@ -20,6 +20,7 @@ of the first frame (``PituiApp.get_default_screen``, ``MainScreen.mount_composer
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Awaitable, Callable
 from typing import Protocol, TypeAlias, runtime_checkable
 
@@ -90,10 +91,12 @@ class KeyGate:
             self._later(self._send_waiting)
 
     def take(self, event: Held) -> bool:
-        """Keep ``event`` if keys are being held (True), else leave it to the caller."""
+        """Keep ``event`` if keys are being held (True), else leave it to the caller.
+        Kept in the order typed: a widget hands back keys it had been given before the
+        hold (see :func:`hand_back`), after keys the app took since."""
         if not self.holding:
             return False
-        self._waiting.append(event)
+        bisect.insort(self._waiting, event, key=lambda key: key.time)
         return True
 
     def _expire(self, generation: int) -> None:
@@ -108,12 +111,43 @@ class KeyGate:
             await self._route(self._waiting.pop(0))
 
 
+def hold_app_keys(app: object) -> KeyHold | None:
+    """A screen's hold on the keys typed from now on (its choice starts a flow that opens
+    the next screen after some work); None in an app without a key gate (a test's)."""
+    hold: Callable[[], KeyHold] | None = getattr(app, "hold_keys", None)
+    return hold() if hold is not None else None
+
+
+def hand_back(app: object, held: KeyHold | None, event: events.Key) -> bool:
+    """A key a widget was given before it took ``held`` (they were routed to it
+    before it had handled the key that took it): to the app's gate while ``held``
+    holds (True), to be routed again once it is let go."""
+    gate: KeyGate | None = getattr(app, "key_gate", None)
+    if held is None or not held.holding or gate is None:
+        return False
+    again = events.Key(event.key, event.character)  # unrouted (this one is spent)
+    again.time = event.time  # its place among the keys held
+    return gate.take(again)
+
+
+def let_go(held: KeyHold | None) -> None:
+    """Release ``held``, if there is one."""
+    if held is not None:
+        held.release()
+
+
 class KeyHold:
     """One hold of a :class:`KeyGate`, let go once (again: nothing)."""
 
     def __init__(self, gate: KeyGate, expiries: int) -> None:
         self._gate: KeyGate | None = gate
         self._expiries = expiries
+
+    @property
+    def holding(self) -> bool:
+        """Not let go yet (neither by :meth:`release` nor by the time limit)."""
+        gate = self._gate
+        return gate is not None and gate._expiries == self._expiries
 
     def release(self) -> None:
         """Let the keys go (once this is the last hold); nothing if the time limit has
