@@ -180,6 +180,9 @@ def _run_mode(module_name: str, args: argparse.Namespace) -> int:
         # hundreds of thousands of objects and triggers ~90 collections that find next
         # to nothing (~4% of the start-up work).
         gc.disable()
+        from pitui.ui.early_terminal import take_keys_early
+
+        take_keys_early()  # before Textual loads: keys typed meanwhile stay keys
     if module_name != "pitui.ui.app":
         _inert_output()
     try:

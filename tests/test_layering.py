@@ -411,6 +411,7 @@ def test_the_cycle_checker_sees_function_level_and_type_checking_imports(
 
 UI_RANKS: tuple[tuple[str, int], ...] = (
     ("pitui.ui.view", 0),
+    ("pitui.ui.early_terminal", 0),
     ("pitui.ui.live", 1),
     ("pitui.ui.widgets", 1),
     ("pitui.ui.theme", 1),

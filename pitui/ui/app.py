@@ -365,6 +365,9 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         if self.startup is None:
             resume_collection()
         from pitui.ui.controllers.signals import QuitSignals
+        from pitui.ui.early_terminal import hand_to_driver
+
+        hand_to_driver(self._driver)  # restore the terminal as pitui found it
 
         self._signals = QuitSignals(self.exit)
         self._signals.install()

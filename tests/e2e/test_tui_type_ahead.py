@@ -42,13 +42,30 @@ def test_keys_typed_from_the_launch_on_arrive_in_order(
         terminal.keys("BSpace")
         terminal.paste(PASTED)
         _type_slowly(terminal, THEN)
-        # No Enter in the burst: one typed before pitui puts the terminal in raw mode is
-        # a newline to the terminal's line discipline, not to pitui.
+        # No Enter in this burst (see the next test).
         expected = "fix the port to 8080 now"
         terminal.wait_for(lambda s: f"│ {expected} " in s, "the typed text in the composer")
         # The reply's usage (its text may scroll out of 24 rows before a poll sees it).
         terminal.send_until(" please", lambda s: "↓" in s.splitlines()[-1], "the reply")
         sessions = "".join(p.read_text() for p in (tmp_path / "home").rglob("*.jsonl"))
         assert f'"text":"{expected} please"' in sessions.replace('": "', '":"')
+    finally:
+        terminal.close()
+
+
+def test_a_prompt_and_return_typed_during_the_start_are_sent(tmp_path: Path) -> None:
+    """Return typed while Textual still loads is Return, not the line feed (Ctrl+J, a new
+    line in the composer) the terminal's cooked mode would make of it: pitui leaves
+    cooked mode before it loads Textual (pitui.ui.early_terminal)."""
+    project = tmp_path / "project"
+    project.mkdir()
+    terminal = Terminal(project, tmp_path / "home", 100, 30, socket=SOCKET)
+    try:
+        time.sleep(0.15)  # past the interpreter's own start, still before Textual's
+        _type_slowly(terminal, "say hi")
+        terminal.keys("Enter")
+        terminal.wait_for(lambda s: "↓" in s.splitlines()[-1], "the reply's usage")
+        sessions = "".join(p.read_text() for p in (tmp_path / "home").rglob("*.jsonl"))
+        assert '"text":"say hi"' in sessions.replace('": "', '":"')
     finally:
         terminal.close()
