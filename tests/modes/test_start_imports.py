@@ -160,9 +160,9 @@ def loaded(args: list[str], cwd: Path) -> set[str]:
     return set(probed(args, cwd)["modules"])
 
 
-def probed(args: list[str], cwd: Path) -> dict[str, Any]:
-    """The probe's report of a ``pitui ARGS`` process (checked: it loaded no CA bundle and
-    built no model meant to be built on first use)."""
+def probed(args: list[str], cwd: Path, *, turn: bool = True) -> dict[str, Any]:
+    """The probe's report of a ``pitui ARGS`` process (checked: it loaded no CA bundle and,
+    for a ``turn``, built no model meant to be built on first use)."""
     no_proxy = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
     proc = subprocess.run(
         [sys.executable, "-c", PROBE, *args],
@@ -178,7 +178,8 @@ def probed(args: list[str], cwd: Path) -> dict[str, Any]:
     probe = json.loads(proc.stdout.rsplit("PROBE ", 1)[1])
     assert probe["code"] == 0, proc.stderr
     assert probe["ca"] == []
-    assert probe["built"] == []
+    if turn:
+        assert probe["built"] == []
     report: dict[str, Any] = probe
     return report
 
@@ -273,18 +274,7 @@ def test_session_context_loads_no_tui_provider_tree_view_or_check(tmp_path: Path
     # ``pitui session context FILE``: the agent session the report is computed with, the
     # session code, nothing of the TUI, the providers, the tree view or the file check.
     fixture = Path(__file__).parents[1] / "fixtures" / "pi-oracle" / "before-compaction.v3.jsonl"
-    proc = subprocess.run(
-        [sys.executable, "-c", PROBE, "session", "context", str(fixture), "--json"],
-        cwd=tmp_path,
-        input="",
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert "PROBE " in proc.stdout, proc.stderr
-    probe = json.loads(proc.stdout.rsplit("PROBE ", 1)[1])
-    assert probe["code"] == 0, proc.stderr
+    probe = probed(["session", "context", str(fixture), "--json"], tmp_path, turn=False)
     modules = set(probe["modules"])
     assert "pitui.core.context_report" in modules
     unwanted = ["textual", "pitui.ui", "httpx", "pitui.ai.providers", "pitui.core.compaction.apply"]

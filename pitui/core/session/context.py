@@ -31,7 +31,7 @@ from pitui.core.session.entries import (
     SessionEntry,
     ThinkingLevelChangeEntry,
 )
-from pitui.core.session.table import EntryTable
+from pitui.core.session.table import EntryTable, positions_of
 
 
 class _Unset(Enum):
@@ -148,17 +148,15 @@ def _settings(table: EntryTable, path: list[int], context: SessionContext) -> in
     roles = list(map(table.roles.__getitem__, backward))
     model = _first(
         _model_at(table, backward[i])
-        for i in _merged(_positions_of(kinds, "model_change"), _positions_of(roles, "assistant"))
+        for i in _merged(positions_of(kinds, "model_change"), positions_of(roles, "assistant"))
     )
     thinking = _first(
         entry.thinking_level
-        for i in _positions_of(kinds, "thinking_level_change")
+        for i in positions_of(kinds, "thinking_level_change")
         if isinstance(entry := table.entry(backward[i]), ThinkingLevelChangeEntry)
     )
     compaction = _first(
-        backward[i]
-        for i in _positions_of(kinds, "compaction")
-        if _is_compaction(table, backward[i])
+        backward[i] for i in positions_of(kinds, "compaction") if _is_compaction(table, backward[i])
     )
     if model is not None:
         context.model = ModelRef(provider=model[0], model_id=model[1])
@@ -173,17 +171,6 @@ _T = TypeVar("_T")
 def _first(found: Iterator[_T | None]) -> _T | None:
     """The first of ``found`` that is not None (None if none is)."""
     return next((item for item in found if item is not None), None)
-
-
-def _positions_of(values: list[Any], wanted: Any) -> Iterator[int]:
-    """The indexes of ``wanted`` in ``values``, in order (each found by ``list.index``)."""
-    at = -1
-    while True:
-        try:
-            at = values.index(wanted, at + 1)
-        except ValueError:
-            return
-        yield at
 
 
 def _merged(first: Iterator[int], second: Iterator[int]) -> Iterator[int]:

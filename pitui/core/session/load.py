@@ -24,7 +24,12 @@ import msgspec
 from pitui.core.session.bulk import bulk_allocation
 from pitui.core.session.ids import CURRENT_SESSION_VERSION
 from pitui.core.session.migrate import file_version, migrate_objects
-from pitui.core.session.table import FAST_DECODE_ERRORS, EntryTable, parse_json_line
+from pitui.core.session.table import (
+    FAST_DECODE_ERRORS,
+    EntryTable,
+    parse_json_line,
+    positions_of,
+)
 from pitui.core.session.writer import dumps_line
 from pitui.errors import SessionError
 
@@ -417,7 +422,7 @@ def _cut_broken_links(table: EntryTable, report: LoadReport) -> None:
     ppos = table.parent_positions()
     # Searched in C (list.index, map): a Python step per entry costs ~5 ms on 100k.
     # Position -1 is a root or a parent not in the file; roots are few.
-    missing = [at for at in _positions_of(ppos, -1) if parents[at] is not None]
+    missing = [at for at in positions_of(ppos, -1) if parents[at] is not None]
     for position in missing:  # (its position stays -1 in ppos)
         report.missing_parents.append(ids[position])
         table.set_parent(position, None)
@@ -426,17 +431,6 @@ def _cut_broken_links(table: EntryTable, report: LoadReport) -> None:
         for cut in _cycle_cuts(table.parent_positions()):
             report.cycles.append(ids[cut])
             table.set_parent(cut, None)
-
-
-def _positions_of(values: list[int], wanted: int) -> Iterator[int]:
-    """The positions of ``wanted`` in ``values``, in order (each found by ``list.index``)."""
-    at = -1
-    while True:
-        try:
-            at = values.index(wanted, at + 1)
-        except ValueError:
-            return
-        yield at
 
 
 def _cycle_cuts(ppos: list[int]) -> list[int]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
@@ -325,3 +326,15 @@ def _with_base_fields(raw: dict[str, Any]) -> dict[str, Any]:
         "parentId": parent if isinstance(parent, str) else None,
         "timestamp": stamp if isinstance(stamp, str) else "",
     }
+
+
+def positions_of(values: list[Any], wanted: Any) -> Iterator[int]:
+    """The indexes of ``wanted`` in ``values``, in order (each found by ``list.index``, a C
+    scan: the table's columns are long)."""
+    at = -1
+    while True:
+        try:
+            at = values.index(wanted, at + 1)
+        except ValueError:
+            return
+        yield at
