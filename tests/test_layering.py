@@ -423,6 +423,7 @@ UI_RANKS: tuple[tuple[str, int], ...] = (
     ("pitui.ui.commands", 4),
     ("pitui.ui.controllers", 5),
     ("pitui.ui.app", 6),
+    ("pitui.ui.app_themes", 6),
     ("pitui.ui.launch", 7),
 )
 """Inside ``pitui.ui`` a module imports only its own rank or lower: view < live, widgets <

@@ -24,16 +24,16 @@ from textual.screen import Screen
 
 from pitui.core.keybindings import Keybindings
 from pitui.core.session.bulk import resume_collection
-from pitui.core.themes import theme_name_for
 from pitui.core.usage import UsageTotals
 from pitui.errors import PituiError
+from pitui.ui.app_themes import PiThemedApp
 from pitui.ui.commands.actions import BY_ID
 from pitui.ui.commands.keymap import bindings, key_set
 from pitui.ui.host import HostServices
 from pitui.ui.live.bridge import AgentEventBatch, EventBridge, Subscribe
 from pitui.ui.live.session import NO_SESSION_NOTICE, LiveSession
 from pitui.ui.screens.main import MainScreen
-from pitui.ui.theme import ThemeCatalog, fallback_variables, to_textual_theme
+from pitui.ui.theme import ThemeCatalog
 from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.pvector import changed_positions
 from pitui.ui.view.session_info import SessionInfo
@@ -77,7 +77,7 @@ class PituiMainScreen(MainScreen):
     BINDINGS: ClassVar[list[BindingType]] = list(bindings("screen"))
 
 
-class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's keys have no id
+class PituiApp(HostServices, PiThemedApp, inherit_bindings=False):  # Textual's keys have no id
     """pitui's full-screen UI."""
 
     # What the first, empty screen needs. The item widgets' stylesheets (conversation.tcss,
@@ -249,21 +249,6 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         assert isinstance(screen, MainScreen)
         return screen
 
-    @property
-    def themes(self) -> ThemeCatalog:
-        """The pi themes found at start-up."""
-        return self._catalog if self._catalog is not None else ThemeCatalog()
-
-    def switch_theme(self, name: str) -> bool:
-        """Switch to the pi theme called ``name`` (or a ``light/dark`` pair); False if
-        there is no such theme."""
-        wanted = theme_name_for(name)
-        theme = self._catalog.themes.get(wanted) if self._catalog is not None else None
-        if theme is None:
-            return False
-        self.theme = theme.textual_name
-        return True
-
     def update_info(self, info: SessionInfo) -> None:
         """New session facts (model, name, window …) for the status bar."""
         self.info = info
@@ -301,19 +286,6 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
         from pitui.ui.commands.palette import system_commands  # the palette is open: loaded
 
         return system_commands(self, super().get_system_commands(screen))
-
-    _theme_installed = False
-    """The pi theme is chosen (see :meth:`_install_themes`)."""
-
-    def get_css_variables(self) -> dict[str, str]:
-        # Textual's App.__init__ makes its stylesheet with the variables of its own default
-        # theme (~300 colours worked out); ours replaces them before anything is parsed.
-        if not self._theme_installed:
-            return {}
-        return super().get_css_variables()
-
-    def get_theme_variable_defaults(self) -> dict[str, str]:
-        return fallback_variables()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Ctrl+C / Ctrl+D are pi's clear / exit only where they apply (see KeyController)."""
@@ -401,34 +373,6 @@ class PituiApp(HostServices, App[None], inherit_bindings=False):  # Textual's ke
             await startup(self)
         finally:
             resume_collection()
-
-    def _install_themes(self) -> list[str]:
-        """Register the pi themes and make the chosen one current, before the stylesheet is
-        first parsed: setting ``theme`` later re-parses every stylesheet (~25 ms) and drops
-        the parse cache, so the first screen's widget CSS is parsed from scratch again."""
-        catalog = self._catalog if self._catalog is not None else ThemeCatalog()
-        for theme in catalog.themes.values():
-            self.register_theme(to_textual_theme(theme))
-        warnings = [str(p) for p in catalog.problems]
-        chosen = catalog.themes.get(theme_name_for(self._theme_name))
-        self._theme_installed = True
-        if chosen is not None:
-            self._set_initial_theme(chosen.textual_name, dark=chosen.dark)
-        else:  # Textual's default theme stays
-            self.stylesheet.set_variables(self.get_css_variables())
-            if catalog.themes:
-                warnings.append(f"Unknown theme {self._theme_name!r}")
-        return warnings
-
-    def _set_initial_theme(self, name: str, *, dark: bool) -> None:
-        """What ``App._watch_theme`` does, without scheduling a CSS re-parse (nothing has
-        been parsed yet: the stylesheet is built once, with these variables)."""
-        self.set_reactive(App.theme, name)
-        self.stylesheet.set_variables(self.get_css_variables())
-        stale = {c: False for c in self.classes if c.startswith("-theme-")}
-        classes = {**stale, f"-theme-{name}": True, "-dark-mode": dark, "-light-mode": not dark}
-        self.update_classes(classes, update=False)
-        self._refresh_truecolor_filter(self.ansi_theme)
 
     async def attach_session(self, live: LiveSession) -> None:
         """Connect a session after the first frame (sessions load after the UI shows).
