@@ -207,10 +207,9 @@ def estimate_range_tokens(table: EntryTable, positions: Sequence[int]) -> int:
     varying length; 0.2% off on bench/gen_session.py's 100k-entry file). Entries not read
     from a line (built in this process) are estimated exactly.
     """
-    raws = table.raws
     step = max(1, len(positions) // _TOKEN_SAMPLES)
     exact = line_bytes = sample_bytes = sample_tokens = 0
-    found = list(map(raws.__getitem__, positions))
+    found = table.raws_at(positions)
     try:  # every one read from a line (the usual case): sized in C, each touched once
         line_bytes = sum(map(bytes.__len__, cast("list[bytes]", found)))
     except TypeError:  # some built in this process

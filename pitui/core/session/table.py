@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
@@ -147,6 +147,16 @@ class EntryTable:
         if raw == b"":
             raw = self._given_up(position)
         return raw if isinstance(raw, bytes) else None
+
+    def raws_at(self, positions: Sequence[int]) -> list[Raw]:
+        """The raw data at ``positions`` (lines given up read again): for readers that
+        take many at once rather than :meth:`line` / :meth:`raw` one by one."""
+        found = list(map(self.raws.__getitem__, positions))
+        if b"" in found:
+            found = [
+                self._given_up(p) if r == b"" else r for p, r in zip(positions, found, strict=True)
+            ]
+        return found
 
     def _given_up(self, position: int) -> Raw:
         """A given-up line, read again; if the file no longer has it as it was, the

@@ -16,6 +16,7 @@ from pitui.ai import _base
 from pitui.ai.types import AssistantMessage
 from pitui.core.compaction.cut import prepare_compaction
 from pitui.core.compaction.view import path_view
+from pitui.core.context_unsent import estimate_range_tokens
 from pitui.core.session.entries import MessageEntry
 from pitui.core.session.fork import fork_store
 from pitui.core.session.store import SessionStore
@@ -143,3 +144,15 @@ async def test_a_long_lived_process_types_entries_with_shared_strings(
     assert len(models) > 10 and len({id(m) for m in models}) == len(set(models))
     for store in (plain, shared):
         await store.close()
+
+
+async def test_a_range_estimate_reads_given_up_lines_again(tmp_path: Path) -> None:
+    """A compaction's replaced range (the context report's one row) may hold lines the
+    TUI gave up: they are sized and sampled as the lines they are, not as empty ones."""
+    store = await _open_typed(tmp_path, LARGE)
+    table = store.table
+    positions = list(range(len(table)))
+    before = estimate_range_tokens(table, positions)
+    assert store.release_typed_lines() > 100
+    assert estimate_range_tokens(table, positions) == before
+    await store.close()
