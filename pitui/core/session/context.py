@@ -148,7 +148,7 @@ def _settings(table: EntryTable, path: list[int], context: SessionContext) -> in
     roles = list(map(table.roles.__getitem__, backward))
     model = _first(
         _model_at(table, backward[i])
-        for i in _merged(positions_of(kinds, "model_change"), positions_of(roles, "assistant"))
+        for i in heapq.merge(positions_of(kinds, "model_change"), positions_of(roles, "assistant"))
     )
     thinking = _first(
         entry.thinking_level
@@ -171,11 +171,6 @@ _T = TypeVar("_T")
 def _first(found: Iterator[_T | None]) -> _T | None:
     """The first of ``found`` that is not None (None if none is)."""
     return next((item for item in found if item is not None), None)
-
-
-def _merged(first: Iterator[int], second: Iterator[int]) -> Iterator[int]:
-    """Two increasing index sequences as one, in order."""
-    return heapq.merge(first, second)
 
 
 def _emit(

@@ -238,15 +238,11 @@ class TreeView:
         """The tool calls of an assistant entry: a typed one's own (its arguments are not
         decoded a second time to be kept beside the model's), else read from its line."""
         if self.table.is_typed(position):
-            from pitui.ai.types import AssistantMessage, ToolCall  # loaded: an entry is typed
+            from pitui.ai.types import AssistantMessage  # loaded: an entry is typed
 
             message = getattr(self.table.entry(position), "message", None)
             if isinstance(message, AssistantMessage):
-                return [
-                    (block.id, block.name, block.arguments)
-                    for block in message.content
-                    if isinstance(block, ToolCall)
-                ]
+                return [(call.id, call.name, call.arguments) for call in message.tool_calls()]
         message = row_fields(self.table, position).get("message")
         return tool_calls_of(message if isinstance(message, dict) else {})
 

@@ -43,11 +43,9 @@ class PositionSet:
     __slots__ = ("_flags",)
 
     def __init__(self, positions: Iterable[int] = (), size: int = 0) -> None:
-        self._flags = flags = bytearray(size)
+        self._flags = bytearray(size)
         for position in positions:
-            if position >= len(flags):
-                flags.extend(bytes(position + 1 - len(flags)))
-            flags[position] = 1
+            self.add(position)
 
     def __contains__(self, position: object) -> bool:
         if not isinstance(position, int):
