@@ -148,10 +148,10 @@ class GitWatch:
         the git dirs new there go into ``found``."""
         pending = [top]
         while pending:
-            if len(self._folders) >= MAX_FOLDERS:
-                self.complete = False
-                return
             folder = pending.pop()
+            if folder not in self._folders and len(self._folders) >= MAX_FOLDERS:
+                self.complete = False  # only new folders are left out: known ones are
+                continue  # always listed again (a git dir made at the top is caught)
             pending += [p for p in self._record(folder, found) if p not in self._folders]
 
     def _record(self, folder: str, found: list[GitDir]) -> list[str]:

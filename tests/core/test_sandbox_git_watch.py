@@ -116,3 +116,16 @@ def test_a_huge_tree_is_watched_in_part_and_says_so(
     assert not watch.complete and note is not None and "more than" in note
     watch.before_call()
     assert check_new_git_dirs(watch) is None  # said once
+
+
+def test_a_watch_at_its_folder_limit_still_sees_the_folders_it_knows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sandbox_git_watch, "MAX_FOLDERS", 5)
+    for index in range(10):
+        (tmp_path / f"d{index}").mkdir()
+    watch = GitWatch(tmp_path)
+    watch.before_call()
+    assert not watch.complete
+    _git_dir(tmp_path / ".git")  # made at the top, which the watch knows
+    assert _paths(watch.after_call()) == {str(tmp_path / ".git")}
