@@ -147,15 +147,19 @@ def in_git_dir(target: str, project: str) -> bool:
     """``target`` (a real path beneath ``project``, itself real) is where git finds code
     to run, or would make a git dir: in a ``.git``, named ``HEAD`` or ``commondir``, in a
     folder git takes as a bare git dir, or in what :func:`protected_paths` keeps
-    read-only (a ``core.hooksPath`` folder, a submodule's ``.git``). Blocking (a few
+    read-only (a ``core.hooksPath`` folder, the root's or a nested repository's, a
+    submodule's ``.git``). Blocking (a few
     ``lstat`` a folder above it)."""
     parts = os.path.relpath(target, project).split(os.sep)
     if ".git" in parts or parts[-1] in ("HEAD", "commondir"):
         return True
     folder = os.path.dirname(target)
+    nested: list[str] = []  # the repositories above it: their hooksPath folders count too
     while folder != project and folder.startswith(project.rstrip("/") + "/"):
         if looks_bare(folder):
             return True
+        if os.path.lexists(git := os.path.join(folder, ".git")):
+            nested.append(git)
         folder = os.path.dirname(folder)
-    kept = protected_paths(project)
+    kept = protected_paths(project, nested_git=tuple(nested))
     return any(target == path or target.startswith(path.rstrip("/") + "/") for path in kept)

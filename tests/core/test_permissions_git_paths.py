@@ -24,6 +24,10 @@ def project(tmp_path: Path) -> Path:
     subprocess.run(["git", "-C", str(folder), "config", "core.hooksPath", ".husky"], check=True)
     (folder / ".husky").mkdir()
     subprocess.run(["git", "init", "-q", "--bare", str(folder / "fixtures" / "repo")], check=True)
+    vendored = folder / "vendor" / "lib"  # a nested repository with husky's hooks too
+    subprocess.run(["git", "init", "-q", str(vendored)], check=True)
+    subprocess.run(["git", "-C", str(vendored), "config", "core.hooksPath", ".husky"], check=True)
+    (vendored / ".husky").mkdir()
     return folder
 
 
@@ -37,6 +41,7 @@ def project(tmp_path: Path) -> Path:
         "fixtures/repo/config",
         "fixtures/repo/hooks/post-checkout",
         ".husky/pre-commit",
+        "vendor/lib/.husky/pre-commit",
     ],
 )
 @pytest.mark.parametrize("mode", ["workspace", "edits"])
