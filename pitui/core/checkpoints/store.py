@@ -70,11 +70,8 @@ class ShadowStore:
         """True once the store has been created (a first checkpoint was taken)."""
         return (self.git_dir / "objects").is_dir()
 
-    async def ensure(self) -> None:
-        """Create the store if needed, and (re)write its config and attributes."""
-        await asyncio.to_thread(self._ensure_files)
-
     def _ensure_files(self) -> None:
+        """Create the store if needed, and (re)write its config and attributes."""
         private_dir(self.git_dir)
         for sub in ("objects/info", "objects/pack", "refs/heads", "refs/tags", "info"):
             (self.git_dir / sub).mkdir(parents=True, exist_ok=True, mode=0o700)
