@@ -498,10 +498,8 @@ class BranchesController:
             return
         # The keys typed while the files are compared wait for the question (or go on
         # at once when there is none).
-        held = self.host.hold_keys()
+        held = self.host.hold_keys() if leaf is not None else None
         files = await self._files_for_move(leaf, held=held) if leaf is not None else None
-        if leaf is None:
-            held.release()
         if files == CANCELLED or (files is not None and not await self._restore(files)):
             return
         await session.clone()
