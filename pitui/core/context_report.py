@@ -10,6 +10,7 @@ this report; the TUI's context inspector shows it.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,7 @@ from pitui.core.messages import CustomMessage
 from pitui.core.resources.skill_prompt import format_skills_for_prompt
 from pitui.core.session.context import UNSET, LeafArg, ModelRef, SessionContext
 from pitui.core.session.store import SessionStore
+from pitui.core.session.table import KeptJson, plain_json
 from pitui.errors import SessionError
 
 if TYPE_CHECKING:
@@ -116,7 +118,7 @@ class ContextReport:
     custom: list[CustomSwitches]
     compacted: Compacted | None = None
     """What the compaction in effect replaced on this branch, as one row (None: none)."""
-    message_json: dict[int, dict[str, Any]] = field(default_factory=dict)
+    message_json: dict[int, KeptJson] = field(default_factory=dict)
     """The JSON loaded messages were read from (by ``id``), to print them as read."""
     skills_block: str = ""
     """The part of the system prompt that lists the skills ("" when it lists none)."""
@@ -150,16 +152,22 @@ class ContextReport:
 
         With ``lazy_rows``, ``notSent`` is the list of :class:`NotSent` rows themselves
         (msgspec structs, which ``msgspec.json.encode`` writes as these same objects): a
-        writer encoding it a chunk at a time never holds 100k dicts.
+        writer encoding it a chunk at a time never holds 100k dicts; and
+        ``agentMessages`` and ``llmMessages`` are iterators, whose messages read from the
+        file are their JSON encoded already (a :class:`~pitui.core.session.table.JsonSlice`,
+        which orjson writes as it is with ``default=json_fragment``).
         """
+        dump = self._dump if lazy_rows else self._dump_plain
+        agent = map(dump, self.transcript)
+        llm = (self._dump_sent(m, dump) for m in self.messages if not m.synthetic)
         return {
             "leafId": self.leaf_id,
             "entryCount": self.entry_count,
             "model": self.model.to_json_dict() if self.model else None,
             "thinkingLevel": self.thinking_level,
-            "agentMessages": [self._dump(m) for m in self.transcript],
+            "agentMessages": agent if lazy_rows else list(agent),
             # pi's convertToLlm output; what the request adds besides is under "messages".
-            "llmMessages": [self._dump_sent(m) for m in self.messages if not m.synthetic],
+            "llmMessages": llm if lazy_rows else list(llm),
             "systemPrompt": {"text": self.system_prompt, "tokens": self.system_tokens},
             "skills": {
                 "text": self.skills_block,
@@ -192,10 +200,13 @@ class ContextReport:
         # tests prove it), so that JSON is used as is; built ones are dumped.
         return self.message_json.get(id(message)) or message.to_json_dict()
 
-    def _dump_sent(self, sent: SentMessage) -> Any:
+    def _dump_plain(self, message: AgentMessage) -> Any:
+        return plain_json(self._dump(message))
+
+    def _dump_sent(self, sent: SentMessage, dump: Callable[[AgentMessage], Any]) -> Any:
         source = self._source_of(sent)
         if source is not None and (source is sent.message or source == sent.message):
-            return self._dump(source)  # an unchanged copy of a loaded message
+            return dump(source)  # an unchanged copy of a loaded message
         return sent.message.to_json_dict()
 
     def _source_of(self, sent: SentMessage) -> AgentMessage | None:

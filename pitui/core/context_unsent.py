@@ -209,17 +209,23 @@ def estimate_range_tokens(table: EntryTable, positions: Sequence[int]) -> int:
     """
     step = max(1, len(positions) // _TOKEN_SAMPLES)
     exact = line_bytes = sample_bytes = sample_tokens = 0
-    found = table.raws_at(positions)
-    try:  # every one read from a line (the usual case): sized in C, each touched once
-        line_bytes = sum(map(bytes.__len__, cast("list[bytes]", found)))
-    except TypeError:  # some built in this process
-        line_bytes = 0
-        for position, raw in zip(positions, found, strict=True):
-            if raw.__class__ is bytes:
-                line_bytes += len(raw)
-            else:
-                exact += estimate_raw_entry(table.raw(position))
-    for raw in found[::step]:
+    known = table.line_bytes(positions) if positions else None
+    if known is not None:  # every one a line, its size known from loading: none touched
+        line_bytes = known
+        found = table.raws_at(positions[::step])
+    else:
+        found = table.raws_at(positions)
+        try:  # every one read from a line (the usual case): sized in C, each touched once
+            line_bytes = sum(map(bytes.__len__, cast("list[bytes]", found)))
+        except TypeError:  # some built in this process
+            line_bytes = 0
+            for position, raw in zip(positions, found, strict=True):
+                if raw.__class__ is bytes:
+                    line_bytes += len(raw)
+                else:
+                    exact += estimate_raw_entry(table.raw(position))
+        found = found[::step]
+    for raw in found:
         if raw.__class__ is bytes:
             sample_bytes += len(raw)
             sample_tokens += estimate_raw_entry(line_row_fields(raw))

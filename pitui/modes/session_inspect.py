@@ -27,6 +27,7 @@ from pitui.core.session.bulk import bulk_allocation
 from pitui.core.session.context import UNSET, LeafArg
 from pitui.core.session.listing import resolve_session
 from pitui.core.session.store import SessionStore, read_session_bytes
+from pitui.core.session.table import json_fragment, plain_json
 from pitui.errors import SessionError
 
 
@@ -73,9 +74,13 @@ def _to_json(data: Any) -> bytes:
         # alike), encoded from the structs without a dict per row.
         return msgspec.json.encode(data)
     try:
-        return orjson.dumps(data)  # the fastest; the same bytes as pydantic_core's
+        # The fastest; the same bytes as pydantic_core's. Messages kept encoded are
+        # written as they are.
+        return orjson.dumps(data, default=json_fragment)
     except TypeError:  # an integer beyond 64 bits, a lone surrogate, a non-str key
         pass
+    if isinstance(data, list):  # messages kept encoded (for orjson alone): as objects
+        data = list(map(plain_json, data))
     try:
         return pydantic_core.to_json(data)
     except (ValueError, TypeError):

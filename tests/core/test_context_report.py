@@ -33,7 +33,7 @@ from pitui.core.context_unsent import (
 )
 from pitui.core.message_text import message_preview, message_text
 from pitui.core.session.context import UNSET
-from pitui.core.session.table import EntryTable
+from pitui.core.session.table import EntryTable, plain_json
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from tests.core.session.helpers import ORACLE
 
@@ -286,4 +286,4 @@ async def test_printed_messages_are_the_json_they_were_read_from(tmp_path: Path)
     report = await report_for_file(path, keep_json=True)
     read = [m for m in report.transcript if m.role in ("user", "assistant", "toolResult")]
     assert read and all(id(m) in report.message_json for m in read)  # message entries
-    assert all(report.message_json[id(m)] == m.to_json_dict() for m in read)
+    assert all(plain_json(report.message_json[id(m)]) == m.to_json_dict() for m in read)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterator, Sequence
 from enum import Enum
-from typing import Any, Final, Literal, TypeVar
+from typing import Final, Literal, TypeVar
 
 import msgspec
 
@@ -31,7 +31,7 @@ from pitui.core.session.entries import (
     SessionEntry,
     ThinkingLevelChangeEntry,
 )
-from pitui.core.session.table import EntryTable, positions_of
+from pitui.core.session.table import EntryTable, KeptJson, positions_of
 
 
 class _Unset(Enum):
@@ -62,8 +62,9 @@ class SessionContext(msgspec.Struct):
     model: ModelRef | None = None
     leaf_id: str | None = None
     """The entry the context was built at (None for an empty context)."""
-    message_json: dict[int, dict[str, Any]] = msgspec.field(default_factory=dict)
-    """With ``keep_json``: the JSON each message was read from, by ``id(message)``."""
+    message_json: dict[int, KeptJson] = msgspec.field(default_factory=dict)
+    """With ``keep_json``: the JSON each message was read from, by ``id(message)``
+    (encoded already, see :func:`~pitui.core.session.table.kept_json`)."""
     entry_ids: list[str] = msgspec.field(default_factory=list)
     """Parallel to ``messages``: the entry each message stands for (the compaction's own
     id for its summary)."""
@@ -177,7 +178,7 @@ def _emit(
     table: EntryTable,
     positions: Sequence[int],
     context: SessionContext,
-    sink: dict[int, dict[str, Any]] | None,
+    sink: dict[int, KeptJson] | None,
 ) -> None:
     types, ids = table.types, table.ids
     out, out_ids = context.messages, context.entry_ids

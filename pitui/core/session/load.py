@@ -16,6 +16,7 @@ import io
 import itertools
 import json
 import operator
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -368,6 +369,8 @@ def _fast_table(
     ids, parents, types, roles = table.ids, table.parents, table.types, table.roles
     index: dict[str, int] = {}
     add_id, add_parent, add_type, add_role = ids.append, parents.append, types.append, roles.append
+    sizes = table.line_sizes = array("I")
+    add_size = sizes.append
     # One str object per distinct type/role, and a parent is its entry's own id object:
     # 100k entries would otherwise keep ~300k small strings (~17 MB) of repeated text.
     names: dict[str, str] = {}
@@ -377,6 +380,7 @@ def _fast_table(
     try:
         for line in body:
             head = decode(line)
+            add_size(len(line))  # (while the line is at hand: see EntryTable.line_sizes)
             kind = head.type
             entry_id = head.id
             parent = head.parentId

@@ -1,0 +1,57 @@
+"""``pitui session context --json``'s writer: messages kept encoded are written as the
+report's plain JSON would be, byte for byte, also where orjson refuses a message."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from pitui.core.context_report import report_for_file
+from pitui.core.session.table import JsonSlice
+from pitui.modes.session_inspect import _json_pieces
+from tests.core.session.helpers import ORACLE, assistant, entry
+
+HEADER = {"type": "session", "version": 3, "id": "s1", "timestamp": "t", "cwd": "/"}
+
+
+@pytest.fixture(autouse=True)
+def _fast_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
+
+
+def _written(data: dict[str, object]) -> bytes:
+    out = io.BytesIO()
+    for piece in _json_pieces(data):
+        out.write(piece)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("name", ["before-compaction.v3.jsonl", "large-session.v3.jsonl"])
+async def test_the_streamed_report_is_the_plain_reports_bytes(name: str) -> None:
+    report = await report_for_file(ORACLE / name, keep_json=True)
+    assert any(isinstance(k, JsonSlice) for k in report.message_json.values())
+    assert _written(report.to_json(lazy_rows=True)) == _written(report.to_json())
+
+
+async def test_a_message_orjson_refuses_is_written_with_the_others(tmp_path: Path) -> None:
+    # An integer beyond 64 bits: its chunk goes to the next encoder, the messages kept
+    # encoded beside it as the objects they encode.
+    huge = 2**70
+    lines = [
+        HEADER,
+        entry("a", None),
+        entry("b", "a", message=assistant("fine")),
+        entry("c", "b", message={**assistant("big"), "extra": huge}),
+        entry("d", "c"),
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    report = await report_for_file(path, keep_json=True)
+    kept = list(report.message_json.values())
+    assert sum(isinstance(k, JsonSlice) for k in kept) == len(kept) - 1
+    streamed = _written(report.to_json(lazy_rows=True))
+    assert streamed == _written(report.to_json())
+    assert json.loads(streamed)["agentMessages"][2]["extra"] == huge
