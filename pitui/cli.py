@@ -128,6 +128,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             # collection would walk every object the command built (a 100k-entry
             # session's table) only to free memory the OS takes back anyway.
             gc.freeze()
+            if args_list[0] == "session":
+                # Nor is it freed: what a session command built (``session context``
+                # keeps its report, see pitui.modes.session_inspect) is ~90 ms of
+                # deallocation on a 100k-entry file. Session files are flushed at every
+                # write (pitui.core.session.writer), as print mode relies on too.
+                _end_process(code)
         return code
     args = build_parser().parse_args(args_list)
     module_name = _mode_module(args)

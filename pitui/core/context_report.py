@@ -124,6 +124,8 @@ class ContextReport:
     """The part of the system prompt that lists the skills ("" when it lists none)."""
     skill_names: list[str] = field(default_factory=list)
     """The skills that block advertises, in order."""
+    store: SessionStore | None = None
+    """The session store it was read from."""
 
     @property
     def skills_tokens(self) -> int:
@@ -299,6 +301,7 @@ async def build_context_report(
         message_json=context.message_json,
         skills_block=skills_block,
         skill_names=skill_names,
+        store=store,
     )
 
 

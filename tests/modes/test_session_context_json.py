@@ -3,8 +3,12 @@ report's plain JSON would be, byte for byte, also where orjson refuses a message
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +18,7 @@ from pitui.core.session.table import JsonSlice
 from pitui.modes.session_inspect import _json_pieces
 from tests.core.session.helpers import ORACLE, assistant, entry
 
+COMPACTED = ORACLE / "before-compaction.v3.jsonl"
 HEADER = {"type": "session", "version": 3, "id": "s1", "timestamp": "t", "cwd": "/"}
 
 
@@ -55,3 +60,45 @@ async def test_a_message_orjson_refuses_is_written_with_the_others(tmp_path: Pat
     streamed = _written(report.to_json(lazy_rows=True))
     assert streamed == _written(report.to_json())
     assert json.loads(streamed)["agentMessages"][2]["extra"] == huge
+
+
+def test_a_session_command_ends_its_process_without_freeing_what_it_built(
+    tmp_path: Path,
+) -> None:
+    # ``pitui session context``: the report (and the file's table) stays until the
+    # process ends, which is without the interpreter's teardown (no ~90 ms freeing a
+    # 100k-entry file's objects); exit functions run, and all the output arrives.
+    probe = (
+        "import atexit, sys\n"
+        "atexit.register(print, 'exit functions ran')\n"
+        f"sys.argv = ['pitui', 'session', 'context', {str(COMPACTED)!r}, '--json']\n"
+        "from pitui.cli import main\n"
+        "main()\n"
+        "print('not reached: the process ended inside main')\n"
+    )
+    env = {**os.environ, "PITUI_HOME": str(tmp_path), "PITUI_DEMO_PACE_MS": "0"}
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    printed, _, rest = result.stdout.partition("\n")
+    assert json.loads(printed)["agentMessages"]
+    assert rest == "exit functions ran\n"
+
+
+def test_the_printed_report_stays_with_its_table() -> None:
+    import pitui.modes.session_inspect as inspect_module
+
+    inspect_module._KEPT.clear()
+    with contextlib.redirect_stdout(io.TextIOWrapper(io.BytesIO())):
+        assert inspect_module.cmd_context([str(COMPACTED)]) == 0
+    (report,) = inspect_module._KEPT
+    assert report.store is not None and report.store.entry_count() == report.entry_count
+    inspect_module._KEPT.clear()

@@ -108,12 +108,24 @@ def kept_json(found: dict[str, Any], line: bytes) -> KeptJson:
         return found
     if b"null" in encoded and orjson.loads(encoded) != found:
         return found
-    start = line.find(encoded)
+    # pi writes the message last: its end is checked first (a search costs ~1 µs more).
+    stop = len(line) - 1
+    start = stop - len(encoded) if line.endswith(b"}") else -1
+    if start < 0 or not line.startswith(encoded, start):
+        start = line.find(encoded)
     if start >= 0:
         return JsonSlice(line, start, start + len(encoded))
     # A copy of its own size: orjson's bytes keep their 4 KB buffer (100 MB on 25k).
     own = memoryview(encoded).tobytes()
     return JsonSlice(own, 0, len(own))
+
+
+def encoded_list(kept: list[Any]) -> bytes | None:
+    """A list of :class:`JsonSlice` objects as the JSON array orjson writes of the objects they
+    encode (one join, no call per item from the encoder); None if any is not one."""
+    if not kept or any(item.__class__ is not JsonSlice for item in kept):
+        return None
+    return b"[" + b",".join([item.data[item.start : item.stop] for item in kept]) + b"]"
 
 
 def plain_json(kept: Any) -> Any:
