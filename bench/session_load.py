@@ -11,12 +11,21 @@ Prints, per generated file (deterministic seed):
   as a whole process printing the context as JSON.
 Targets (issue 5): faster than pi's 1.07 s in-process and 2.25 s whole-process.
 The machine may be shared: CPU times are printed beside wall times.
+
+``--instructions [--tree DIR]`` instead counts the instructions of the whole
+``session context --json`` process under ``valgrind --tool=callgrind`` (load-independent,
+±2 %), with its user+system CPU time and peak RSS (GNU time), for this checkout and, with
+``--tree``, another one (``git archive <commit> | tar -x -C DIR``), as A/B; both output
+the same bytes or it says so. ``PYTHONHASHSEED=0``, no address randomisation, a fresh
+``PITUI_HOME`` and the same working directory for every run.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import compileall
+import hashlib
 import json
 import os
 import resource
@@ -158,15 +167,70 @@ def report(mode: str, runs: int, pi_dir: Path | None) -> None:
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
 
+def _environment(tree: Path, home: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(PYTHONPATH=str(tree), PYTHONHASHSEED="0", PITUI_HOME=home, HOME=home)
+    return env
+
+
+def _counted(tree: Path, path: Path) -> tuple[int, float, float, str]:
+    """(instructions, CPU s, peak RSS MB, output digest) of ``session context --json``
+    on ``path`` with the pitui of ``tree``."""
+    command = [sys.executable, "-m", "pitui", "session", "context", str(path), "--json"]
+    with tempfile.TemporaryDirectory() as home:
+        env = _environment(tree, home)
+        out = Path(home) / "callgrind.out"
+        valgrind = ["setarch", "-R", "valgrind", "--tool=callgrind", "--dump-instr=no"]
+        subprocess.run(
+            [*valgrind, f"--callgrind-out-file={out}", *command],
+            env=env, cwd=tempfile.gettempdir(), check=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        found = next(line for line in out.read_text().splitlines() if line.startswith("summary:"))
+        timed = subprocess.run(
+            ["/usr/bin/time", "-f", "%U %S %M", *command],
+            env=env, cwd=tempfile.gettempdir(), check=True, capture_output=True,
+        )  # fmt: skip
+    user, system, peak = timed.stderr.decode().split()[-3:]
+    digest = hashlib.sha256(timed.stdout).hexdigest()[:12]
+    return int(found.split()[1]), float(user) + float(system), int(peak) / 1024, digest
+
+
+def instructions(mode: str, other: Path | None) -> None:
+    """Print the ``--instructions`` figures of one generated file."""
+    path = _file(mode)
+    trees = {"this": Path(__file__).resolve().parents[1]}
+    if other is not None:
+        trees["tree"] = other.resolve()
+    figures = {}
+    for name, tree in trees.items():
+        compileall.compile_dir(str(tree / "pitui"), quiet=1)
+        figures[name] = _counted(tree, path)
+        count, cpu, peak, digest = figures[name]
+        print(
+            f"{path.name} {name:>4}: {count / 1e9:.3f} G instructions, CPU {cpu:.2f} s, "
+            f"peak {peak:.0f} MB, output {digest}"
+        )
+    if other is not None:
+        ratio = figures["this"][0] / figures["tree"][0]
+        same = "same output" if figures["this"][3] == figures["tree"][3] else "OUTPUT DIFFERS"
+        print(f"{path.name}: this / tree = {ratio:.3f} ({same})")
+
+
 def main() -> None:
     """Command-line entry."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--mode", choices=["auto", "few", "both"], default="both")
     parser.add_argument("--pi", type=Path, help="directory with pi installed (node_modules)")
+    parser.add_argument("--instructions", action="store_true", help="callgrind counts, A/B")
+    parser.add_argument("--tree", type=Path, help="with --instructions: the other checkout")
     args = parser.parse_args()
     for mode in ("auto", "few") if args.mode == "both" else (args.mode,):
-        report(mode, args.runs, args.pi)
+        if args.instructions:
+            instructions(mode, args.tree)
+        else:
+            report(mode, args.runs, args.pi)
 
 
 if __name__ == "__main__":
