@@ -346,7 +346,7 @@ _decode_sound_head = msgspec.json.Decoder(_SoundHead).decode
 
 
 def _fast_table(
-    lines: list[bytes], start: int, report: LoadReport, sizes: array[int] | None = None
+    lines: list[bytes], start: int, report: LoadReport
 ) -> tuple[EntryTable, dict[str, str], LoadReport] | None:
     """:func:`_build_table` of a sound file's entry lines (from ``start``, 0-based): each
     line decoded as :class:`_SoundHead`, so the loop checks no types; None if any line
@@ -369,6 +369,8 @@ def _fast_table(
     ids, parents, types, roles = table.ids, table.parents, table.types, table.roles
     index: dict[str, int] = {}
     add_id, add_parent, add_type, add_role = ids.append, parents.append, types.append, roles.append
+    sizes = table.line_sizes = array("I")
+    add_size = sizes.append
     # One str object per distinct type/role, and a parent is its entry's own id object:
     # 100k entries would otherwise keep ~300k small strings (~17 MB) of repeated text.
     names: dict[str, str] = {}
@@ -378,6 +380,7 @@ def _fast_table(
     try:
         for line in body:
             head = decode(line)
+            add_size(len(line))  # (while the line is at hand: see EntryTable.line_sizes)
             kind = head.type
             entry_id = head.id
             parent = head.parentId
@@ -404,8 +407,6 @@ def _fast_table(
     except FAST_DECODE_ERRORS:
         return None
     table.raws += body
-    if sizes is not None and len(sizes) == len(lines) - 1:  # (each with its newline)
-        table.line_sizes = array("I", map(operator.sub, sizes[start:], _ONES))
     table.index = index
     table.finish_bulk_load()
     return table, labels, trial
@@ -479,11 +480,9 @@ def needs_newline(lines: list[bytes]) -> bool:
     return bool(lines[-1])
 
 
-def read_lines(path: str, sizes: array[int] | None = None) -> list[bytes]:
+def read_lines(path: str) -> list[bytes]:
     """``open(path, "rb").read().split(b"\\n")``, read in chunks: the file is never held
     whole beside its lines (a 66 MB session would otherwise need 132 MB to open).
-    ``sizes``, if given, receives the size of each line ended by a newline, the newline
-    included: read now, while each line is at hand (see ``EntryTable.line_sizes``).
 
     Raises:
         OSError: It cannot be read.
@@ -500,15 +499,12 @@ def read_lines(path: str, sizes: array[int] | None = None) -> list[bytes]:
                 parts[0] = carry + parts[0]
             carry = b"" if parts[-1].endswith(b"\n") else parts.pop()
             lines += map(_WITHOUT_NEWLINE, parts)
-            if sizes is not None:
-                sizes.extend(map(len, parts))
     lines.append(carry)
     return lines
 
 
 _CHUNK = 1 << 20
 _WITHOUT_NEWLINE = operator.itemgetter(slice(None, -1))
-_ONES = itertools.repeat(1)
 
 
 def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -> LoadedFile:
@@ -516,21 +512,13 @@ def parse_session_bytes(data: bytes, *, lenient: bool = False, name: str = "") -
     return parse_session_lines(data.split(b"\n"), lenient=lenient, name=name)
 
 
-def parse_session_lines(
-    lines: list[bytes],
-    *,
-    lenient: bool = False,
-    name: str = "",
-    sizes: array[int] | None = None,
-) -> LoadedFile:
+def parse_session_lines(lines: list[bytes], *, lenient: bool = False, name: str = "") -> LoadedFile:
     """Parse a session file given as its lines (the file's bytes split at each ``\\n``).
 
     Args:
         lines: The whole file, split.
         lenient: Do not raise on a bad header (for ``check``): report it and go on.
         name: File name for error messages.
-        sizes: :func:`read_lines`' sizes of the lines, if it was asked for them (a sound
-            file's table keeps them: ``EntryTable.line_sizes``).
 
     Raises:
         SessionError: The file has content but no valid session header (unless lenient).
@@ -583,7 +571,7 @@ def parse_session_lines(
             fast = (
                 None
                 if numbers is not None or first is None
-                else _fast_table(lines, first[0], report, sizes)
+                else _fast_table(lines, first[0], report)
             )
             if fast is not None:
                 table, labels, report = fast

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from array import array
 from pathlib import Path
 
 from pitui.core.session import listing
@@ -430,9 +429,8 @@ def _unreadable(path: Path, exc: OSError) -> SessionError:
 
 def _read_and_parse(path: Path) -> tuple[LoadedFile, bool]:
     """(the parsed file, whether it needs a newline before an append), in a thread."""
-    sizes = array("I")
     try:
-        lines = read_lines(str(path), sizes)
+        lines = read_lines(str(path))
     except OSError as exc:
         raise _unreadable(path, exc) from None
-    return parse_session_lines(lines, name=str(path), sizes=sizes), needs_newline(lines)
+    return parse_session_lines(lines, name=str(path)), needs_newline(lines)
