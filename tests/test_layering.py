@@ -425,6 +425,7 @@ UI_RANKS: tuple[tuple[str, int], ...] = (
     ("pitui.ui.app", 6),
     ("pitui.ui.app_themes", 6),
     ("pitui.ui.launch", 7),
+    ("pitui.ui.css_seed_build", 7),
 )
 """Inside ``pitui.ui`` a module imports only its own rank or lower: view < live, widgets <
 screens < host < commands < controllers < app < launch (the entry point)."""
