@@ -298,49 +298,56 @@ def _valid_entries(entries: dict[object, object]) -> dict[str, Entry]:
     }
 
 
-def textual_sources_digest() -> str | None:
-    """Textual's exact sources, installer-neutral: a digest of the source files' hashes as
-    its wheel's ``RECORD`` lists them (None: not a wheel install, or its parser files are
-    not the size ``RECORD`` says, i.e. edited in place)."""
+def textual_sources_digest(dist_info: str | None = None) -> tuple[str, str] | None:
+    """The Textual installed, as a seed names it: (its ``.dist-info`` folder, a digest of
+    the lines its wheel's ``RECORD`` has for the parser files, their sha256 and size).
+    ``dist_info`` is the folder to read (a seed's own: missing means another Textual).
+    None: not a wheel install, or a parser file is not the size ``RECORD`` says (edited
+    in place). Like the user's cache (``_textual_identity``), it checks the parser files
+    only; the version in the folder's name stands for the rest."""
     root = Path(textual.__file__).parent
     try:
-        records = [
-            name
-            for name in os.listdir(root.parent)
-            if name.startswith("textual-") and name.endswith(".dist-info")
-        ]
-        if len(records) != 1:
+        if dist_info is None:
+            found = [
+                name
+                for name in os.listdir(root.parent)
+                if name.startswith("textual-") and name.endswith(".dist-info")
+            ]
+            if len(found) != 1:
+                return None
+            dist_info = found[0]
+        elif not dist_info.startswith("textual-") or os.sep in dist_info or ".." in dist_info:
             return None
-        text = (root.parent / records[0] / "RECORD").read_text(encoding="utf-8")
+        text = "\n" + (root.parent / dist_info / "RECORD").read_text(encoding="utf-8")
+        lines = []
+        for name in _TEXTUAL_FILES:
+            start = text.find(f"\ntextual/{name},sha256=") + 1
+            line = text[start : text.find("\n", start)] if start else ""
+            size = line.rpartition(",")[2]
+            if not size.isdigit() or int(size) != os.stat(root / name).st_size:
+                return None
+            lines.append(line)
     except (OSError, UnicodeDecodeError):
         return None
-    lines = sorted(
-        line
-        for line in text.splitlines()
-        if line.startswith("textual/") and ",sha256=" in line and "__pycache__" not in line
-    )
-    sizes = {line.split(",")[0]: line.rsplit(",", 1)[-1] for line in lines}
-    for name in _TEXTUAL_FILES:
-        try:
-            if str(os.stat(root / name).st_size) != sizes.get(f"textual/{name}"):
-                return None
-        except OSError:
-            return None
-    return sha256("\n".join(lines).encode("utf-8")).hexdigest() if lines else None
+    return dist_info, sha256("\n".join(lines).encode("utf-8")).hexdigest()
 
 
 def read_seed(path: Path = SEED_FILE) -> dict[str, Entry]:
-    """The shipped entries (empty when missing, damaged or made for another Textual)."""
+    """The shipped entries (empty when missing, damaged, made for another Textual or
+    writable by anyone: a group-writable install, umask 002, is as the modules beside it)."""
     try:
         with open(path, "rb") as handle:
-            if stat.S_IMODE(os.fstat(handle.fileno()).st_mode) & 0o022:
-                return {}  # others could have written it
+            if stat.S_IMODE(os.fstat(handle.fileno()).st_mode) & 0o002:
+                return {}  # anyone could have written it
             data = _PlainUnpickler(handle).load()
     except Exception:  # missing, damaged: no seed
         return {}
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return {}
-    if data.get("textual") != textual_sources_digest():
+    textual_facts = data.get("textual")
+    if not isinstance(textual_facts, tuple) or len(textual_facts) != 2:
+        return {}
+    if textual_sources_digest(str(textual_facts[0])) != textual_facts:
         return {}
     entries = data.get("entries")
     return _valid_entries(entries) if isinstance(entries, dict) else {}
