@@ -416,6 +416,7 @@ UI_RANKS: tuple[tuple[str, int], ...] = (
     ("pitui.ui.widgets", 1),
     ("pitui.ui.theme", 1),
     ("pitui.ui.css_cache", 1),
+    ("pitui.ui.subclassing", 1),
     ("pitui.ui.md_render", 1),
     ("pitui.ui.approval_preview", 1),
     ("pitui.ui.screens", 2),
