@@ -28,6 +28,8 @@ from textual.reactive import Reactive
 KNOWN_DIGESTS = frozenset(
     {
         "7f5c1bb7b0402178a868169f247e9115af7af017a55bb362c7e8fef7652836f3",  # 8.x, Python 3.11
+        "870113fdd88a00d039c5fcc366814929e925868e779723e9c5ff9054929d2d6d",  # 8.x, Python 3.12
+        "17ecc01955933bdfd6685b6222b96913d2c92889ac87acc2a4be8572e10319e7",  # 8.x, Python 3.13
     }
 )
 """Digests (:func:`code_digest`) of Textual's ``DOMNode.__init_subclass__`` as this copies
