@@ -16,7 +16,9 @@ are): after the first non-empty frame, the output thread is stopped (everything 
 written) and the process exits. ``PYTHONHASHSEED=0``, no address randomisation and a
 stable working directory keep the count repeatable. ``--runs N`` repeats each count and
 keeps the lowest. ``--tree DIR`` measures another checkout of pitui (e.g. ``git archive
-<commit> | tar -x -C DIR``, byte-compiled here) with this interpreter.
+<commit> | tar -x -C DIR``, byte-compiled here) with this interpreter. ``--keep DIR`` keeps
+each row's callgrind file there (``bare.0.callgrind``, ``configured.0.callgrind``,
+``nokey.0.callgrind``) for ``callgrind_annotate``.
 
 The stability check runs the configured start without valgrind, keeps every frame written
 until the app is ready for keys (``PituiApp._after_first_frame`` done: the real composer in
