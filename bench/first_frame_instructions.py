@@ -16,7 +16,9 @@ are): after the first non-empty frame, the output thread is stopped (everything 
 written) and the process exits. ``PYTHONHASHSEED=0``, no address randomisation and a
 stable working directory keep the count repeatable. ``--runs N`` repeats each count and
 keeps the lowest. ``--tree DIR`` measures another checkout of pitui (e.g. ``git archive
-<commit> | tar -x -C DIR``, byte-compiled here) with this interpreter.
+<commit> | tar -x -C DIR``, byte-compiled here) with this interpreter. ``--keep DIR`` keeps
+each row's callgrind file there (``bare.0.callgrind``, ``configured.0.callgrind``,
+``nokey.0.callgrind``) for ``callgrind_annotate``.
 
 The stability check runs the configured start without valgrind, keeps every frame written
 until the app is ready for keys (``PituiApp._after_first_frame`` done: the real composer in
@@ -146,6 +148,13 @@ def _in_terminal(command: list[str], size: tuple[int, int], env: dict[str, str],
     )
 
 
+def _keep_profiles(root: Path, index: int, keep: Path) -> None:
+    """Copy run ``index``'s callgrind files (one a row) into ``keep``."""
+    keep.mkdir(parents=True, exist_ok=True)
+    for row in ("bare", "configured", "nokey"):
+        shutil.copyfile(root / f"cg.{index}.{row}", keep / f"{row}.{index}.callgrind")
+
+
 def _instructions(
     argv: list[str], env: dict[str, str], cwd: Path, size: tuple[int, int], out: Path
 ) -> int:
@@ -243,6 +252,11 @@ def main() -> int:
     parser.add_argument("--tree", type=Path, default=ROOT, help="pitui checkout to measure")
     parser.add_argument("--size", type=_size, default=(140, 40), help="terminal WxH")
     parser.add_argument("--runs", type=int, default=1, help="counts per row (lowest kept)")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="folder to keep each row's callgrind file in (for callgrind_annotate)",
+    )
     options = parser.parse_args()
     if shutil.which("valgrind") is None or shutil.which("script") is None:
         print("needs valgrind and script")
@@ -262,17 +276,26 @@ def main() -> int:
         stable = _stable_until_ready(python, configured, dirs["project"], size, root / "kept")
         counts: dict[str, list[int]] = {"bare": [], "configured": [], "no key": []}
         for index in range(options.runs):
-            out = root / f"cg.{index}"
             bare = [*python, str(BENCH / "bare_textual.py")]
-            counts["bare"].append(_instructions(bare, configured, dirs["project"], size, out))
+            counts["bare"].append(
+                _instructions(bare, configured, dirs["project"], size, root / f"cg.{index}.bare")
+            )
             ours = [*python, "pitui", *MODEL]
-            counts["configured"].append(_instructions(ours, configured, dirs["project"], size, out))
+            counts["configured"].append(
+                _instructions(
+                    ours, configured, dirs["project"], size, root / f"cg.{index}.configured"
+                )
+            )
             first = root / f"first-{index}"
             for name in ("home", "state", "project"):
                 (first / name).mkdir(parents=True)
             fresh = _environment(tree, first / "home", first / "state")
             no_key = [*python, "pitui"]
-            counts["no key"].append(_instructions(no_key, fresh, first / "project", size, out))
+            counts["no key"].append(
+                _instructions(no_key, fresh, first / "project", size, root / f"cg.{index}.nokey")
+            )
+            if options.keep is not None:
+                _keep_profiles(root, index, options.keep)
     bare_m = min(counts["bare"]) / 1e6
     print(f"instructions to the first frame, {size[0]}x{size[1]} ({tree}):")
     for name, values in counts.items():

@@ -189,6 +189,9 @@ def _run_mode(module_name: str, args: argparse.Namespace) -> int:
         from pitui.ui.early_terminal import take_keys_early
 
         take_keys_early()  # before Textual loads: keys typed meanwhile stay keys
+        from pitui.ui.subclassing import install
+
+        install()  # before the widget classes are created
     if module_name != "pitui.ui.app":
         _inert_output()
     try:

@@ -416,6 +416,7 @@ UI_RANKS: tuple[tuple[str, int], ...] = (
     ("pitui.ui.widgets", 1),
     ("pitui.ui.theme", 1),
     ("pitui.ui.css_cache", 1),
+    ("pitui.ui.subclassing", 1),
     ("pitui.ui.md_render", 1),
     ("pitui.ui.approval_preview", 1),
     ("pitui.ui.screens", 2),
@@ -425,6 +426,7 @@ UI_RANKS: tuple[tuple[str, int], ...] = (
     ("pitui.ui.app", 6),
     ("pitui.ui.app_themes", 6),
     ("pitui.ui.launch", 7),
+    ("pitui.ui.css_seed_build", 7),
 )
 """Inside ``pitui.ui`` a module imports only its own rank or lower: view < live, widgets <
 screens < host < commands < controllers < app < launch (the entry point)."""

@@ -14,6 +14,13 @@ entry is parsed afresh); and the entries are unpickled with an allow-list of Tex
 value classes, so a hostile file can name nothing else: no callable outside that list
 can run. Anything wrong means a parse, as without the cache; the cache is rewritten when
 something had to be parsed.
+
+A first start has no cache yet, so the package ships a seed (``css_seed.pickle`` beside
+this module, written by ``python -m pitui.ui.css_seed_build``, a test fails when it is
+stale): the rules of the first screen's sources with the default theme, keyed without
+install paths and tied to Textual's exact sources (the file digests its wheel's
+``RECORD`` lists). It is read with the same allow-list and digests as the user's file,
+and only when the user's cache misses.
 """
 
 from __future__ import annotations
@@ -76,6 +83,10 @@ _ALLOWED: dict[str, frozenset[str]] = {
     "textual.layouts.stream": frozenset({"StreamLayout"}),
     "textual.layouts.vertical": frozenset({"VerticalLayout"}),
 }
+
+
+SEED_FILE = Path(__file__).with_name("css_seed.pickle")
+"""The parsed rules shipped with the package (see the module docstring)."""
 
 
 def css_cache_file() -> Path:
@@ -163,12 +174,19 @@ Entry = tuple[int, bytes, bytes]
 class CssCache:
     """The stored rules of one pitui home: read at start, written after the first frame."""
 
-    def __init__(self, path: Path, entries: dict[str, Entry] | None = None) -> None:
+    def __init__(
+        self, path: Path, entries: dict[str, Entry] | None = None, seed: Path | None = SEED_FILE
+    ) -> None:
         self.path = path
         self._stored: dict[str, Entry] = entries or {}
         self._used: set[str] = set()
         self._new: dict[str, list[RuleSet]] = {}
         self.textual_identity = _textual_identity()
+        self.seed_path = seed
+        self._seed: dict[str, Entry] | None = None
+        """The shipped entries, read on the first miss (None: not read yet)."""
+        self.parsed_for_seed: dict[str, list[RuleSet]] = {}
+        """What was parsed, by seed key (what ``css_seed_build`` writes)."""
 
     @classmethod
     def load(cls, path: Path | None = None) -> CssCache:
@@ -183,20 +201,24 @@ class CssCache:
 
     def get(self, key: str) -> list[RuleSet] | None:
         """The rules stored under ``key`` (None: not stored, or not readable)."""
-        entry = self._stored.get(key)
-        if entry is None:
-            return None
-        _age, digest, payload = entry
-        rules = _loads_rules(payload) if sha256(payload).digest() == digest else None
-        if rules is None:
-            del self._stored[key]
-            return None
-        self._used.add(key)
+        rules = _rules_of(self._stored, key)
+        if rules is not None:
+            self._used.add(key)
         return rules
 
-    def put(self, key: str, rules: list[RuleSet]) -> None:
-        """Remember freshly parsed rules (pickled when saved)."""
+    def seed_get(self, seed_key: str) -> list[RuleSet] | None:
+        """The shipped rules under ``seed_key`` (None: not shipped, or not for this
+        Textual)."""
+        if self._seed is None:
+            self._seed = read_seed(self.seed_path) if self.seed_path is not None else {}
+        return _rules_of(self._seed, seed_key)
+
+    def put(self, key: str, rules: list[RuleSet], seed_key: str | None = None) -> None:
+        """Remember rules this start had to find (pickled when saved); freshly parsed
+        ones by their ``seed_key`` too."""
         self._new[key] = rules
+        if seed_key is not None:
+            self.parsed_for_seed[seed_key] = rules
 
     def save(self) -> None:
         """Write the file if something new was parsed (blocking: run it in a thread).
@@ -234,6 +256,18 @@ class CssCache:
         self._used = (self._used | set(new)) & set(kept)
 
 
+def _rules_of(entries: dict[str, Entry], key: str) -> list[RuleSet] | None:
+    """The rules of ``entries[key]`` (a damaged entry is dropped: None)."""
+    entry = entries.get(key)
+    if entry is None:
+        return None
+    _age, digest, payload = entry
+    rules = _loads_rules(payload) if sha256(payload).digest() == digest else None
+    if rules is None:
+        del entries[key]
+    return rules
+
+
 def _read_entries(path: Path) -> dict[str, Entry]:
     try:
         with open(path, "rb") as handle:
@@ -248,6 +282,10 @@ def _read_entries(path: Path) -> dict[str, Entry]:
     entries = data.get("entries")
     if not isinstance(entries, dict):
         return {}
+    return _valid_entries(entries)
+
+
+def _valid_entries(entries: dict[object, object]) -> dict[str, Entry]:
     return {
         key: entry
         for key, entry in entries.items()
@@ -258,6 +296,94 @@ def _read_entries(path: Path) -> dict[str, Entry]:
         and isinstance(entry[1], bytes)
         and isinstance(entry[2], bytes)
     }
+
+
+def textual_sources_digest(dist_info: str | None = None) -> tuple[str, str] | None:
+    """The Textual installed, as a seed names it: (its ``.dist-info`` folder, a digest of
+    the lines its wheel's ``RECORD`` has for the parser files, their sha256 and size).
+    ``dist_info`` is the folder to read (a seed's own: missing means another Textual).
+    None: not a wheel install, or a parser file is not the size ``RECORD`` says (edited
+    in place). Like the user's cache (``_textual_identity``), it checks the parser files
+    only; the version in the folder's name stands for the rest."""
+    root = Path(textual.__file__).parent
+    try:
+        if dist_info is None:
+            found = [
+                name
+                for name in os.listdir(root.parent)
+                if name.startswith("textual-") and name.endswith(".dist-info")
+            ]
+            if len(found) != 1:
+                return None
+            dist_info = found[0]
+        elif not dist_info.startswith("textual-") or os.sep in dist_info or ".." in dist_info:
+            return None
+        text = "\n" + (root.parent / dist_info / "RECORD").read_text(encoding="utf-8")
+        lines = []
+        for name in _TEXTUAL_FILES:
+            start = text.find(f"\ntextual/{name},sha256=") + 1
+            line = text[start : text.find("\n", start)] if start else ""
+            size = line.rpartition(",")[2]
+            if not size.isdigit() or int(size) != os.stat(root / name).st_size:
+                return None
+            lines.append(line)
+    except (OSError, UnicodeDecodeError):
+        return None
+    return dist_info, sha256("\n".join(lines).encode("utf-8")).hexdigest()
+
+
+def read_seed(path: Path = SEED_FILE) -> dict[str, Entry]:
+    """The shipped entries (empty when missing, damaged, made for another Textual or
+    writable by anyone: a group-writable install, umask 002, is as the modules beside it)."""
+    try:
+        with open(path, "rb") as handle:
+            if stat.S_IMODE(os.fstat(handle.fileno()).st_mode) & 0o002:
+                return {}  # anyone could have written it
+            data = _PlainUnpickler(handle).load()
+    except Exception:  # missing, damaged: no seed
+        return {}
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return {}
+    textual_facts = data.get("textual")
+    if not isinstance(textual_facts, tuple) or len(textual_facts) != 2:
+        return {}
+    if textual_sources_digest(str(textual_facts[0])) != textual_facts:
+        return {}
+    entries = data.get("entries")
+    return _valid_entries(entries) if isinstance(entries, dict) else {}
+
+
+def seed_bytes(rules: dict[str, list[RuleSet]]) -> bytes:
+    """The seed file for ``rules`` (by seed key) and the Textual installed now."""
+    entries: dict[str, Entry] = {}
+    for key, found in sorted(rules.items()):
+        payload = pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL)
+        if _loads_rules(payload) is None:
+            raise ValueError("the rules name something off the CSS cache's allow-list")
+        entries[key] = (0, sha256(payload).digest(), payload)
+    data = {"format": FORMAT, "textual": textual_sources_digest(), "entries": entries}
+    return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _location(read_from: CSSLocation) -> tuple[str, str] | None:
+    """``read_from`` without the install path (None: from outside pitui and Textual)."""
+    path, name = read_from
+    if not path:  # CSS from a string: Textual names it by hash(css), which varies per run
+        return ("", "")
+    for package, root in (("pitui", _PITUI_ROOT), ("textual", _TEXTUAL_ROOT)):
+        if path.startswith(root + os.sep):
+            return (f"{package}:{Path(path[len(root) + 1 :]).as_posix()}", name)
+    return None
+
+
+_PITUI_ROOT = str(Path(__file__).resolve().parent.parent)
+_TEXTUAL_ROOT = str(Path(textual.__file__).resolve().parent)
+
+
+def _digest(facts: tuple[object, ...], css: str) -> str:
+    digest = sha256(repr(facts).encode("utf-8", "surrogatepass"))
+    digest.update(css.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 class CachedStylesheet(Stylesheet):
@@ -272,12 +398,15 @@ class CachedStylesheet(Stylesheet):
         super().set_variables(variables)
         self._variables_digest = None
 
-    def _cache_key(
-        self, css: str, read_from: CSSLocation, is_default: bool, tie_breaker: int, scope: str
-    ) -> str:
+    def _variables_hex(self) -> str:
         if self._variables_digest is None:
             text = repr(sorted(self._variables.items())).encode("utf-8", "surrogatepass")
             self._variables_digest = sha256(text).digest()
+        return self._variables_digest.hex()
+
+    def _cache_key(
+        self, css: str, read_from: CSSLocation, is_default: bool, tie_breaker: int, scope: str
+    ) -> str:
         facts = (
             FORMAT,
             sys.version_info[:2],
@@ -286,11 +415,20 @@ class CachedStylesheet(Stylesheet):
             is_default,
             tie_breaker,
             scope,
-            self._variables_digest.hex(),
+            self._variables_hex(),
         )
-        digest = sha256(repr(facts).encode("utf-8", "surrogatepass"))
-        digest.update(css.encode("utf-8", "surrogatepass"))
-        return digest.hexdigest()
+        return _digest(facts, css)
+
+    def _seed_key(
+        self, css: str, read_from: CSSLocation, is_default: bool, tie_breaker: int, scope: str
+    ) -> str | None:
+        """The key in the shipped seed: no install path, no Python or Textual identity
+        (the seed file is tied to Textual's sources as a whole)."""
+        location = _location(read_from)
+        if location is None:
+            return None
+        facts = ("seed", FORMAT, location, is_default, tie_breaker, scope, self._variables_hex())
+        return _digest(facts, css)
 
     def _parse_rules(
         self,
@@ -309,7 +447,13 @@ class CachedStylesheet(Stylesheet):
         if rules is not None:
             self._parse_cache[memo_key] = rules
             return rules
+        seed_key = self._seed_key(css, read_from, is_default_rules, tie_breaker, scope)
+        rules = self.cache.seed_get(seed_key) if seed_key is not None else None
+        if rules is not None:  # a first start: the package's own rules
+            self._parse_cache[memo_key] = rules
+            self.cache.put(key, rules)
+            return rules
         rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
         if not any(rule.errors for rule in rules):  # errors are reported from a parse
-            self.cache.put(key, rules)
+            self.cache.put(key, rules, seed_key)
         return rules

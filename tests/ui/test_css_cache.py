@@ -169,6 +169,8 @@ async def done(self):
 
 PituiApp._after_first_frame = done
 app = create_app(build_parser().parse_args([]))
+if "--no-seed" in sys.argv:
+    app.stylesheet.cache.seed_path = None
 app.run(headless=True, size=(140, 40))
 print(len(parsed))
 """
@@ -182,9 +184,9 @@ def test_the_second_start_parses_no_css(tmp_path: Path) -> None:
     project.mkdir()
     env = {**os.environ, "HOME": str(home), "PITUI_HOME": str(home / ".pitui")}
 
-    def start() -> int:
+    def start(*flags: str) -> int:
         done = subprocess.run(
-            [sys.executable, "-c", FIRST_FRAME],
+            [sys.executable, "-c", FIRST_FRAME, *flags],
             cwd=project,
             env=env,
             timeout=60,
@@ -194,7 +196,27 @@ def test_the_second_start_parses_no_css(tmp_path: Path) -> None:
         )
         return int(done.stdout.strip().splitlines()[-1])
 
-    assert start() > 10
+    assert start("--no-seed") > 10
     env_home = Path(env["PITUI_HOME"])
     assert (env_home / "cache" / css_cache_file().name).is_file()
     assert start() == 0
+
+
+def test_a_first_start_parses_no_css(tmp_path: Path) -> None:
+    """The very first start (no cache of its own yet) reads the package's seed: no CSS is
+    parsed for the first screen, and the user's cache is written from it."""
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    env = {**os.environ, "HOME": str(home), "PITUI_HOME": str(home / ".pitui")}
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME],
+        cwd=project,
+        env=env,
+        timeout=60,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert int(done.stdout.strip().splitlines()[-1]) == 0
+    assert (home / ".pitui" / "cache" / css_cache_file().name).is_file()

@@ -1,0 +1,119 @@
+"""Writes (or checks) the parsed-CSS seed shipped with the package (pitui/ui/css_cache.py).
+
+A first start has no CSS cache of its own: without a seed it parses every stylesheet of
+the first screen (~45 M instructions, ~5 % of it). This runs pitui's first start with no
+key (the demo model and its notice, the default theme) headless in a fresh home, until
+the app is ready for keys, and keeps what it parsed by seed key: the seed holds exactly
+the sources such a start reads.
+
+Run ``python -m pitui.ui.css_seed_build`` after changing a ``.tcss`` file, a widget's
+``DEFAULT_CSS``, the default theme or the Textual version (``--check`` only says whether
+the committed seed is stale; tests/ui/test_css_seed.py runs it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from pitui.ui.css_cache import SEED_FILE, seed_bytes, textual_sources_digest
+
+COLLECT = """
+import sys
+from pathlib import Path
+from pitui.cli import build_parser
+from pitui.ui.css_seed_build import collect
+collect(Path(sys.argv[1]), build_parser().parse_args([]))
+"""
+"""The child's program (the UI never imports the command line's parser itself)."""
+
+
+def collect(out: Path, args: argparse.Namespace) -> None:
+    """Run the first start for ``args`` here (the caller set up a fresh home and folder)
+    and write what it parsed as a seed to ``out``."""
+    from pitui.ui.app import PituiApp
+    from pitui.ui.css_cache import CachedStylesheet
+    from pitui.ui.launch import create_app
+
+    app = create_app(args)
+    app.startup = None  # no session: the screen as the first frame and the composer draw it
+    stylesheet = app.stylesheet
+    assert isinstance(stylesheet, CachedStylesheet)
+    stylesheet.cache.seed_path = None  # parse everything: what is parsed is what is kept
+    after_first_frame = PituiApp._after_first_frame
+
+    async def ready_then_exit(self: PituiApp) -> None:
+        await after_first_frame(self)
+        self.call_after_refresh(self.exit)
+
+    PituiApp._after_first_frame = ready_then_exit  # type: ignore[method-assign]
+    app.run(headless=True, size=(140, 40))
+    out.write_bytes(seed_bytes(stylesheet.cache.parsed_for_seed))
+
+
+def fresh_seed() -> bytes:
+    """The seed a first start gives now (in a child process with a fresh home and no
+    provider keys, as a newcomer's first run)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for name in ("home", "project"):
+            (root / name).mkdir()
+        env = {
+            name: value
+            for name, value in os.environ.items()
+            if "API_KEY" not in name and "TOKEN" not in name and not name.startswith("PITUI")
+        }
+        env.update(HOME=str(root / "home"), PITUI_HOME=str(root / "home" / ".pitui"))
+        env["PYTHONHASHSEED"] = "0"  # the same bytes for the same rules (sets inside)
+        out = root / "seed"
+        subprocess.run(
+            [sys.executable, "-c", COLLECT, str(out)],
+            cwd=root / "project",
+            env=env,
+            check=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
+        return out.read_bytes()
+
+
+def stale_reason(committed: Path = SEED_FILE) -> str | None:
+    """Why the committed seed does not match what a first start parses (None: it does)."""
+    fresh = pickle.loads(fresh_seed())  # our own child's output
+    try:
+        stored = pickle.loads(committed.read_bytes())  # the committed file: ours too
+    except (OSError, pickle.UnpicklingError):
+        return f"{committed} is missing or unreadable"
+    if stored.get("textual") != textual_sources_digest():
+        return "it was built for another Textual"
+    missing = set(fresh["entries"]) - set(stored["entries"])
+    unused = set(stored["entries"]) - set(fresh["entries"])
+    if missing or unused:
+        return f"{len(missing)} sources changed or are new, {len(unused)} are unused"
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="only say whether it is stale")
+    options = parser.parse_args(argv)
+    if options.check:
+        reason = stale_reason()
+        if reason is not None:
+            print(f"the CSS seed is stale: {reason}; run python -m pitui.ui.css_seed_build")
+            return 1
+        print("the CSS seed is up to date")
+        return 0
+    SEED_FILE.write_bytes(fresh_seed())
+    os.chmod(SEED_FILE, 0o644)
+    print(f"wrote {SEED_FILE}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
