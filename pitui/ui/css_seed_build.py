@@ -82,6 +82,9 @@ def fresh_seed() -> bytes:
         return out.read_bytes()
 
 
+FOREIGN_TEXTUAL = "it was built for another Textual"
+
+
 def stale_reason(committed: Path = SEED_FILE) -> str | None:
     """Why the committed seed does not match what a first start parses (None: it does)."""
     fresh = pickle.loads(fresh_seed())  # our own child's output
@@ -90,7 +93,7 @@ def stale_reason(committed: Path = SEED_FILE) -> str | None:
     except (OSError, pickle.UnpicklingError):
         return f"{committed} is missing or unreadable"
     if stored.get("textual") != textual_sources_digest():
-        return "it was built for another Textual"
+        return FOREIGN_TEXTUAL
     missing = set(fresh["entries"]) - set(stored["entries"])
     unused = set(stored["entries"]) - set(fresh["entries"])
     if missing or unused:
