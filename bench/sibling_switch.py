@@ -127,6 +127,7 @@ async def _run(runs: int, *, phases: bool, profile: str | None) -> None:
             await _next_frame(app)
             for _ in range(2):  # warm-up: both branches shown once
                 await _switch_sibling(app, session)
+            await _quiet(app)
             spent.clear()
             CALLS.clear()
             profiler = cProfile.Profile() if profile else None
@@ -144,6 +145,7 @@ async def _run(runs: int, *, phases: bool, profile: str | None) -> None:
                 walls.append(took)
             if profiler is not None and profile:
                 profiler.dump_stats(profile)
+            await _quiet(app)  # nothing left running when the app closes (under valgrind too)
         await session.close()
     if runs:
         print(f"switch: CPU {statistics.median(cpus):.1f} ms, wall {statistics.median(walls):.1f} "
@@ -153,6 +155,17 @@ async def _run(runs: int, *, phases: bool, profile: str | None) -> None:
             if path in spent:
                 calls = CALLS[path] / runs
                 print(f"  {path:<45} {spent[path] * 1000 / runs:7.1f} ms CPU  {calls:5.1f} calls")
+
+
+async def _quiet(app: Any) -> None:
+    """Until no rebuild or worker is running and two frames were drawn."""
+    from tui_resume import _next_frame
+
+    for _ in range(3):
+        async with app._rebuilding:  # (waits for a rebuild under way)
+            pass
+        await app.workers.wait_for_complete()
+        await _next_frame(app)
 
 
 def _instructions(tree: Path, runs: int) -> int:

@@ -154,13 +154,11 @@ class TreeView:
             visible = self._without_folded(self._ordered(), visible)
         self.visible = list(visible)
         self._row_of = None
-        self._active_rows = self._leading_active_rows()
+        active = self._active  # the active path's rows come first: how many are there?
+        self._active_rows = next(
+            (i for i, p in enumerate(self.visible) if p not in active), len(self.visible)
+        )
         self._structure()
-
-    def _leading_active_rows(self) -> int:
-        """How many rows are on the active path (they come first)."""
-        active = self._active
-        return next((i for i, p in enumerate(self.visible) if p not in active), len(self.visible))
 
     def _passes(self, position: int, tokens: list[str]) -> bool:
         table = self.table
@@ -494,10 +492,10 @@ class TreeView:
         common = next((p for p in reversed(path) if p in self._active), None)
         if common is None:  # another root
             return False
-        old_row = self._leaf_row_position()
-        self._active = PositionSet(path, len(table))
+        old_row, old_active = self._leaf_row_position(), self._active
+        self._active = active = PositionSet(path, len(table))
         start = order.index(common)
-        block = self._children.depth_first([common], self._active)
+        block = self._children.depth_first([common], active)
         old_shown = [p for p in order[start : start + len(block)] if tree.shown(p)]
         order[start : start + len(block)] = block
         shown = [p for p in block if self._passes(p, [])]
@@ -509,7 +507,8 @@ class TreeView:
         tree.shapes.forget(block[1:])  # (the common entry's own row stays as it was)
         for position in (*block[1:], old_row):
             self._rows.pop(position, None)
-        self._active_rows = self._leading_active_rows()
+        # The path's rows come first; only the subtree's change sides.
+        self._active_rows += sum(p in active for p in shown) - sum(p in old_active for p in shown)
         self._rows.pop(self._leaf_row_position(), None)
         return True
 
