@@ -305,14 +305,15 @@ def test_typing_on_narrows_to_what_a_fresh_search_finds() -> None:
         min_size=2,
         max_size=30,
     ),
-    moves=st.lists(st.integers(0, 40), min_size=1, max_size=8),
+    moves=st.lists(st.tuples(st.integers(0, 40), st.booleans()), min_size=1, max_size=8),
     mode=st.sampled_from(FILTER_MODES),
 )
 def test_leaf_moves_always_equal_a_fresh_view(
-    shape: list[tuple[str, int]], moves: list[int], mode: Any
+    shape: list[tuple[str, int]], moves: list[tuple[int, bool]], mode: Any
 ) -> None:
-    """Moving the leaf anywhere in a branching tree (a sibling switch, a navigation)
-    gives a fresh view's rows, whether the move is applied in place or rebuilt."""
+    """Moving the leaf anywhere in a branching tree (a sibling switch, a navigation),
+    with prompts sent between moves, gives a fresh view's rows, whether the move is
+    applied in place or rebuilt."""
     b = Builder()
     b.user("e0", None)
     for number, (kind, back) in enumerate(shape, start=1):
@@ -327,11 +328,14 @@ def test_leaf_moves_always_equal_a_fresh_view(
         else:
             b.add(f"e{number}", parent, message={"role": "toolResult", "toolCallId": "c1"})
     view = TreeView(b.table, b.labels, b.table.ids[-1], filter_mode=mode)
-    for move in moves:
+    for number, (move, send) in enumerate(moves):
         for index in range(len(view)):  # rows and shapes drawn before the move are kept
             view.row(index)
         leaf = b.table.ids[move % len(b.table)]
         view.sync(b.labels, leaf)
+        if send:  # a prompt under the new leaf, then the next move
+            leaf = b.user(f"sent{number}", leaf)
+            view.sync(b.labels, leaf)
         fresh = TreeView(b.table, b.labels, leaf, filter_mode=mode)
         assert lines(view) == lines(fresh)
         assert view.leaf_row() == fresh.leaf_row()
