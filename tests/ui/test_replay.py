@@ -158,7 +158,8 @@ def test_a_memo_replay_equals_a_full_replay(
 
 def test_a_sibling_switch_replays_only_what_follows_the_branch_point() -> None:
     """Two branches sharing 200 rounds: switching replays the other branch's messages,
-    not the shared ones (the same message objects)."""
+    not the shared ones (the same message objects); switching back replays next to
+    nothing (the memo keeps both)."""
     rounds: list[AgentMessage] = []
     for k in range(200):
         rounds.append(UserMessage(content=f"question {k}"))
@@ -184,6 +185,7 @@ def test_a_sibling_switch_replays_only_what_follows_the_branch_point() -> None:
         again = state_from_messages(left, memo)
     finally:
         Replay.user = user  # type: ignore[method-assign]
-    assert len(fed) == 1 + 2  # "right"; then "left" and the repeated question
+    # "right"; then back on "left" (kept too): only its last question, after its last mark
+    assert len(fed) == 1 + 1
     assert _fields(state) == _fields(state_from_messages(right))
     assert _fields(again) == _fields(state_from_messages(left))

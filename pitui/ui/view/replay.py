@@ -43,7 +43,7 @@ def state_from_messages(
     start = memo.resume(replay, listed)
     _replayed(listed[start:], replay, memo, start)
     if replay.conflict:  # a message changed an item taken from the memo
-        memo.marks = []
+        memo.start_over()
         replay = _replayed(listed, Replay(), memo, 0)
     memo.keep(listed, replay)
     return replay.state()
