@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from pitui.ui.css_cache import CssCache
     from pitui.ui.live.port import SessionPort
     from pitui.ui.view.reducer import AnyEvent
+    from pitui.ui.view.replay_memo import ReplayMemo
     from pitui.ui.widgets.base import ToggleRequested  # item widgets: not first-frame
     from pitui.ui.widgets.composer import Composer  # mounted after the first frame
 
@@ -227,6 +228,13 @@ class PituiApp(HostServices, PiThemedApp, inherit_bindings=False):  # Textual's 
         from pitui.ui.controllers.branches import BranchesController
 
         return BranchesController(self)
+
+    @cached_property
+    def _replay_memo(self) -> ReplayMemo:
+        """The transcript the last rebuild replayed: the next replays past what both share."""
+        from pitui.ui.view.replay_memo import ReplayMemo
+
+        return ReplayMemo()
 
     @cached_property
     def prompts(self) -> PromptController:
@@ -502,7 +510,8 @@ class PituiApp(HostServices, PiThemedApp, inherit_bindings=False):  # Textual's 
         else:  # what came after the change is shown on the rebuilt view
             await self.apply(events[: last + 1])
             await self.rebuild(
-                state_from_messages(live.messages), keep_queue=kinds <= {"compaction"}
+                state_from_messages(live.messages, self._replay_memo),
+                keep_queue=kinds <= {"compaction"},
             )
             after = [*cards, *events[last + 1 :]]
             if after:  # else no await: the handler ends before the rebuilt view's first layout

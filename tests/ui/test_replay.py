@@ -26,6 +26,8 @@ from pitui.core.messages import BashExecutionMessage, CustomMessage
 from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.reducer import reduce
 from pitui.ui.view.replay import state_from_messages
+from pitui.ui.view.replay_memo import ReplayMemo
+from pitui.ui.view.replay_state import Replay
 from pitui.ui.view.state import NoticeItem, ToolCardItem
 
 TEXTS = st.sampled_from(["", " ", "hi", "## Title\n\nbody", "a\nb"])
@@ -129,3 +131,61 @@ def test_failed_reply_closes_open_cards() -> None:
     notice = state.items[-1]
     assert isinstance(notice, NoticeItem) and notice.text == "Error: boom"
     assert state.open_tools == frozenset() and state.streaming_id is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 12), MESSAGES), min_size=1, max_size=5
+    ),  # (messages kept, messages after them): one branch after another
+    MESSAGES,
+)
+def test_a_memo_replay_equals_a_full_replay(
+    switches: list[tuple[int, list[AgentMessage]]], first: list[AgentMessage]
+) -> None:
+    """Transcripts that share their start with the one before (branches of one tree),
+    replayed through a memo, are each what replaying them alone makes: items, index,
+    ids, usage, open cards. Repeated and unanswered call ids make some take the whole
+    replay again."""
+    memo = ReplayMemo()
+    transcript = first
+    assert _fields(state_from_messages(transcript, memo)) == _fields(state_from_messages(first))
+    for kept, after in switches:
+        transcript = [*transcript[:kept], *after]
+        memo_state = state_from_messages(transcript, memo)
+        assert _fields(memo_state) == _fields(state_from_messages(transcript))
+
+
+def test_a_sibling_switch_replays_only_what_follows_the_branch_point() -> None:
+    """Two branches sharing 200 rounds: switching replays the other branch's messages,
+    not the shared ones (the same message objects); switching back replays next to
+    nothing (the memo keeps both)."""
+    rounds: list[AgentMessage] = []
+    for k in range(200):
+        rounds.append(UserMessage(content=f"question {k}"))
+        rounds.append(
+            AssistantMessage(
+                api="demo", provider="demo", model="m", content=[TextContent(text=f"a{k}")]
+            )
+        )
+    left = [*rounds, UserMessage(content="left"), *rounds[1:4]]
+    right = [*rounds, UserMessage(content="right")]
+    memo = ReplayMemo()
+    state_from_messages(left, memo)
+    fed: list[int] = []
+    user = Replay.user
+
+    def counted(self: Replay, text: str, images: int) -> None:
+        fed.append(1)
+        user(self, text, images)
+
+    Replay.user = counted  # type: ignore[method-assign]
+    try:
+        state = state_from_messages(right, memo)
+        again = state_from_messages(left, memo)
+    finally:
+        Replay.user = user  # type: ignore[method-assign]
+    # "right"; then back on "left" (kept too): only its last question, after its last mark
+    assert len(fed) == 1 + 1
+    assert _fields(state) == _fields(state_from_messages(right))
+    assert _fields(again) == _fields(state_from_messages(left))

@@ -11,11 +11,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias
 
 from pitui.core.display import shorten_path
 from pitui.core.sanitize import inert
 from pitui.core.system_summary import system_summary
+
+if TYPE_CHECKING:
+    from pitui.core.session.table import EntryTable
 
 RowKind: TypeAlias = Literal[
     "user", "assistant", "tool", "bash", "custom", "compaction", "summary", "setting", "system"
@@ -114,6 +117,21 @@ def tool_calls_of(message: Mapping[str, Any]) -> list[tuple[str, str, Mapping[st
             args = arguments if isinstance(arguments, dict) else {}
             calls.append((str(block.get("id", "")), str(block.get("name", "")), args))
     return calls
+
+
+def entry_tool_calls(table: EntryTable, position: int) -> list[tuple[str, str, Mapping[str, Any]]]:
+    """The tool calls of an assistant entry: a typed one's own (its arguments are not
+    decoded a second time to be kept beside the model's), else read from its line."""
+    if table.is_typed(position):
+        from pitui.ai.types import AssistantMessage  # loaded: an entry is typed
+
+        message = getattr(table.entry(position), "message", None)
+        if isinstance(message, AssistantMessage):
+            return [(call.id, call.name, call.arguments) for call in message.tool_calls()]
+    from pitui.core.session.row_fields import row_fields  # (it imports the table)
+
+    message = row_fields(table, position).get("message")
+    return tool_calls_of(message if isinstance(message, dict) else {})
 
 
 def _arg(args: Mapping[str, Any], *names: str, default: str = "") -> str:

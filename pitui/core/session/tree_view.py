@@ -28,10 +28,10 @@ from pitui.core.session.tree import child_positions
 from pitui.core.session.tree_filters import FILTER_MODES, FILTER_TAGS, FilterMode, position_footer
 from pitui.core.session.tree_rows import (
     TreeRow,
+    entry_tool_calls,
     has_text,
     row_text,
     search_text,
-    tool_calls_of,
 )
 from pitui.core.session.visible_tree import ROOT, Children, PositionSet, VisibleTree, child_shape
 
@@ -154,13 +154,10 @@ class TreeView:
             visible = self._without_folded(self._ordered(), visible)
         self.visible = list(visible)
         self._row_of = None
-        active = self._active
-        rows = 0
-        for position in self.visible:  # the active path's rows come first
-            if position not in active:
-                break
-            rows += 1
-        self._active_rows = rows
+        active = self._active  # the active path's rows come first: how many are there?
+        self._active_rows = next(
+            (i for i, p in enumerate(self.visible) if p not in active), len(self.visible)
+        )
         self._structure()
 
     def _passes(self, position: int, tokens: list[str]) -> bool:
@@ -229,22 +226,10 @@ class TreeView:
         table = self.table
         for position in range(self._calls_seen, len(table)):
             if table.roles[position] == "assistant":
-                for call_id, name, args in self._calls_of(position):
+                for call_id, name, args in entry_tool_calls(table, position):
                     self._calls[call_id] = (name, args)
         self._calls_seen = len(table)
         return self._calls
-
-    def _calls_of(self, position: int) -> list[tuple[str, str, Mapping[str, Any]]]:
-        """The tool calls of an assistant entry: a typed one's own (its arguments are not
-        decoded a second time to be kept beside the model's), else read from its line."""
-        if self.table.is_typed(position):
-            from pitui.ai.types import AssistantMessage  # loaded: an entry is typed
-
-            message = getattr(self.table.entry(position), "message", None)
-            if isinstance(message, AssistantMessage):
-                return [(call.id, call.name, call.arguments) for call in message.tool_calls()]
-        message = row_fields(self.table, position).get("message")
-        return tool_calls_of(message if isinstance(message, dict) else {})
 
     def _file_marks(self) -> list[int]:
         """Note the rows whose run changed files (a run-end checkpoint hangs below them);
@@ -476,8 +461,9 @@ class TreeView:
                 self.rebuild()
                 return TreeChange(reset=True)
         if leaf_id != self.leaf_id:
-            self.leaf_id = leaf_id
-            self.rebuild()
+            moved_from, self.leaf_id = self.leaf_id, leaf_id
+            if not self._move_leaf(moved_from):
+                self.rebuild()
             return TreeChange(reset=True)
         for key in relabelled:
             index = self.index_of(key)
@@ -489,6 +475,42 @@ class TreeView:
             if index is not None and index not in change.updated:
                 change.updated.append(index)
         return change
+
+    def _move_leaf(self, old_leaf: str | None) -> bool:
+        """The leaf moved in an unchanged tree (a sibling switch, a navigation): only the
+        subtree of the old and new paths' last common entry changes (order, on-path marks,
+        connectors, the arrow). Reorder its rows in place, keeping every other row with its
+        shape; False (rebuild) under a search or folds, or if a row hides or shows."""
+        table, tree = self.table, self._tree
+        old = table.index.get(old_leaf) if old_leaf is not None else None
+        new = table.index.get(self.leaf_id) if self.leaf_id is not None else None
+        grown = self._structure_len != len(table) or len(tree.shapes) > 4096  # (a rebuild
+        if old is None or new is None or self.query or self.folded or grown:  # trims shapes)
+            return False
+        order = self._ordered()  # (with the old path, as the rows are now)
+        path = table.path_positions(new)
+        common = next((p for p in reversed(path) if p in self._active), None)
+        if common is None:  # another root
+            return False
+        old_row, old_active = self._leaf_row_position(), self._active
+        self._active = active = PositionSet(path, len(table))
+        start = order.index(common)
+        block = self._children.depth_first([common], active)
+        old_shown = [p for p in order[start : start + len(block)] if tree.shown(p)]
+        order[start : start + len(block)] = block
+        shown = [p for p in block if self._passes(p, [])]
+        if not shown or sorted(shown) != sorted(old_shown) or not tree.reorder(shown):
+            return False  # a row hides or shows (a text-less reply was the leaf)
+        at = self.visible.index(old_shown[0])  # no search, no folds: the filter's rows
+        self.visible[at : at + len(shown)] = shown
+        self._base, self._row_of, self._matched = list(self.visible), None, None
+        tree.shapes.forget(block[1:])  # (the common entry's own row stays as it was)
+        for position in (*block[1:], old_row):
+            self._rows.pop(position, None)
+        # The path's rows come first; only the subtree's change sides.
+        self._active_rows += sum(p in active for p in shown) - sum(p in old_active for p in shown)
+        self._rows.pop(self._leaf_row_position(), None)
+        return True
 
     def _append_under_leaf(self, position: int, new_leaf: str | None, change: TreeChange) -> bool:
         """Add the entry at ``position`` if it hangs under the leaf and becomes the leaf."""

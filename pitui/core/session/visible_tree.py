@@ -43,9 +43,12 @@ class PositionSet:
     __slots__ = ("_flags",)
 
     def __init__(self, positions: Iterable[int] = (), size: int = 0) -> None:
-        self._flags = bytearray(size)
+        self._flags = flags = bytearray(size)
         for position in positions:
-            self.add(position)
+            if position < size:  # (a path of 10,000 entries: no method call per entry)
+                flags[position] = 1
+            else:
+                self.add(position)
 
     def __contains__(self, position: object) -> bool:
         if not isinstance(position, int):
@@ -170,6 +173,17 @@ class ShapeTable:
         if size > len(self._number):
             self._number.extend([-1] * (size - len(self._number)))
 
+    def forget(self, positions: Iterable[int]) -> None:
+        """The shapes of ``positions`` are computed again when next asked for."""
+        number = self._number
+        for position in positions:
+            if 0 <= position < len(number):
+                number[position] = -1
+
+    def __len__(self) -> int:
+        """How many distinct shapes are kept."""
+        return len(self._shapes)
+
     def move(self, old: int, new: int) -> None:
         """``new`` takes ``old``'s shape (if it has one); ``old`` has none after."""
         if old in self:
@@ -246,6 +260,34 @@ class VisibleTree:
             self.first[parent] = new if self.first[parent] == old else self.first[parent]
             self.last[parent] = new if self.last[parent] == old else self.last[parent]
         self.shapes.move(old, new)
+
+    def reorder(self, rows: Sequence[int]) -> bool:
+        """The visible ``rows`` of one subtree (contiguous in row order) are in a new
+        order, with the same visible parents (a leaf move reorders the children on its
+        path): each parent's first and last child follow it. A parent outside the
+        subtree (its nearest visible ancestor) has the subtree's rows first, its other
+        children after; False (nothing changed) if the tree is not so."""
+        parents = self.parent
+        inside: dict[int, list[int]] = {}  # parent -> its children among ``rows``, in order
+        for row in rows:
+            inside.setdefault(parents[row], []).append(row)
+        members = set(rows)
+        for parent, kids in inside.items():
+            if parent == HIDDEN:
+                return False
+            whole = len(kids) == self.children(parent)
+            last = self.last_root if parent == ROOT else self.last[parent]
+            if not whole and (self.first_child(parent) not in members or last in members):
+                return False  # children outside the subtree come first: not a leaf move
+        for parent, kids in inside.items():
+            whole = len(kids) == self.children(parent)
+            if parent == ROOT:
+                self.first_root = kids[0]
+                self.last_root = kids[-1] if whole else self.last_root
+            else:
+                self.first[parent] = kids[0]
+                self.last[parent] = kids[-1] if whole else self.last[parent]
+        return True
 
     # ------------------------------------------------------------------ queries
 

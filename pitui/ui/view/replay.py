@@ -27,13 +27,40 @@ from pitui.ai.types import (
 )
 from pitui.ui.view import items
 from pitui.ui.view.chat_state import ChatState
+from pitui.ui.view.replay_memo import ReplayMemo
 from pitui.ui.view.replay_state import Replay
 
 
-def state_from_messages(messages: Iterable[AgentMessage]) -> ChatState:
-    """The view of a finished transcript (e.g. a resumed session)."""
+def state_from_messages(
+    messages: Iterable[AgentMessage], memo: ReplayMemo | None = None
+) -> ChatState:
+    """The view of a finished transcript (e.g. a resumed session). With ``memo`` (the
+    transcript it last replayed), only what follows the part both share is replayed."""
+    if memo is None:
+        return _replayed(messages).state()
+    listed = messages if isinstance(messages, list) else list(messages)
     replay = Replay()
-    for message in messages:
+    start = memo.resume(replay, listed)
+    _replayed(listed[start:], replay, memo, start)
+    if replay.conflict:  # a message changed an item taken from the memo
+        memo.start_over()
+        replay = _replayed(listed, Replay(), memo, 0)
+    memo.keep(listed, replay)
+    return replay.state()
+
+
+def _replayed(
+    messages: Iterable[AgentMessage],
+    replay: Replay | None = None,
+    memo: ReplayMemo | None = None,
+    first: int = 0,
+) -> Replay:
+    """``replay`` (a new one by default) fed ``messages``; with ``memo``, marked before
+    each user message (``first``: the position of the first message in the transcript)."""
+    replay = replay if replay is not None else Replay()
+    for position, message in enumerate(messages, start=first):
+        if memo is not None and isinstance(message, UserMessage):
+            memo.mark(replay, position)
         if isinstance(message, AssistantMessage):
             _assistant(replay, message)
         elif isinstance(message, UserMessage):
@@ -48,7 +75,7 @@ def state_from_messages(messages: Iterable[AgentMessage]) -> ChatState:
             )
         else:
             replay.custom(message.model_dump(mode="json", by_alias=True))
-    return replay.state()
+    return replay
 
 
 def _assistant(replay: Replay, message: AssistantMessage) -> None:

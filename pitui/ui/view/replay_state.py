@@ -36,7 +36,9 @@ from pitui.ui.view.state import (
 class Replay:
     """A ChatState under construction, mutable because nobody sees it before the end."""
 
-    __slots__ = ("index", "items", "last_timestamp", "open_tools", "seq", "usage")
+    __slots__ = (
+        "conflict", "floor", "index", "items", "last_timestamp", "open_tools", "seq", "usage"
+    )  # fmt: skip
 
     def __init__(self) -> None:
         self.items: list[ChatItem] = []
@@ -45,6 +47,11 @@ class Replay:
         self.open_tools: set[str] = set()
         self.usage = UsageTotals()
         self.last_timestamp: int | None = None
+        self.floor = 0
+        """Items below this were taken from an earlier replay (:mod:`replay_memo`)."""
+        self.conflict = False
+        """A message changed one of those items (a repeated tool-call id): the taken
+        items are not what this transcript alone makes."""
 
     def state(self) -> ChatState:
         return ChatState(
@@ -68,6 +75,7 @@ class Replay:
             self.index[item.id] = len(self.items)
             self.items.append(item)
         else:
+            self.conflict = self.conflict or position < self.floor
             self.items[position] = item
 
     def _card(self, tool_call_id: str) -> ToolCardItem | None:

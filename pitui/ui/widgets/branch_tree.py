@@ -142,7 +142,10 @@ class BranchTree(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.state: TreePaneState | None = None
-        self._strips: LRUCache[tuple[str, bool, int], Strip] = LRUCache(1024)
+        self._strips: LRUCache[tuple[TreeRow | str, bool, int], Strip] = LRUCache(1024)
+        """Each drawn line by what it shows (the row, selected, width): a row that did not
+        change is not drawn again, however the tree changed around it (a sibling switch
+        keeps the rows above the branch point)."""
         self.rendered_rows = 0
         """How many rows were rendered anew (not from the cache): for benchmarks."""
         self.typed: Callable[[str], None] | None = None
@@ -165,12 +168,6 @@ class BranchTree(ScrollView, can_focus=True):
         state = self.state
         if state is None:
             return
-        if change.reset:
-            self._strips.clear()
-        else:
-            for index in change.updated:
-                if 0 <= index < len(state):
-                    self._forget(state.view.row(index).entry_id)
         self._resize()
         self._scroll_to_selected()
         first = min([*change.inserted, *change.updated, *change.removed], default=0)
@@ -178,10 +175,6 @@ class BranchTree(ScrollView, can_focus=True):
         if change.reset or first < top + self.size.height:
             self.refresh()  # only the lines in view are drawn again, from the cache
         self.post_message(self.Changed())
-
-    def _forget(self, entry_id: str) -> None:
-        for selected in (False, True):
-            self._strips.discard((entry_id, selected, self._width))
 
     @property
     def _width(self) -> int:
@@ -225,7 +218,7 @@ class BranchTree(ScrollView, can_focus=True):
             return self._blank(width)
         row = state.view.row(index)
         selected = index == state.selected
-        key = (row.entry_id, selected, width)
+        key = (row, selected, width)
         strip = self._strips.get(key)
         if strip is None:
             self.rendered_rows += 1

@@ -12,7 +12,7 @@ mounted, following the bottom).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from textual.widget import Widget
@@ -26,7 +26,8 @@ async def resync(pane: ItemPane, state: ChatState) -> None:
     """Make ``pane`` show ``state`` as :meth:`ItemPane.clear` + :meth:`ItemPane.sync`
     of all its items would, reusing the widgets it has by item id."""
     factories = pane.factories()
-    order = [item.id for item in state.items if type(item) in factories]
+    shown = _kinds_shown(factories)
+    order = [item.id for item in state.items if shown(type(item))]
     window = order[-pane.TAIL_WINDOW :] if len(order) > pane.MAX_MOUNTED else order
     if window:
         from pitui.ui.widgets.item_styles import load_item_styles
@@ -52,6 +53,21 @@ async def resync(pane: ItemPane, state: ChatState) -> None:
     else:
         pane.anchor(False)
     pane.scroll_end(animate=False)
+
+
+def _kinds_shown(factories: Mapping[type, Any]) -> Callable[[type], bool]:
+    """Whether the pane shows an item type, asked of ``factories`` once per type (not per
+    item: a 10,000-message transcript has a handful of types, and the conversation's
+    mapping imports its widgets on each lookup)."""
+    known: dict[type, bool] = {}
+
+    def shown(kind: type) -> bool:
+        answer = known.get(kind)
+        if answer is None:
+            answer = known[kind] = kind in factories
+        return answer
+
+    return shown
 
 
 def _reusable(

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pitui.core.session.table import EntryTable
-from pitui.core.session.tree_view import FILTER_MODES, TreeView, render_rows
+from pitui.core.session.tree_view import FILTER_MODES, TreeRow, TreeView, render_rows
 
 
 def _message(role: str, text: str = "", **extra: Any) -> dict[str, Any]:
@@ -296,3 +296,70 @@ def test_typing_on_narrows_to_what_a_fresh_search_finds() -> None:
         assert lines(typed) == lines(fresh)
     typed.set_query("hello")  # not an extension: searches everything again
     assert lines(typed) == ["• assistant: hello ←"]  # the leaf's nearest visible row
+
+
+@settings(max_examples=120)
+@given(
+    shape=st.lists(
+        st.tuples(st.sampled_from(["user", "reply", "tools", "result"]), st.integers(0, 12)),
+        min_size=2,
+        max_size=30,
+    ),
+    moves=st.lists(st.tuples(st.integers(0, 40), st.booleans()), min_size=1, max_size=8),
+    mode=st.sampled_from(FILTER_MODES),
+)
+def test_leaf_moves_always_equal_a_fresh_view(
+    shape: list[tuple[str, int]], moves: list[tuple[int, bool]], mode: Any
+) -> None:
+    """Moving the leaf anywhere in a branching tree (a sibling switch, a navigation),
+    with prompts sent between moves, gives a fresh view's rows, whether the move is
+    applied in place or rebuilt."""
+    b = Builder()
+    b.user("e0", None)
+    for number, (kind, back) in enumerate(shape, start=1):
+        parent = b.table.ids[max(0, len(b.table) - 1 - back)]
+        if kind == "user":
+            b.user(f"e{number}", parent)
+        elif kind == "reply":
+            b.reply(f"e{number}", parent, f"answer {number}")
+        elif kind == "tools":
+            call = {"type": "toolCall", "id": f"c{number}", "name": "ls", "arguments": {}}
+            b.add(f"e{number}", parent, message={"role": "assistant", "content": [call]})
+        else:
+            b.add(f"e{number}", parent, message={"role": "toolResult", "toolCallId": "c1"})
+    view = TreeView(b.table, b.labels, b.table.ids[-1], filter_mode=mode)
+    for number, (move, send) in enumerate(moves):
+        for index in range(len(view)):  # rows and shapes drawn before the move are kept
+            view.row(index)
+        leaf = b.table.ids[move % len(b.table)]
+        view.sync(b.labels, leaf)
+        if send:  # a prompt under the new leaf, then the next move
+            leaf = b.user(f"sent{number}", leaf)
+            view.sync(b.labels, leaf)
+        fresh = TreeView(b.table, b.labels, leaf, filter_mode=mode)
+        assert lines(view) == lines(fresh)
+        assert view.leaf_row() == fresh.leaf_row()
+        assert view.branch_switches() == fresh.branch_switches()
+
+
+def test_a_sibling_switch_reorders_only_the_branch_points_subtree() -> None:
+    """Alt+→ on a long session: the rows above the branch point are kept as they were
+    (not made again), and the tree is not rebuilt."""
+    b = branchy()
+    view = TreeView(b.table, b.labels, "a5")
+    kept = [view.row(i) for i in range(2)]  # u1, a1: above the branch point
+    rebuilt: list[str] = []
+    view.rebuild = lambda: rebuilt.append("rebuild")  # type: ignore[method-assign]
+    made: list[int] = []
+    make_row = view._make_row
+
+    def counted(position: int) -> TreeRow:
+        made.append(position)
+        return make_row(position)
+
+    view._make_row = counted  # type: ignore[method-assign]
+    view.sync(b.labels, "a3")  # u3's sibling u2, at its newest entry
+    assert not rebuilt
+    assert lines(view) == lines(TreeView(b.table, b.labels, "a3"))
+    assert all(view.row(i) is row for i, row in enumerate(kept))
+    assert made and not {b.table.ids[p] for p in made} & {"u1", "a1"}
