@@ -72,6 +72,8 @@ if "pydantic" in sys.modules:
             string_annotated.append(cls.__module__)
 tool_module = sys.modules.get("pitui.agent.tool")
 schemas_generated = tool_module.computed_schema.cache_info().currsize if tool_module else 0
+cache_module = sys.modules.get("pitui.compile_cache")
+compile_cache = cache_module.installed() if cache_module else None
 report = {
     "code": code,
     "schemas_generated": schemas_generated,
@@ -82,6 +84,7 @@ report = {
     "text_signatures": text_signatures,
     "import_time_patterns": import_time_patterns,
     "string_annotated": sorted(set(string_annotated)),
+    "compiled": compile_cache.compiled if compile_cache else None,
 }
 print("\\nPROBE " + json.dumps(report))
 """
@@ -268,6 +271,21 @@ def test_a_read_then_answer_turn_over_chat_completions_stays_light(
     # The built-in tools' parameter schemas are stored (pitui/core/tools/schemas.py).
     assert report["schemas_generated"] == 0
     assert [m for m in report["string_annotated"] if m in REAL_ANNOTATIONS] == []
+
+
+def test_a_second_turn_compiles_no_generated_source(
+    tmp_path: Path, pitui_home: Path, server: ReplayServer
+) -> None:
+    """pydantic's dataclasses and annotations are compiled on the first start only
+    (pitui/compile_cache.py): the next start reads their code from the pitui home."""
+    write_models(pitui_home, server)
+    server.add(Reply(body=ANTHROPIC_TEXT), Reply(body=ANTHROPIC_TEXT))
+    first = probed(["-p", "--model", "loop/tiny", "hi"], tmp_path)
+    second = probed(["-p", "--model", "loop/tiny", "hi"], tmp_path)
+    assert first["compiled"] > 100  # ~50 dataclasses' methods, ~200 annotations
+    assert second["compiled"] == 0
+    (stored,) = (pitui_home / "cache").glob("compiled-*.marshal")
+    assert oct(stored.stat().st_mode & 0o777) == "0o600"
 
 
 def test_session_context_loads_no_tui_provider_tree_view_or_check(tmp_path: Path) -> None:
