@@ -176,9 +176,12 @@ def loaded(args: list[str], cwd: Path) -> set[str]:
     return set(probed(args, cwd)["modules"])
 
 
-def probed(args: list[str], cwd: Path, *, turn: bool = True) -> dict[str, Any]:
+def probed(
+    args: list[str], cwd: Path, *, turn: bool = True, used: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     """The probe's report of a ``pitui ARGS`` process (checked: it loaded no CA bundle and,
-    for a ``turn``, built no model meant to be built on first use)."""
+    for a ``turn``, built no model meant to be built on first use but those it ``used``:
+    the parameters of a tool the turn called)."""
     no_proxy = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
     proc = subprocess.run(
         [sys.executable, "-c", PROBE, *args],
@@ -198,7 +201,8 @@ def probed(args: list[str], cwd: Path, *, turn: bool = True) -> dict[str, Any]:
         # The settings models are built to validate a settings file (write_models writes
         # one); without one (the bench's scenario, below) they are not built either.
         settings_file = (Path(os.environ["PITUI_HOME"]) / "settings.json").is_file()
-        assert [m for m in probe["built"] if not (settings_file and m in SETTINGS_MODELS)] == []
+        built = [m for m in probe["built"] if not (settings_file and m in SETTINGS_MODELS)]
+        assert sorted(built) == sorted(used)
     report: dict[str, Any] = probe
     return report
 
@@ -274,7 +278,9 @@ def test_a_read_then_answer_turn_over_chat_completions_stays_light(
         Reply(body=_chat_sse({"role": "assistant", "tool_calls": [call]}, finish="tool_calls")),
         Reply(body=_chat_sse({"content": "It says green."}, finish="stop")),
     )
-    report = probed(["-p", "--model", "chat/tiny", "read notes.txt"], tmp_path)
+    report = probed(
+        ["-p", "--model", "chat/tiny", "read notes.txt"], tmp_path, used=frozenset({"ReadParams"})
+    )
     assert not (pitui_home / "settings.json").exists()  # so no settings model was built
     modules = set(report["modules"])
     assert len(server.requests) == 2  # the tool ran and its result went back
