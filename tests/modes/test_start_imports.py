@@ -127,6 +127,9 @@ NEVER_IN_PRINT_MODE = (
     # An ASCII host is its own IDNA form: the codec (with stringprep) stays unloaded.
     "encodings.idna",
     "stringprep",
+    # A simple command line is read without argparse (pitui/cli_options.py).
+    "argparse",
+    "gettext",
     # No MCP server is configured: neither the SDK nor pitui's MCP runtime loads.
     "mcp",
     "mcp_types",
