@@ -106,7 +106,7 @@ def _run_mode(module_name: str, args: argparse.Namespace) -> int:
     if module_name == PRINT_MODE:
         gc.disable()  # until the session is ready (see pitui.modes.print_mode.run)
         # Before pydantic loads: its dataclasses' and annotations' generated source is
-        # compiled once per machine, not on every start (~125 M instructions a turn).
+        # compiled once per machine, not on every start (~130 M instructions a turn).
         from pitui.compile_cache import install
 
         install()

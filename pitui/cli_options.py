@@ -2,7 +2,7 @@
 the simple command lines a script runs (``pitui -p --model M "prompt"``) are read from
 them without argparse.
 
-argparse costs a ``pitui -p`` turn ~20 M instructions (2.5 %): its import (with
+argparse cost a ``pitui -p`` turn ~11 M instructions (1.4 %): its import (with
 ``gettext`` and ``locale``), building the parser (each ``add_argument`` formats its
 help once to check it) and parsing. :func:`simple_arguments` reads a command line only
 when what argparse would make of it is certain: every flag spelled out in full and known

@@ -5,7 +5,7 @@ writes each dataclass's ``__init__``, ``__repr__``, ``__eq__``… as source and 
 and ``typing.ForwardRef`` compiles every string annotation. Nearly all of it comes from
 libraries pitui imports: pydantic and annotated_types define ~50 dataclasses, and
 pydantic_core's schema TypedDicts hold ~700 string annotations (~210 distinct). Parsing
-and compiling that text was ~125 M instructions of a ``pitui -p`` turn (14 %), more than
+and compiling that text was ~130 M instructions of a ``pitui -p`` turn (14 %), more than
 the turn itself.
 
 The code object a text compiles to depends only on the text, the mode (``exec`` or

@@ -298,7 +298,7 @@ def _load(data: dict[str, Any]) -> Settings:
 
     The settings models are built on first use (``ON_FIRST_USE``): with no settings file,
     the usual case of a scripted ``pitui -p``, there is nothing to validate, and building
-    their validators was ~25 M instructions of the turn. Then the defaults are stored
+    their validators was ~15 M instructions of the turn. Then the defaults are stored
     exactly as validating ``{}`` would store them (:func:`defaults`).
     """
     return Settings.load(data) if data else defaults(Settings, loaded=True)
