@@ -17,7 +17,7 @@ the file and the keys (:func:`confine_project`).
 import asyncio
 import json
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 from pydantic import Field, ValidationError
@@ -33,6 +33,44 @@ from pitui.private_files import write_private
 
 QueueMode = Literal["all", "one-at-a-time"]
 ApprovalMode = Literal["ask", "workspace", "all", "edits", "none"]
+
+
+_M = TypeVar("_M", bound=PiModel)
+
+
+def defaults(cls: type[_M], *, loaded: bool = False) -> _M:
+    """What ``cls.load({})`` (``loaded``) or ``cls()`` gives, without validating (every
+    field of a settings model has a default). Read from a file, no field counts as set;
+    a nested model is made by its ``default_factory``, in code, so each of its fields
+    that holds a value does (:meth:`PiModel.model_post_init`)."""
+    values: dict[str, Any] = {}
+    for name, field in cls.model_fields.items():
+        factory = field.default_factory
+        if factory is None:
+            values[name] = field.default
+        elif isinstance(factory, type) and issubclass(factory, PiModel):
+            values[name] = defaults(factory)
+        else:
+            values[name] = factory()  # type: ignore[call-arg]  # no validated-data factories
+    fields_set = set() if loaded else {name for name, value in values.items() if value is not None}
+    instance = cls.__new__(cls)
+    set_unvalidated(instance, values, fields_set)
+    return instance
+
+
+class DefaultsOf(Generic[_M]):
+    """A section's ``default_factory``: ``model()`` as :func:`defaults` makes it. A file
+    that leaves a section out then validates without building that section's own
+    validator too (calling the model would build it, on top of the one ``Settings``
+    builds with every section inline)."""
+
+    __slots__ = ("model",)
+
+    def __init__(self, model: type[_M]) -> None:
+        self.model = model
+
+    def __call__(self) -> _M:
+        return defaults(self.model)
 
 
 class CompactionSettings(PiModel):
@@ -173,13 +211,13 @@ class Settings(PiModel):
     """How many queued follow-up messages one poll delivers."""
     theme: str | None = None
     """Theme name (built-in dark / light, or a user theme), or a ``light/dark`` pair."""
-    compaction: CompactionSettings = Field(default_factory=CompactionSettings)
-    branch_summary: BranchSummarySettings = Field(default_factory=BranchSummarySettings)
-    retry: RetrySettings = Field(default_factory=RetrySettings)
-    images: ImageSettings = Field(default_factory=ImageSettings)
-    approval: ApprovalSettings = Field(default_factory=ApprovalSettings)
-    sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
-    checkpoints: CheckpointSettings = Field(default_factory=CheckpointSettings)
+    compaction: CompactionSettings = Field(default_factory=DefaultsOf(CompactionSettings))
+    branch_summary: BranchSummarySettings = Field(default_factory=DefaultsOf(BranchSummarySettings))
+    retry: RetrySettings = Field(default_factory=DefaultsOf(RetrySettings))
+    images: ImageSettings = Field(default_factory=DefaultsOf(ImageSettings))
+    approval: ApprovalSettings = Field(default_factory=DefaultsOf(ApprovalSettings))
+    sandbox: SandboxSettings = Field(default_factory=DefaultsOf(SandboxSettings))
+    checkpoints: CheckpointSettings = Field(default_factory=DefaultsOf(CheckpointSettings))
     hide_thinking_block: bool = False
     """Collapse thinking blocks by default."""
     shell_path: str | None = None
@@ -302,29 +340,6 @@ def _load(data: dict[str, Any]) -> Settings:
     exactly as validating ``{}`` would store them (:func:`defaults`).
     """
     return Settings.load(data) if data else defaults(Settings, loaded=True)
-
-
-_M = TypeVar("_M", bound=PiModel)
-
-
-def defaults(cls: type[_M], *, loaded: bool = False) -> _M:
-    """What ``cls.load({})`` (``loaded``) or ``cls()`` gives, without validating (every
-    field of a settings model has a default). Read from a file, no field counts as set;
-    a nested model is made by its ``default_factory``, in code, so each of its fields
-    that holds a value does (:meth:`PiModel.model_post_init`)."""
-    values: dict[str, Any] = {}
-    for name, field in cls.model_fields.items():
-        factory = field.default_factory
-        if factory is None:
-            values[name] = field.default
-        elif isinstance(factory, type) and issubclass(factory, PiModel):
-            values[name] = defaults(factory)
-        else:
-            values[name] = factory()  # type: ignore[call-arg]  # no validated-data factories
-    fields_set = set() if loaded else {name for name, value in values.items() if value is not None}
-    instance = cls.__new__(cls)
-    set_unvalidated(instance, values, fields_set)
-    return instance
 
 
 _STRICTNESS: dict[str, int] = {"none": 0, "ask": 1, "edits": 2, "workspace": 2, "all": 3}

@@ -11,7 +11,13 @@ from pydantic import BaseModel
 from pitui import paths
 from pitui.ai import _base as base_module
 from pitui.core import settings as settings_module
-from pitui.core.settings import Settings, defaults, load_settings, update_global_settings
+from pitui.core.settings import (
+    DefaultsOf,
+    Settings,
+    defaults,
+    load_settings,
+    update_global_settings,
+)
 
 
 def _write(path: Path, data: object) -> None:
@@ -52,6 +58,15 @@ async def test_no_file_gives_what_validating_nothing_gives(
     assert _stored(defaults(Settings)) == _stored(Settings())
     # A list default is each object's own, as validation makes it.
     assert loaded.settings.approval.allow_tools is not defaults(Settings).approval.allow_tools
+
+
+def test_each_sections_defaults_are_what_validation_makes() -> None:
+    # Every section model made by DefaultsOf is what calling (validating) it makes.
+    for name, field in Settings.model_fields.items():
+        factory = field.default_factory
+        if isinstance(factory, DefaultsOf):
+            assert _stored(factory()) == _stored(factory.model()), name
+            assert factory() is not factory(), name  # each default its own object
 
 
 async def test_an_empty_file_is_no_file(tmp_path: Path) -> None:
