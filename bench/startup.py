@@ -19,6 +19,12 @@ console script beside the interpreter already runs it).
 
 Run: ``python bench/startup.py [--runs 10] [--pi DIR] [--only version|print]``;
 ``python bench/startup.py -- ARGS…`` times ``pitui ARGS…`` alone.
+
+``--instructions`` counts the instructions of the same ``-p`` turn instead, from process
+start to exit, under ``valgrind --tool=callgrind`` (load-independent, for A/B comparisons
+on a busy machine), after one warm-up turn in the same home (as the timed runs have:
+caches written); ``--tree DIR`` adds another checkout of pitui (e.g. ``git archive
+<commit> | tar -x -C DIR``, byte-compiled here), measured with this interpreter.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -180,6 +187,36 @@ def bench_print(runs: int, pi_dir: Path | None) -> bool:
     return ok
 
 
+def print_instructions(trees: list[Path]) -> None:
+    """Instructions of one ``-p`` turn of each pitui checkout in ``trees`` (callgrind)."""
+    counts: list[int] = []
+    for tree in trees:
+        compileall.compile_dir(str(tree / "pitui"), quiet=1)
+        with tempfile.TemporaryDirectory() as tmp, LoopbackModel() as server:
+            dirs = write_agent_dirs(Path(tmp), server.base_url)
+            env = {**base_env(), "HOME": str(dirs["home"]), "PITUI_HOME": str(dirs["pitui-home"])}
+            env.update(PYTHONPATH=str(tree), PYTHONHASHSEED="0")
+            command = [sys.executable, "-m", "pitui", "-p", "--model", f"{PROVIDER}/{MODEL}"]
+            command.append(PROMPT)
+            _check("pitui -p", time_once(command, env, dirs["project"])[1])  # warm-up
+            out = Path(tmp) / "callgrind.out"
+            valgrind = ["setarch", "-R", "valgrind", "--tool=callgrind", "--dump-instr=no"]
+            _check(
+                "pitui -p",
+                time_once(
+                    [*valgrind, f"--callgrind-out-file={out}", *command], env, dirs["project"]
+                )[1],
+            )
+            found = re.search(r"^(?:summary|totals):\s+(\d+)", out.read_text(), re.M)
+            if found is None:
+                raise SystemExit(f"startup: no callgrind summary for {tree}")
+            counts.append(int(found.group(1)))
+        print(f"pitui -p turn, {tree}: {counts[-1] / 1e6:.1f} M instructions")
+    if len(counts) == 2:
+        new, old = counts[0] / 1e6, counts[1] / 1e6
+        print(f"  {old:.1f} M -> {new:.1f} M ({new / old - 1:+.1%})")
+
+
 def _check(name: str, stdout: str) -> None:
     if EXPECTED not in stdout:
         raise SystemExit(f"startup: {name} did not give the scripted answer: {stdout!r}")
@@ -197,8 +234,15 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=10, help="timed runs of each command")
     parser.add_argument("--pi", type=Path, help="directory where pi was npm-installed")
     parser.add_argument("--only", choices=["version", "print"], help="one of the two figures")
+    parser.add_argument(
+        "--instructions", action="store_true", help="count a -p turn's instructions instead"
+    )
+    parser.add_argument("--tree", type=Path, help="with --instructions: another checkout too")
     own, pitui_args = _split_at_double_dash(sys.argv[1:])
     options = parser.parse_args(own)
+    if options.instructions:
+        print_instructions([REPO, *([options.tree] if options.tree else [])])
+        return 0
     compileall.compile_dir(str(REPO / "pitui"), quiet=1)
     if pitui_args is not None:
         return 0 if bench_version(options.runs, pitui_args) else 1

@@ -6,17 +6,21 @@ textual, pydantic models or any provider. Each mode is imported only when chosen
 
 from __future__ import annotations
 
-import argparse
 import atexit
 import gc
 import importlib
 import os
 import sys
 from collections.abc import Sequence
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, cast
 
-from pitui import __version__
+from pitui.cli_options import VERSION_TEXT, build_parser, simple_arguments
 
-VERSION_TEXT = f"pitui {__version__}"
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = ["VERSION_TEXT", "build_parser", "main"]
 
 PRINT_MODE = "pitui.modes.print_mode"
 
@@ -26,91 +30,6 @@ SUBCOMMANDS = {
     "mcp": "pitui.modes.mcp_cli",
     "trust": "pitui.modes.trust_cli",
 }
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``pitui`` (pi's flag names wherever pi has the flag)."""
-    parser = argparse.ArgumentParser(
-        prog="pitui",
-        description="A full-screen terminal client for LLM coding agents.",
-        epilog="Subcommands: pitui session {ls,tree,context,check,compact,navigate,import,"
-        "files,restore,checkpoints} --help; pitui mcp {add,remove,list,trust} --help; "
-        "pitui trust [DIR] [--revoke | --status]",
-    )
-    parser.add_argument("--version", action="version", version=VERSION_TEXT)
-    parser.add_argument("messages", nargs="*", help="initial prompt (with -p: the prompt)")
-    parser.add_argument("-p", "--print", action="store_true", help="print mode: answer and exit")
-    parser.add_argument("--mode", choices=["text", "json"], default="text", help="output mode")
-    parser.add_argument(
-        "-c",
-        "--continue",
-        dest="continue_",
-        action="store_true",
-        help="continue the most recent session",
-    )
-    parser.add_argument("-r", "--resume", action="store_true", help="pick a session to resume")
-    parser.add_argument(
-        "--session", metavar="FILE|ID", help="use this session file, or the session with this id"
-    )
-    parser.add_argument("--session-dir", metavar="DIR", help="directory for session files")
-    parser.add_argument("--no-session", action="store_true", help="do not save the session")
-    parser.add_argument(
-        "--no-checkpoints",
-        action="store_true",
-        help="take no checkpoints of the project's files (setting checkpoints.enabled)",
-    )
-    parser.add_argument(
-        "--read-only",
-        action="store_true",
-        help="open the session (--session / -c) without ever writing to it",
-    )
-    parser.add_argument("--model", metavar="PROVIDER/ID[:THINKING]", help="model to use")
-    parser.add_argument("--provider", help="provider of --model when it has no prefix")
-    parser.add_argument(
-        "--thinking",
-        choices=["off", "minimal", "low", "medium", "high", "xhigh"],
-        help="thinking level",
-    )
-    parser.add_argument(
-        "--tools",
-        metavar="LIST",
-        help="comma-separated tool names to enable (mcp__ patterns filter MCP tools)",
-    )
-    parser.add_argument(
-        "--exclude-tools", metavar="LIST", help="comma-separated tool names or patterns to remove"
-    )
-    parser.add_argument("--no-mcp", action="store_true", help="no MCP servers for this run")
-    parser.add_argument(
-        "--approve",
-        choices=["ask", "workspace", "edits", "all", "none"],
-        help="permission policy (default: workspace in print mode, else approval.mode)",
-    )
-    parser.add_argument(
-        "--trust-project",
-        action="store_true",
-        help="load this project's skills and prompt templates for this run (they are "
-        "instructions from the repository; skipped until the project is trusted)",
-    )
-    parser.add_argument("--system-prompt", metavar="TEXT", help="replace the system prompt")
-    parser.add_argument(
-        "--append-system-prompt", metavar="TEXT", help="append to the system prompt"
-    )
-    parser.add_argument("--theme", metavar="NAME", help="theme name")
-    parser.add_argument(
-        "--list-models",
-        nargs="?",
-        const="",
-        metavar="SEARCH",
-        help="list models (optionally matching SEARCH) and exit",
-    )
-    parser.add_argument("--api-key", metavar="KEY", help="API key for this run")
-    parser.add_argument(
-        "--export",
-        metavar="SESSION",
-        help="export SESSION (a .jsonl file, or a session id or its start) to HTML and exit; "
-        "an OUT argument after it picks the file (.html, .md or .jsonl)",
-    )
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -135,12 +54,24 @@ def main(argv: Sequence[str] | None = None) -> int:
                 # write (pitui.core.session.writer), as print mode relies on too.
                 _end_process(code)
         return code
-    args = build_parser().parse_args(args_list)
+    args = _parse(args_list)
     module_name = _mode_module(args)
     code = _run_mode(module_name, args)
     if argv is None and module_name == PRINT_MODE:
         _end_process(code)
     return code
+
+
+def _parse(args_list: list[str]) -> argparse.Namespace:
+    """The command line's flags: a simple print-mode command line is read without
+    argparse (:func:`pitui.cli_options.simple_arguments`), any other by it."""
+    simple = simple_arguments(args_list)
+    if simple is not None:
+        args = SimpleNamespace(**simple)
+        if _mode_module(args) == PRINT_MODE:
+            # The modes read the flags as attributes, nothing more.
+            return cast("argparse.Namespace", args)
+    return build_parser().parse_args(args_list)
 
 
 def _end_process(code: int) -> None:
@@ -166,7 +97,7 @@ def _end_process(code: int) -> None:
     os._exit(code)
 
 
-def _mode_module(args: argparse.Namespace) -> str:
+def _mode_module(args: argparse.Namespace | SimpleNamespace) -> str:
     """The module whose ``run(args)`` serves this command line."""
     if args.list_models is not None:
         return "pitui.modes.models_cli"
@@ -180,6 +111,11 @@ def _mode_module(args: argparse.Namespace) -> str:
 def _run_mode(module_name: str, args: argparse.Namespace) -> int:
     if module_name == PRINT_MODE:
         gc.disable()  # until the session is ready (see pitui.modes.print_mode.run)
+        # Before pydantic loads: its dataclasses' and annotations' generated source is
+        # compiled once per machine, not on every start (~130 M instructions a turn).
+        from pitui.compile_cache import install
+
+        install()
     elif module_name == "pitui.ui.launch":
         # The TUI runs without garbage collection until its first frame (see
         # pitui.ui.launch.run). Pause it already for the imports: loading Textual allocates

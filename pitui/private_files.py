@@ -71,6 +71,19 @@ def open_private(path: Path, flags: int) -> int:
     return fd
 
 
+def read_own_file(path: Path) -> bytes | None:
+    """The bytes of ``path`` if it is the user's own and nobody else may write it (a cache
+    pitui reads back and trusts); None when it is missing, unreadable, or not private."""
+    try:
+        with open(path, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) & 0o022:
+                return None  # others could have written it
+            return handle.read()
+    except OSError:
+        return None
+
+
 def write_private(path: Path, text: str) -> None:
     """Write ``text`` atomically to ``path`` (temp file, fsync, rename) with mode 0600."""
     write_private_bytes(path, text.encode("utf-8"))

@@ -46,14 +46,20 @@ def plain_defaults(cls: type[BaseModel]) -> dict[str, Any]:
 
 
 def fill_unvalidated(instance: BaseModel, fields: dict[str, Any]) -> None:
-    """Give a fresh ``instance`` these ``fields`` plus its defaults, all counted as set.
+    """Give a fresh ``instance`` these ``fields`` plus its defaults, all counted as set."""
+    values = {**(_DEFAULTS.get(type(instance)) or plain_defaults(type(instance))), **fields}
+    set_unvalidated(instance, values, set(values))
+
+
+def set_unvalidated(instance: BaseModel, values: dict[str, Any], fields_set: set[str]) -> None:
+    """Store in a fresh ``instance`` exactly what validating ``values`` would (all of its
+    fields, in order; no extras, no private attributes), ``fields_set`` counted as set.
 
     The four instance slots are written through their descriptors (``object.__setattr__``
     would look each one up by name on every call).
     """
-    values = {**(_DEFAULTS.get(type(instance)) or plain_defaults(type(instance))), **fields}
     _set_dict(instance, values)
-    _set_fields_set(instance, set(values))
+    _set_fields_set(instance, fields_set)
     _set_extra(instance, {})
     _set_private(instance, None)
 

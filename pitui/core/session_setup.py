@@ -7,11 +7,11 @@ thinking level, the tools, the system prompt and the permission gate.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -50,6 +50,9 @@ from pitui.core.system_prompt import load_context_files, load_system_prompt
 from pitui.core.tools import DEFAULT_TOOL_NAMES as DEFAULT_TOOLS
 from pitui.core.tools import create_tools
 from pitui.core.trust import PROJECT_RESOURCES, load_trust
+
+if TYPE_CHECKING:
+    import argparse
 
 IMAGES_BLOCKED = "Image reading is disabled."
 TRUST_HINT = (

@@ -17,15 +17,16 @@ the file and the keys (:func:`confine_project`).
 import asyncio
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 from pydantic import Field, ValidationError
 
 from pitui import paths
-from pitui.ai._base import PiModel, empty_list, to_camel
+from pitui.ai._base import ON_FIRST_USE, PiModel, empty_list, to_camel
 from pitui.ai.files import read_config_text
 from pitui.ai.options import DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_DELAY_MS, DEFAULT_PROVIDER_RETRIES
+from pitui.ai.own_model import set_unvalidated
 from pitui.ai.types import ThinkingLevel
 from pitui.errors import ConfigError
 from pitui.private_files import write_private
@@ -34,8 +35,48 @@ QueueMode = Literal["all", "one-at-a-time"]
 ApprovalMode = Literal["ask", "workspace", "all", "edits", "none"]
 
 
+_M = TypeVar("_M", bound=PiModel)
+
+
+def defaults(cls: type[_M], *, loaded: bool = False) -> _M:
+    """What ``cls.load({})`` (``loaded``) or ``cls()`` gives, without validating (every
+    field of a settings model has a default). Read from a file, no field counts as set;
+    a nested model is made by its ``default_factory``, in code, so each of its fields
+    that holds a value does (:meth:`PiModel.model_post_init`)."""
+    values: dict[str, Any] = {}
+    for name, field in cls.model_fields.items():
+        factory = field.default_factory
+        if factory is None:
+            values[name] = field.default
+        elif isinstance(factory, type) and issubclass(factory, PiModel):
+            values[name] = defaults(factory)
+        else:
+            values[name] = factory()  # type: ignore[call-arg]  # no validated-data factories
+    fields_set = set() if loaded else {name for name, value in values.items() if value is not None}
+    instance = cls.__new__(cls)
+    set_unvalidated(instance, values, fields_set)
+    return instance
+
+
+class DefaultsOf(Generic[_M]):
+    """A section's ``default_factory``: ``model()`` as :func:`defaults` makes it. A file
+    that leaves a section out then validates without building that section's own
+    validator too (calling the model would build it, on top of the one ``Settings``
+    builds with every section inline)."""
+
+    __slots__ = ("model",)
+
+    def __init__(self, model: type[_M]) -> None:
+        self.model = model
+
+    def __call__(self) -> _M:
+        return defaults(self.model)
+
+
 class CompactionSettings(PiModel):
     """Automatic compaction (PI_SPEC §6.1)."""
+
+    model_config = ON_FIRST_USE
 
     enabled: bool = True
     """Compact automatically when the context nears the window."""
@@ -48,6 +89,8 @@ class CompactionSettings(PiModel):
 class BranchSummarySettings(PiModel):
     """Summaries written when navigating away from a branch."""
 
+    model_config = ON_FIRST_USE
+
     reserve_tokens: int = 16384
     """Tokens reserved for the summary prompt and reply."""
     skip_prompt: bool = False
@@ -56,6 +99,8 @@ class BranchSummarySettings(PiModel):
 
 class ProviderRetrySettings(PiModel):
     """Retries of one HTTP request before any content arrived (pi 1.6's ``retry.provider``)."""
+
+    model_config = ON_FIRST_USE
 
     max_retries: int = DEFAULT_PROVIDER_RETRIES
     """Retries of the request itself, before the session's own (pi 1.6 defaults to 0)."""
@@ -67,6 +112,8 @@ class RetrySettings(PiModel):
     """Automatic retry of transient provider errors (PI_SPEC §6.10). The one retry policy:
     the session's retries of a failed reply and each request's own retries (with
     ``provider``) are both built from it (:func:`pitui.core.retry.provider_retry_policy`)."""
+
+    model_config = ON_FIRST_USE
 
     enabled: bool = True
     """Retry overloaded / rate-limited / 5xx replies."""
@@ -82,6 +129,8 @@ class RetrySettings(PiModel):
 class ImageSettings(PiModel):
     """Images sent to models."""
 
+    model_config = ON_FIRST_USE
+
     auto_resize: bool = True
     """Shrink large images before sending."""
     block_images: bool = False
@@ -90,6 +139,8 @@ class ImageSettings(PiModel):
 
 class ApprovalSettings(PiModel):
     """pitui's permission gate (pi has none)."""
+
+    model_config = ON_FIRST_USE
 
     mode: ApprovalMode = "ask"
     """ask: mutating tools ask; workspace: act inside the cwd, deny outside; all: allow
@@ -108,6 +159,8 @@ class ApprovalSettings(PiModel):
 
 class SandboxSettings(PiModel):
     """The OS sandbox of bash under the ``workspace`` policy (pi has none)."""
+
+    model_config = ON_FIRST_USE
 
     network: bool = True
     """False: sandboxed commands get no network: Landlock ABI 4+ refuses TCP connect and
@@ -129,6 +182,8 @@ class SandboxSettings(PiModel):
 class CheckpointSettings(PiModel):
     """Snapshots of the project's files at every turn, in a private shadow git store."""
 
+    model_config = ON_FIRST_USE
+
     enabled: bool = True
     """Take checkpoints (off: no snapshot is taken, nothing is restored)."""
     restore: Literal["ask", "always", "never"] = "ask"
@@ -142,6 +197,8 @@ class CheckpointSettings(PiModel):
 class Settings(PiModel):
     """All settings. Unknown keys (pi's other settings) are kept and ignored."""
 
+    model_config = ON_FIRST_USE
+
     default_provider: str | None = None
     """Provider of the default model."""
     default_model: str | None = None
@@ -154,13 +211,13 @@ class Settings(PiModel):
     """How many queued follow-up messages one poll delivers."""
     theme: str | None = None
     """Theme name (built-in dark / light, or a user theme), or a ``light/dark`` pair."""
-    compaction: CompactionSettings = Field(default_factory=CompactionSettings)
-    branch_summary: BranchSummarySettings = Field(default_factory=BranchSummarySettings)
-    retry: RetrySettings = Field(default_factory=RetrySettings)
-    images: ImageSettings = Field(default_factory=ImageSettings)
-    approval: ApprovalSettings = Field(default_factory=ApprovalSettings)
-    sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
-    checkpoints: CheckpointSettings = Field(default_factory=CheckpointSettings)
+    compaction: CompactionSettings = Field(default_factory=DefaultsOf(CompactionSettings))
+    branch_summary: BranchSummarySettings = Field(default_factory=DefaultsOf(BranchSummarySettings))
+    retry: RetrySettings = Field(default_factory=DefaultsOf(RetrySettings))
+    images: ImageSettings = Field(default_factory=DefaultsOf(ImageSettings))
+    approval: ApprovalSettings = Field(default_factory=DefaultsOf(ApprovalSettings))
+    sandbox: SandboxSettings = Field(default_factory=DefaultsOf(SandboxSettings))
+    checkpoints: CheckpointSettings = Field(default_factory=DefaultsOf(CheckpointSettings))
     hide_thinking_block: bool = False
     """Collapse thinking blocks by default."""
     shell_path: str | None = None
@@ -212,6 +269,8 @@ def deep_merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any
 
 def validate_settings(data: dict[str, Any], source: str) -> tuple[dict[str, Any], list[str]]:
     """Drop every invalid field of ``data``; return the rest and one message per problem."""
+    if not data:  # no file, or an empty one: nothing to check
+        return {}, []
     errors: list[str] = []
     clean = json.loads(json.dumps(data))
     for _ in range(50):
@@ -265,11 +324,22 @@ async def load_settings(cwd: Path) -> LoadedSettings:
     global_data, global_errors = validate_settings(global_raw, str(global_path))
     project_data, project_field_errors = validate_settings(project_raw, str(project_path))
     errors += global_errors + project_field_errors
-    merged = Settings.load(deep_merge(global_data, project_data))
-    own, project = Settings.load(global_data), Settings.load(project_data)
+    merged = _load(deep_merge(global_data, project_data))
+    own, project = _load(global_data), _load(project_data)
     given = _Given(project_data)
     errors += confine_project(merged, own, project, given, (str(project_path), str(global_path)))
     return LoadedSettings(merged, errors, global_raw, project_raw)
+
+
+def _load(data: dict[str, Any]) -> Settings:
+    """``Settings.load(data)`` for validated ``data``.
+
+    The settings models are built on first use (``ON_FIRST_USE``): with no settings file,
+    the usual case of a scripted ``pitui -p``, there is nothing to validate, and building
+    their validators was ~15 M instructions of the turn. Then the defaults are stored
+    exactly as validating ``{}`` would store them (:func:`defaults`).
+    """
+    return Settings.load(data) if data else defaults(Settings, loaded=True)
 
 
 _STRICTNESS: dict[str, int] = {"none": 0, "ask": 1, "edits": 2, "workspace": 2, "all": 3}

@@ -13,7 +13,6 @@ clipboard write, a title change) are removed from text and escaped in JSON.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gc
 import json
@@ -21,7 +20,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from pitui.agent.events import (
     AgentEndEvent,
@@ -46,6 +45,9 @@ from pitui.core.session_events import (
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.core.session_setup import options_from_args as session_options
 from pitui.errors import PituiError
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def run(args: argparse.Namespace) -> int:

@@ -29,7 +29,6 @@ import io
 import logging
 import os
 import pickle
-import stat
 import sys
 from enum import Enum
 from functools import partial
@@ -43,7 +42,7 @@ from textual.css.types import CSSLocation
 
 from pitui import paths
 from pitui.digests import sha256
-from pitui.private_files import write_private_bytes
+from pitui.private_files import read_own_file, write_private_bytes
 
 _log = logging.getLogger(__name__)
 
@@ -269,13 +268,12 @@ def _rules_of(entries: dict[str, Entry], key: str) -> list[RuleSet] | None:
 
 
 def _read_entries(path: Path) -> dict[str, Entry]:
+    raw = read_own_file(path)  # None: missing, or others could have written it
+    if raw is None:
+        return {}
     try:
-        with open(path, "rb") as handle:
-            info = os.fstat(handle.fileno())
-            if info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) & 0o022:
-                return {}  # others could have written it
-            data = _PlainUnpickler(handle).load()
-    except Exception:  # missing, damaged: start empty
+        data = _PlainUnpickler(io.BytesIO(raw)).load()
+    except Exception:  # damaged: start empty
         return {}
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return {}

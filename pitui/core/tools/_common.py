@@ -64,9 +64,13 @@ def _simplify_schema(schema: dict[str, Any]) -> None:
 
 
 class ToolParams(BaseModel):
-    """Base of tool parameter models: camelCase wire names, pi-like JSON schema."""
+    """Base of tool parameter models: camelCase wire names, pi-like JSON schema.
+
+    Each validator is built when its tool is first called (``defer_build``): a run calls a
+    few of the enabled tools, and their JSON schemas are stored (:mod:`.schemas`)."""
 
     model_config = ConfigDict(
+        defer_build=True,
         alias_generator=to_camel,
         validate_by_name=True,
         validate_by_alias=True,

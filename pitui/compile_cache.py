@@ -1,0 +1,171 @@
+"""Source text the standard library generates, compiled once per machine, not per start.
+
+Two standard modules compile text they write themselves, on every start: ``dataclasses``
+writes each dataclass's ``__init__``, ``__repr__``, ``__eq__``… as source and ``exec``s it,
+and ``typing.ForwardRef`` compiles every string annotation. Nearly all of it comes from
+libraries pitui imports: pydantic and annotated_types define ~50 dataclasses, and
+pydantic_core's schema TypedDicts hold ~700 string annotations (~210 distinct). Parsing
+and compiling that text was ~130 M instructions of a ``pitui -p`` turn (14 %), more than
+the turn itself.
+
+The code object a text compiles to depends only on the text, the mode (``exec`` or
+``eval``) and the interpreter, so :func:`install` gives those two modules a ``exec`` and
+a ``compile`` of their own (module globals shadow the builtins; nothing else in the
+process sees them) that look the text up first: in memory (a text seen again in this
+process) and in a file of the pitui home's cache folder that keeps what earlier starts
+compiled. Each is compiled exactly as the builtin would (no inherited ``__future__``
+flags: neither module has any; the interpreter's own optimisation level, part of the
+file's name), so the code, and everything built from it, is the same.
+
+The file holds code, like a ``.pyc``: it is read only when it is the user's own and
+nobody else may write it (else, or when it is damaged or from another interpreter, it is
+ignored and everything is compiled as without it). It is written (0600, atomically)
+when the process ends, only if something had to be compiled.
+"""
+
+from __future__ import annotations
+
+import atexit
+import builtins
+import marshal
+import sys
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+FORMAT = 1
+MAX_ENTRIES = 4000
+"""Entries kept when the file is rewritten: all those used by this process, then older
+ones up to this many (library upgrades leave texts behind that no start asks for)."""
+
+_builtin_compile = builtins.compile
+_builtin_exec = builtins.exec
+
+_Key = tuple[str, str]
+"""(mode, source text)"""
+
+
+class CompileCache:
+    """Code objects by (mode, text): the stored ones and those compiled by this process."""
+
+    def __init__(self, path: Path | None, stored: dict[_Key, CodeType] | None = None) -> None:
+        self.path = path
+        self._stored: dict[_Key, CodeType] = stored or {}
+        self._used: dict[_Key, CodeType] = {}
+        self.compiled = 0
+        """Texts this process had to compile (none on a start like an earlier one)."""
+
+    def code(self, source: str, mode: str) -> CodeType:
+        """The code of ``source`` compiled in ``mode``, as ``compile`` would make it."""
+        key = (mode, source)
+        found = self._used.get(key)
+        if found is not None:
+            return found
+        found = self._stored.get(key)
+        if found is None:
+            found = _builtin_compile(source, "<string>", mode, dont_inherit=True)
+            self.compiled += 1
+        self._used[key] = found
+        return found
+
+    def exec_(self, source: Any, globals: Any = None, locals: Any = None, /) -> None:
+        """``exec`` for :mod:`dataclasses` (its generated methods' source)."""
+        if type(source) is str:
+            source = self.code(source, "exec")
+        _builtin_exec(source, globals, locals)
+
+    def compile_(
+        self,
+        source: Any,
+        filename: Any,
+        mode: str,
+        flags: int = 0,
+        dont_inherit: bool = False,
+        optimize: int = -1,
+    ) -> Any:
+        """``compile`` for :mod:`typing` (string annotations, as ``ForwardRef`` compiles them)."""
+        if type(source) is str and filename == "<string>" and not flags and optimize == -1:
+            return self.code(source, mode)
+        return _builtin_compile(source, filename, mode, flags, dont_inherit, optimize)
+
+    def save(self) -> None:
+        """Write the file if this process compiled something (at exit; errors are ignored:
+        the next start compiles again)."""
+        if not self.compiled or self.path is None:
+            return
+        entries = dict(self._used)
+        for key, code in self._stored.items():
+            if len(entries) >= MAX_ENTRIES:
+                break
+            entries.setdefault(key, code)
+        from pitui.private_files import write_private_bytes
+
+        try:
+            write_private_bytes(self.path, marshal.dumps((_header(), entries)))
+        except (OSError, ValueError):
+            return
+        self._stored, self.compiled = entries, 0
+
+
+def _header() -> tuple[int, str, str]:
+    """What the stored code depends on besides its text: this exact interpreter."""
+    return (FORMAT, sys.version, sys.implementation.cache_tag or "")
+
+
+def cache_file() -> Path:
+    """The file of this interpreter and optimisation level in the pitui home's cache."""
+    from pitui import paths
+
+    tag = sys.implementation.cache_tag or "python"
+    return paths.home() / "cache" / f"compiled-{tag}-O{sys.flags.optimize}.marshal"
+
+
+def read_entries(path: Path) -> dict[_Key, CodeType]:
+    """The stored code of ``path`` (empty when missing, damaged, foreign or not private)."""
+    from pitui.private_files import read_own_file
+
+    data = read_own_file(path)
+    if data is None:
+        return {}
+    try:
+        header, entries = marshal.loads(data)
+    except Exception:  # damaged or from another interpreter's marshal format
+        return {}
+    if header != _header() or not isinstance(entries, dict):
+        return {}
+    return {
+        key: code
+        for key, code in entries.items()
+        if type(code) is CodeType
+        and type(key) is tuple
+        and len(key) == 2
+        and key[0] in ("exec", "eval")
+        and type(key[1]) is str
+    }
+
+
+_installed: CompileCache | None = None
+
+
+def install(path: Path | None = None) -> CompileCache:
+    """Route :mod:`dataclasses`' and :mod:`typing`'s compiling through the cache (once per
+    process; before the libraries that define dataclasses are imported) and save it at
+    exit. Returns the process's cache."""
+    global _installed
+    if _installed is not None:
+        return _installed
+    import dataclasses
+    import typing
+
+    path = path or cache_file()
+    cache = CompileCache(path, read_entries(path))
+    dataclasses.exec = cache.exec_  # type: ignore[attr-defined]
+    typing.compile = cache.compile_  # type: ignore[attr-defined]
+    atexit.register(cache.save)
+    _installed = cache
+    return cache
+
+
+def installed() -> CompileCache | None:
+    """The process's cache, if :func:`install` was called."""
+    return _installed

@@ -1,0 +1,161 @@
+"""The compile cache (pitui/compile_cache.py): the code it hands back is the code the
+builtins compile, a second start compiles nothing, and a damaged, foreign, shared or
+other-interpreter file is ignored (everything is compiled as without it)."""
+
+from __future__ import annotations
+
+import dataclasses
+import marshal
+import os
+import subprocess
+import sys
+import typing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pitui.compile_cache import CompileCache, _header, read_entries
+
+INIT = "def __create_fn__(x):\n def f(self, a:x=1):\n  self.a = a\n return f"
+
+
+def _saved(path: Path) -> CompileCache:
+    cache = CompileCache(path)
+    cache.code(INIT, "exec")
+    cache.code("list[int]", "eval")
+    cache.save()
+    return cache
+
+
+def test_cached_code_is_the_builtins_code(tmp_path: Path) -> None:
+    cache = _saved(tmp_path / "c.marshal")
+    assert cache.code(INIT, "exec") == compile(INIT, "<string>", "exec", dont_inherit=True)
+    assert cache.code("list[int]", "eval") == compile(
+        "list[int]", "<string>", "eval", dont_inherit=True
+    )
+    again = CompileCache(tmp_path / "c.marshal", read_entries(tmp_path / "c.marshal"))
+    assert again.code(INIT, "exec") == compile(INIT, "<string>", "exec", dont_inherit=True)
+    assert again.compiled == 0
+    assert oct((tmp_path / "c.marshal").stat().st_mode & 0o777) == "0o600"
+
+
+def test_no_future_flags_leak_into_the_generated_code(tmp_path: Path) -> None:
+    # This test module has ``from __future__ import annotations``; dataclasses' own exec
+    # does not: the annotation of the generated method must be the object, not a string.
+    cache = CompileCache(None)
+    namespace: dict[str, object] = {}
+    cache.exec_(INIT, {}, namespace)
+    create = namespace["__create_fn__"]
+    assert callable(create)
+    assert create(int).__annotations__ == {"a": int}
+
+
+def test_a_dataclass_built_through_the_cache_is_the_same(tmp_path: Path) -> None:
+    cache = CompileCache(tmp_path / "c.marshal")
+    real = dataclasses.__dict__.get("exec")
+    dataclasses.exec = cache.exec_  # type: ignore[attr-defined]
+    try:
+
+        @dataclasses.dataclass(frozen=True, order=True)
+        class Point:
+            x: int
+            y: int = 2
+
+    finally:
+        if real is None:
+            del dataclasses.exec  # type: ignore[attr-defined]
+        else:
+            dataclasses.exec = real  # type: ignore[attr-defined]
+    assert cache.compiled > 0
+    assert Point(1) == Point(1, 2) < Point(2)
+    assert (
+        repr(Point(1))
+        == "test_a_dataclass_built_through_the_cache_is_the_same.<locals>.Point(x=1, y=2)"
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Point(1).x = 3  # type: ignore[misc]
+
+
+def test_typing_compiles_annotations_through_it() -> None:
+    cache = CompileCache(None)
+    real = typing.__dict__.get("compile")
+    typing.compile = cache.compile_  # type: ignore[attr-defined]
+    try:
+        first = typing.ForwardRef("dict[str, int]")
+        second = typing.ForwardRef("dict[str, int]")
+    finally:
+        if real is None:
+            del typing.compile  # type: ignore[attr-defined]
+        else:
+            typing.compile = real  # type: ignore[attr-defined]
+    assert cache.compiled == 1  # the second is the same text: compiled once
+    assert first.__forward_code__ is second.__forward_code__
+    assert eval(first.__forward_code__) == dict[str, int]
+    with pytest.raises(SyntaxError):  # ForwardRef's own error for a non-expression
+        CompileCache(None).compile_("x = 1", "<string>", "eval")
+
+
+@pytest.mark.parametrize("damage", ["garbage", "shared", "other-interpreter", "not-a-dict"])
+def test_a_bad_file_is_ignored(tmp_path: Path, damage: str) -> None:
+    path = tmp_path / "c.marshal"
+    _saved(path)
+    if damage == "garbage":
+        path.write_bytes(b"\x00not marshal")
+    elif damage == "shared":
+        path.chmod(0o666)
+    elif damage == "other-interpreter":
+        entries = marshal.loads(path.read_bytes())[1]
+        path.write_bytes(marshal.dumps(((1, "3.0.0", "cpython-30"), entries)))
+    else:
+        path.write_bytes(marshal.dumps((_header(), [1, 2])))
+    path.chmod(0o666 if damage == "shared" else 0o600)
+    assert read_entries(path) == {}
+
+
+def test_entries_of_the_wrong_shape_are_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "c.marshal"
+    code = compile("1", "<string>", "eval")
+    entries: dict[tuple[str, str], Any] = {
+        ("eval", "1"): code,
+        ("eval", "2"): "x",
+        ("run", "3"): code,
+    }
+    path.write_bytes(marshal.dumps((_header(), entries)))
+    path.chmod(0o600)
+    assert list(read_entries(path)) == [("eval", "1")]
+
+
+def test_nothing_compiled_means_nothing_written(tmp_path: Path) -> None:
+    path = tmp_path / "c.marshal"
+    _saved(path)
+    before = path.stat().st_mtime_ns
+    os.utime(path, ns=(before - 10**9, before - 10**9))
+    again = CompileCache(path, read_entries(path))
+    again.code(INIT, "exec")
+    again.save()
+    assert path.stat().st_mtime_ns == before - 10**9
+
+
+def test_a_second_process_compiles_nothing(tmp_path: Path) -> None:
+    """The process-wide install: pydantic's dataclasses and annotations come from the file."""
+    probe = (
+        "from pitui.compile_cache import install\n"
+        "cache = install()\n"
+        "import pydantic\n"
+        "class M(pydantic.BaseModel):\n"
+        "    x: 'int'\n"
+        "print(cache.compiled)\n"
+    )
+    env = {**os.environ, "PITUI_HOME": str(tmp_path / "home")}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        for _ in range(2)
+    ]
+    assert int(runs[0]) > 50
+    assert runs[1] == "0"
+    cache_dir = tmp_path / "home" / "cache"
+    (stored,) = cache_dir.iterdir()
+    assert oct(stored.stat().st_mode & 0o777) == "0o600"
