@@ -29,6 +29,7 @@ import io
 import logging
 import os
 import pickle
+import stat
 import sys
 from enum import Enum
 from functools import partial
@@ -337,8 +338,12 @@ def read_seed(path: Path = SEED_FILE) -> dict[str, Entry]:
         with open(path, "rb") as handle:
             if stat.S_IMODE(os.fstat(handle.fileno()).st_mode) & 0o002:
                 return {}  # anyone could have written it
-            data = _PlainUnpickler(handle).load()
-    except Exception:  # missing, damaged: no seed
+            raw = handle.read()
+    except OSError:  # missing: no seed
+        return {}
+    try:
+        data = _PlainUnpickler(io.BytesIO(raw)).load()
+    except Exception:  # damaged (any error unpickling can raise): no seed
         return {}
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return {}
