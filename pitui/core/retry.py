@@ -36,7 +36,12 @@ def is_retryable_error(message: AssistantMessage, context_window: int | None = N
 def provider_retry_policy(settings: RetrySettings) -> RetryPolicy:
     """Each request's own retries, from the same ``retry`` settings as the session's:
     ``baseDelayMs`` paces both, ``provider.maxRetries`` counts the request's retries and
-    ``provider.maxRetryDelayMs`` (else ``maxDelayMs``) caps the waits."""
+    ``provider.maxRetryDelayMs`` (else ``maxDelayMs``) caps the waits.
+
+    ``retry.enabled`` is not read here, on purpose: pi 1.6's settings.md gives it the
+    agent-level retries only, and its sdk.js hands ``retry.provider`` to every request
+    whatever ``enabled`` says. Turning both off is ``enabled: false`` with
+    ``provider.maxRetries: 0``."""
     provider = settings.provider
     cap = provider.max_retry_delay_ms
     return RetryPolicy(
