@@ -91,11 +91,16 @@ def run(host: UiHost, text: str, held: KeyHold | None = None) -> None:
 async def _dispatch_holding(host: UiHost, text: str, held: KeyHold | None) -> None:
     work = asyncio.ensure_future(dispatch(host, text))
     try:
-        await asyncio.sleep(0)  # the handler runs to its first wait
+        try:
+            await asyncio.sleep(0)  # the handler runs to its first wait
+        finally:
+            if held is not None:
+                held.release()
+        await work
     finally:
-        if held is not None:
-            held.release()
-    await work
+        # A cancelled worker (the app's exit, a cancelled group) takes its command with
+        # it, even when cancelled at the first step, before it waits on ``work``.
+        work.cancel()
 
 
 async def dispatch(host: UiHost, text: str) -> None:
