@@ -38,7 +38,7 @@ from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.pvector import changed_positions
 from pitui.ui.view.session_info import SessionInfo
 from pitui.ui.widgets.branch_tree import BranchTree
-from pitui.ui.widgets.key_gate import Held, KeyGate, KeyHold, OpensScreens
+from pitui.ui.widgets.key_gate import Held, HeldKeyDone, KeyGate, KeyHold, OpensScreens
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -123,8 +123,6 @@ class PituiApp(HostServices, PiThemedApp, inherit_bindings=False):  # Textual's 
         """Theme problems, shown once the screen is up."""
         self._keybindings = keybindings
         """keybindings.json's bindings (None: read the file after the first frame)."""
-        self._held_for_binding: set[int] = set()
-        """Keys (ids) whose binding opens a screen, holding the keys after them."""
         self._screen_keys: tuple[Keybindings, frozenset[str]] | None = None
         source = event_source or (live.subscribe if live is not None else None)
         self._bridge = EventBridge(self, source) if source is not None else None
@@ -192,12 +190,12 @@ class PituiApp(HostServices, PiThemedApp, inherit_bindings=False):  # Textual's 
             if not self.key_gate.take(event):
                 await self._route_key(event)
         else:  # back from the focused widget: the bindings run now
-            try:
-                await super().on_event(event)
-            finally:
-                if id(event) in self._held_for_binding:
-                    self._held_for_binding.discard(id(event))
-                    self.key_gate.release()  # the action took its own hold if it needs one
+            await super().on_event(event)
+
+    def on_held_key_done(self, message: HeldKeyDone) -> None:
+        """A sibling-switch key is done (see :meth:`_route_key`): the action took its own
+        hold if it needs one."""
+        message.hold.release()
 
     async def _route_key(self, event: Held) -> None:
         """Route a key (or a paste) as Textual does; a key that opens a screen holds the
@@ -207,10 +205,17 @@ class PituiApp(HostServices, PiThemedApp, inherit_bindings=False):  # Textual's 
             if isinstance(focused, OpensScreens) and focused.opens_screen(event):
                 self.key_gate.hold()
             elif event.key in self._screen_action_keys():
-                # Its binding runs once the key comes back from the focused widget, after
-                # the keys behind it were routed: they wait until it has run (on_event).
-                self.key_gate.hold()
-                self._held_for_binding.add(id(event))
+                # Its binding runs once the key comes back from the focused widget (or in
+                # a widget that takes the key), after the keys behind it were routed:
+                # they wait until the key is done, wherever it ends (HeldKeyDone).
+                hold = self.key_gate.hold()
+                target = self.focused or self.screen  # where Textual forwards it
+                await super().on_event(event)
+                if event.is_forwarded:
+                    target.post_message(HeldKeyDone(hold))
+                else:  # a priority binding ran it here, or Esc left a maximised widget
+                    hold.release()
+                return
         await super().on_event(event)
 
     def _screen_action_keys(self) -> frozenset[str]:

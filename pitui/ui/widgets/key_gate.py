@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol, TypeAlias, runtime_checkable
 
 from textual import events
+from textual.message import Message
 
 HOLD_AT_MOST_S = 1.0
 """A hold is let go after this long in any case: a message that never came must not
@@ -109,6 +110,18 @@ class KeyGate:
         """The waiting keys, in order, until one of them opens a screen again."""
         while self._waiting and not self._holds:
             await self._route(self._waiting.pop(0))
+
+
+class HeldKeyDone(Message):
+    """Follows a key that holds the keys after it (its binding opens a screen after some
+    work) to the widget the key was routed to. Messages bubble in the order they came,
+    so this reaches the app after the key has come back to it and its binding has run,
+    or alone when a widget stopped the key (the composer runs a user's binding on a key
+    it takes itself): either way the key is done and its hold ends there."""
+
+    def __init__(self, hold: KeyHold) -> None:
+        super().__init__()
+        self.hold = hold
 
 
 def hold_app_keys(app: object) -> KeyHold | None:
