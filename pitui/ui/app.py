@@ -38,7 +38,7 @@ from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.pvector import changed_positions
 from pitui.ui.view.session_info import SessionInfo
 from pitui.ui.widgets.branch_tree import BranchTree
-from pitui.ui.widgets.key_gate import Held, HeldKeyDone, KeyGate, KeyHold, OpensScreens
+from pitui.ui.widgets.key_gate import Held, HeldKeyDone, KeyGate, KeyHold, OpensScreens, Picks
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -202,8 +202,11 @@ class PituiApp(HostServices, PiThemedApp, inherit_bindings=False):  # Textual's 
         next ones."""
         if isinstance(event, textual_events.Key):
             focused = self.focused
+            screen = self.screen
             if isinstance(focused, OpensScreens) and focused.opens_screen(event):
                 self.key_gate.hold()
+            elif event.key == "enter" and isinstance(screen, Picks):
+                screen.hold_keys_for_pick()  # it lets them go when its flow has opened
             elif event.key in self._screen_action_keys():
                 # Its binding runs once the key comes back from the focused widget (or in
                 # a widget that takes the key), after the keys behind it were routed:

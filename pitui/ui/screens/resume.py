@@ -45,7 +45,6 @@ from pitui.core.session.listing_view import (
 from pitui.errors import PituiError
 from pitui.ui.view.format import shorten_path
 from pitui.ui.widgets.key_gate import KeyHold, hold_app_keys, let_go
-from pitui.ui.widgets.picker_input import PickerInput
 from pitui.ui.widgets.session_rows import SessionRows
 
 Scope = Literal["current", "all"]
@@ -126,7 +125,7 @@ class ResumeScreen(ModalScreen[Path | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="resume"):
             yield Static(id="resume-header")
-            yield PickerInput(placeholder="Search sessions", id="resume-search")
+            yield Input(placeholder="Search sessions", id="resume-search")
             yield Static(id="resume-hints")
             yield Input(placeholder="New name", id="resume-rename")
             yield SessionRows(id="resume-rows")

@@ -44,6 +44,20 @@ class OpensScreens(Protocol):
         ...
 
 
+@runtime_checkable
+class Picks(Protocol):
+    """A screen whose Enter picks a row and starts a flow that opens the next screen
+    only after some work (the tree chooser, the /resume and /fork pickers). Enter
+    picks once its list or field has handled it, after the app has routed the keys
+    typed behind it to that widget, which goes away with the screen: so the app tells
+    the screen as it routes the Enter, and the screen holds the keys itself (until its
+    flow lets them go to what opens next, or has the focus then)."""
+
+    def hold_keys_for_pick(self) -> None:
+        """Enter is on its way: hold the keys after it, if it will pick a row."""
+        ...
+
+
 class KeyGate:
     """The app's hold on keys while a screen is being opened (see the module's docstring).
 
