@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING
 from pitui.errors import PituiError
 from pitui.ui.commands import dispatch
 from pitui.ui.live.session import NO_SESSION_NOTICE
-from pitui.ui.widgets.composer import Composer
 
 if TYPE_CHECKING:
     from pitui.ai.types import ImageContent
     from pitui.ui.host import UiHost
     from pitui.ui.live.session import LiveSession
+    from pitui.ui.widgets.composer import Composer
     from pitui.ui.widgets.key_gate import KeyHold
 
 DOUBLE_ESCAPE_SECONDS = 0.5
@@ -49,7 +49,7 @@ class PromptController:
 
     @property
     def composer(self) -> Composer:
-        return self.host.main.query_one(Composer)
+        return self.host.main.composer
 
     async def submit(
         self,
