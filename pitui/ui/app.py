@@ -38,7 +38,15 @@ from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.pvector import changed_positions
 from pitui.ui.view.session_info import SessionInfo
 from pitui.ui.widgets.branch_tree import BranchTree
-from pitui.ui.widgets.key_gate import Held, HeldKeyDone, KeyGate, KeyHold, OpensScreens, Picks
+from pitui.ui.widgets.key_gate import (
+    HOLD_AT_MOST_S,
+    Held,
+    HeldKeyDone,
+    KeyGate,
+    KeyHold,
+    OpensScreens,
+    Picks,
+)
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -177,8 +185,8 @@ class PituiApp(HostServices, PiThemedApp, inherit_bindings=False):  # Textual's 
         """Holds the keys typed while a pane's key opens a screen (see its module)."""
         return KeyGate(self._route_key, self.call_after_refresh, self.set_timer)
 
-    def hold_keys(self) -> KeyHold:
-        return self.key_gate.hold()
+    def hold_keys(self, limit: float = HOLD_AT_MOST_S) -> KeyHold:
+        return self.key_gate.hold(limit)
 
     async def on_event(self, event: textual_events.Event) -> None:
         if isinstance(event, textual_events.Paste) and not event.is_forwarded:
@@ -187,10 +195,14 @@ class PituiApp(HostServices, PiThemedApp, inherit_bindings=False):  # Textual's 
         elif not isinstance(event, textual_events.Key):
             await super().on_event(event)
         elif not event.is_forwarded:
-            if not self.key_gate.take(event):
+            if self._passes_gate(event) or not self.key_gate.take(event):
                 await self._route_key(event)
         else:  # back from the focused widget: the bindings run now
             await super().on_event(event)
+
+    def _passes_gate(self, event: textual_events.Key) -> bool:
+        """Esc while commands typed during the start-up hold the keys: it cancels them."""
+        return self.key_gate.holding and self.loading and self.prompts.cancels_waiting(event.key)
 
     def on_held_key_done(self, message: HeldKeyDone) -> None:
         """A sibling-switch key is done (see :meth:`_route_key`): the action took its own

@@ -30,6 +30,11 @@ from textual.message import Message
 HOLD_AT_MOST_S = 1.0
 """A hold is let go after this long in any case: a message that never came must not
 leave the keyboard dead."""
+FLOW_HOLD_AT_MOST_S = 30.0
+"""The limit of a hold that its flow always lets go (in a ``finally``): a pick that
+loads a big session, a command that waits for the session to load. The keys after it
+belong to what the flow opens, however long it takes to open; the limit only guards
+against a flow that hangs."""
 Held: TypeAlias = events.Key | events.Paste
 """What waits while keys are held: keys, and pastes between them."""
 
@@ -138,11 +143,12 @@ class HeldKeyDone(Message):
         self.hold = hold
 
 
-def hold_app_keys(app: object) -> KeyHold | None:
+def hold_app_keys(app: object, limit: float = HOLD_AT_MOST_S) -> KeyHold | None:
     """A screen's hold on the keys typed from now on (its choice starts a flow that opens
-    the next screen after some work); None in an app without a key gate (a test's)."""
-    hold: Callable[[], KeyHold] | None = getattr(app, "hold_keys", None)
-    return hold() if hold is not None else None
+    the next screen after some work), ``limit`` seconds at most; None in an app without
+    a key gate (a test's)."""
+    hold: Callable[[float], KeyHold] | None = getattr(app, "hold_keys", None)
+    return hold(limit) if hold is not None else None
 
 
 def hand_back(app: object, held: KeyHold | None, event: events.Key) -> bool:
