@@ -262,7 +262,7 @@ def not_sent_entries(
         return [], None
     # The summarised entries are the path's first ones, up to the first kept: ~100k on a
     # long session, sorted by C loops (map, compress), not a Python step each.
-    summarised = path[: len(context.summarised_ids)]
+    summarised = path[: context.summarised]
     replacing = list(map(_REPLACED_KINDS.__contains__, map(table.types.__getitem__, summarised)))
     replaced = list(itertools.compress(summarised, replacing))
     listed = list(itertools.compress(summarised, map(operator.not_, replacing)))

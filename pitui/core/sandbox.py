@@ -52,6 +52,7 @@ from pitui.core.sandbox_rules import (
     RuleError,
     has_seccomp_filter,
     seccomp_bytes,
+    this_machine,
 )
 from pitui.core.sandbox_sockets import beneath, outside_sockets
 from pitui.core.settings import SandboxSettings
@@ -144,8 +145,9 @@ class Sandbox(msgspec.Struct, frozen=True):
 
     def unix_blocked(self) -> bool:
         """``socket(AF_UNIX)`` is refused by seccomp (not on a machine with no filter:
-        there the sockets outside are covered instead)."""
-        return not self.unix_sockets and has_seccomp_filter(os.uname().machine)
+        there the sockets outside are covered instead). Asked on each bash call, and
+        cheap: ``unix_sockets`` is fixed with the sandbox, the machine asked once."""
+        return not self.unix_sockets and has_seccomp_filter(this_machine())
 
     def wrap(self, argv: list[str]) -> SandboxedCommand:
         """``argv`` run inside the sandbox.
@@ -287,7 +289,7 @@ def _seccomp_fd(network: bool, unix_sockets: bool) -> tuple[int, ...]:
     """A pipe holding the seccomp program for bubblewrap to read (empty: no filter for
     this machine; bubblewrap's own confinement is then all there is)."""
     try:
-        program = seccomp_bytes(os.uname().machine, network, unix_sockets)
+        program = seccomp_bytes(this_machine(), network, unix_sockets)
     except RuleError:
         return ()
     read, write = os.pipe()  # a few hundred bytes: far below the pipe's buffer
@@ -513,7 +515,7 @@ def _gaps(abi: int, namespace: str | None, *, unix_open: bool = False) -> str | 
     """What the Landlock sandbox leaves open on this kernel, for the startup notice
     (``unix_open``: commands may open unix sockets, by the user's setting)."""
     gaps = []
-    machine = os.uname().machine
+    machine = this_machine()
     if not has_seccomp_filter(machine):
         unix_open = True
         gaps.append(f"no seccomp filter for {machine}: unix sockets cannot be turned off")

@@ -46,6 +46,7 @@ and deleting only beneath each writable directory (and on each writable file, e.
 
 import ctypes
 import errno
+import functools
 import os
 import struct
 
@@ -126,6 +127,12 @@ def _deny(nr: int, result: int) -> list[Instruction]:
     return [(_LD_ABS_W, 0, 0, _OFFSET_NR), (_JEQ_K, 0, 1, nr), (_RET_K, 0, 0, result)]
 
 
+@functools.cache
+def this_machine() -> str:
+    """``os.uname().machine``, asked once: it cannot change while the process runs."""
+    return os.uname().machine
+
+
 def has_seccomp_filter(machine: str) -> bool:
     """There is a filter for ``machine`` (``os.uname().machine``)."""
     return machine in _ARCHES
@@ -158,16 +165,18 @@ def seccomp_program(machine: str, network: bool, unix_sockets: bool) -> list[Ins
     return [*code, (_RET_K, 0, 0, _RET_ALLOW)]
 
 
+@functools.cache
 def seccomp_bytes(machine: str, network: bool, unix_sockets: bool) -> bytes:
     """The filter as the kernel reads it: ``struct sock_filter`` {u16 code; u8 jt; u8 jf;
-    u32 k} after another (what bubblewrap's ``--seccomp FD`` takes)."""
+    u32 k} after another (what bubblewrap's ``--seccomp FD`` takes). Built once per
+    argument set: a function of them alone."""
     program = seccomp_program(machine, network, unix_sockets)
     return b"".join(struct.pack("=HBBI", *i) for i in program)
 
 
 def install_seccomp(libc: ctypes.CDLL, network: bool, unix_sockets: bool) -> None:
     """Install the filter on this thread; ``no_new_privs`` must already be set."""
-    program = seccomp_bytes(os.uname().machine, network, unix_sockets)
+    program = seccomp_bytes(this_machine(), network, unix_sockets)
     # struct sock_fprog {u16 len; ptr}
     filters = ctypes.create_string_buffer(program)
     prog = ctypes.create_string_buffer(

@@ -162,7 +162,13 @@ class SessionCompaction:
                 raise CompactionError(f"No API key for {model.provider}")
             settings = (await self.fitted_settings()).settings
             result = await compact_store(
-                session.store, settings, model, api_key, custom_instructions, signal
+                session.store,
+                settings,
+                model,
+                api_key,
+                custom_instructions,
+                signal,
+                retry=session.settings.retry,
             )
         finally:
             self._manual = None
@@ -281,7 +287,13 @@ class SessionCompaction:
         signal = self._auto = AbortSignal()
         try:
             result = await compact_store(
-                session.store, settings, model, api_key, signal=signal, preparation=preparation
+                session.store,
+                settings,
+                model,
+                api_key,
+                signal=signal,
+                preparation=preparation,
+                retry=session.settings.retry,
             )
         except CompactionCancelled:
             await session.emit(AutoCompactionEndEvent(aborted=True))

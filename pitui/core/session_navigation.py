@@ -90,7 +90,9 @@ class SessionNavigation:
         signal = self._summary = AbortSignal()
         try:
             reserve = host.settings.branch_summary.reserve_tokens
-            result = await navigate_store(store, request, model, api_key, signal, reserve)
+            result = await navigate_store(
+                store, request, model, api_key, signal, reserve, host.settings.retry
+            )
         finally:
             self._summary = None
         if result.cancelled:

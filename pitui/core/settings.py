@@ -116,7 +116,9 @@ class RetrySettings(PiModel):
     model_config = ON_FIRST_USE
 
     enabled: bool = True
-    """Retry overloaded / rate-limited / 5xx replies."""
+    """Agent-level retries (pi 1.6's wording): the session runs a turn again, and a
+    summary is asked again, after an overloaded / rate-limited / 5xx reply. A request's
+    own retries are ``provider.maxRetries`` alone, as in pi 1.6."""
     max_retries: int = 3
     """Attempts before the error is shown."""
     base_delay_ms: int = DEFAULT_BASE_DELAY_MS

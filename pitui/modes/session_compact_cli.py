@@ -124,7 +124,13 @@ async def _compact(args: argparse.Namespace) -> int:
             return 0
         model, api_key = await _model_for(store, args.model, settings)
         result = await compact_store(
-            store, compaction, model, api_key, args.instructions, preparation=prep
+            store,
+            compaction,
+            model,
+            api_key,
+            args.instructions,
+            preparation=prep,
+            retry=settings.retry,
         )
         if args.json:
             _print_json(
@@ -230,7 +236,9 @@ async def _navigate(args: argparse.Namespace) -> int:
             label=args.label,
         )
         model, key = model_key if model_key else (None, None)
-        result = await navigate_store(store, request, model, key, reserve_tokens=reserve)
+        result = await navigate_store(
+            store, request, model, key, reserve_tokens=reserve, retry=settings.retry
+        )
         report = {
             "newLeafId": store.get_leaf_id(),
             "editorText": result.editor_text,

@@ -38,7 +38,15 @@ from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.pvector import changed_positions
 from pitui.ui.view.session_info import SessionInfo
 from pitui.ui.widgets.branch_tree import BranchTree
-from pitui.ui.widgets.key_gate import Held, KeyGate, KeyHold, OpensScreens
+from pitui.ui.widgets.key_gate import (
+    HOLD_AT_MOST_S,
+    Held,
+    HeldKeyDone,
+    KeyGate,
+    KeyHold,
+    OpensScreens,
+    Picks,
+)
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -124,8 +132,6 @@ class PituiApp(HostServices, PiThemedApp, inherit_bindings=False):  # Textual's 
         """Theme problems, shown once the screen is up."""
         self._keybindings = keybindings
         """keybindings.json's bindings (None: read the file after the first frame)."""
-        self._held_for_binding: set[int] = set()
-        """Keys (ids) whose binding opens a screen, holding the keys after them."""
         self._screen_keys: tuple[Keybindings, frozenset[str]] | None = None
         source = event_source or (live.subscribe if live is not None else None)
         self._bridge = EventBridge(self, source) if source is not None else None
@@ -180,8 +186,8 @@ class PituiApp(HostServices, PiThemedApp, inherit_bindings=False):  # Textual's 
         """Holds the keys typed while a pane's key opens a screen (see its module)."""
         return KeyGate(self._route_key, self.call_after_refresh, self.set_timer)
 
-    def hold_keys(self) -> KeyHold:
-        return self.key_gate.hold()
+    def hold_keys(self, limit: float = HOLD_AT_MOST_S) -> KeyHold:
+        return self.key_gate.hold(limit)
 
     async def on_event(self, event: textual_events.Event) -> None:
         if isinstance(event, textual_events.Paste) and not event.is_forwarded:
@@ -190,28 +196,42 @@ class PituiApp(HostServices, PiThemedApp, inherit_bindings=False):  # Textual's 
         elif not isinstance(event, textual_events.Key):
             await super().on_event(event)
         elif not event.is_forwarded:
-            if not self.key_gate.take(event):
+            if self._passes_gate(event) or not self.key_gate.take(event):
                 await self._route_key(event)
         else:  # back from the focused widget: the bindings run now
-            try:
-                await super().on_event(event)
-            finally:
-                if id(event) in self._held_for_binding:
-                    self._held_for_binding.discard(id(event))
-                    self.key_gate.release()  # the action took its own hold if it needs one
+            await super().on_event(event)
+
+    def _passes_gate(self, event: textual_events.Key) -> bool:
+        """Esc while commands typed during the start-up hold the keys: it cancels them."""
+        return self.key_gate.holding and self.loading and self.prompts.cancels_waiting(event.key)
+
+    def on_held_key_done(self, message: HeldKeyDone) -> None:
+        """A sibling-switch key is done (see :meth:`_route_key`): the action took its own
+        hold if it needs one."""
+        message.hold.release()
 
     async def _route_key(self, event: Held) -> None:
         """Route a key (or a paste) as Textual does; a key that opens a screen holds the
         next ones."""
         if isinstance(event, textual_events.Key):
             focused = self.focused
+            screen = self.screen
             if isinstance(focused, OpensScreens) and focused.opens_screen(event):
                 self.key_gate.hold()
+            elif event.key == "enter" and isinstance(screen, Picks):
+                screen.hold_keys_for_pick()  # it lets them go when its flow has opened
             elif event.key in self._screen_action_keys():
-                # Its binding runs once the key comes back from the focused widget, after
-                # the keys behind it were routed: they wait until it has run (on_event).
-                self.key_gate.hold()
-                self._held_for_binding.add(id(event))
+                # Its binding runs once the key comes back from the focused widget (or in
+                # a widget that takes the key), after the keys behind it were routed:
+                # they wait until the key is done, wherever it ends (HeldKeyDone).
+                hold = self.key_gate.hold()
+                target = self.focused or self.screen  # where Textual forwards it
+                await super().on_event(event)
+                if event.is_forwarded:
+                    target.post_message(HeldKeyDone(hold))
+                else:  # a priority binding ran it here, or Esc left a maximised widget
+                    hold.release()
+                return
         await super().on_event(event)
 
     def _screen_action_keys(self) -> frozenset[str]:

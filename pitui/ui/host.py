@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pitui.errors import PituiError
 from pitui.ui.live.session import NO_SESSION
+from pitui.ui.widgets.key_gate import HOLD_AT_MOST_S
 
 if TYPE_CHECKING:
     from textual.screen import Screen, ScreenResultCallbackType, ScreenResultType
@@ -103,9 +104,12 @@ class PromptControl(Protocol):
         checkpoint): the tree's rows and the status bar."""
         ...
 
-    def wait_for_session(self, label: str, run: Callable[[], Awaitable[None]]) -> None:
+    def wait_for_session(
+        self, label: str, run: Callable[[], Awaitable[None]], held: KeyHold | None = None
+    ) -> None:
         """``run()`` once the session is up (after those waiting already); ``label``
-        (``/mcp``) names it in the "still loading" notice."""
+        (``/mcp``) names it in the "still loading" notice; ``held``: the keys typed after
+        its Enter, which wait with it (they go to the screen it opens, if it opens one)."""
         ...
 
     async def run_waiting_commands(self) -> None:
@@ -237,10 +241,10 @@ class UiHost(Protocol):
         """The start-up is over without a session (prompts typed now are not queued)."""
         ...
 
-    def hold_keys(self) -> KeyHold:
+    def hold_keys(self, limit: float = HOLD_AT_MOST_S) -> KeyHold:
         """Hold the keys typed from now on until the returned hold is let go: a flow
         started by a key that opens its screen only after some work (the keys of a burst
-        then reach that screen, not the widget behind it)."""
+        then reach that screen, not the widget behind it); ``limit`` seconds at most."""
         ...
 
     def switch_theme(self, name: str) -> bool:

@@ -95,3 +95,40 @@ async def test_no_request_retries_with_provider_max_retries_zero(
     retry = {"baseDelayMs": 1, "provider": {"maxRetries": 0}}
     assert await _prompt(tmp_path, replay_server, retry) == ["auto_retry_start", "auto_retry_end"]
     assert len(replay_server.requests) == 2
+
+
+async def _prompt_last(tmp_path: Path, server: ReplayServer, retry: dict[str, object]) -> str:
+    """The stop reason of one prompt's last reply (answered or not)."""
+    write_fake_anthropic_models(server.url)
+    settings = Settings.load({"retry": retry})
+    session = await create_agent_session(
+        SessionOptions(cwd=tmp_path, model="fake/claude-fake", settings=settings)
+    )
+    try:
+        await session.prompt("hello")
+        last = session.messages[-1]
+        assert isinstance(last, AssistantMessage)
+        return last.stop_reason
+    finally:
+        await session.close()
+
+
+async def test_retry_enabled_covers_the_sessions_retries_only(
+    tmp_path: Path, replay_server: ReplayServer
+) -> None:
+    """pi 1.6's settings.md: ``retry.enabled`` is "automatic agent-level retry"; the
+    request's own retries are ``retry.provider.maxRetries`` whatever ``enabled`` says
+    (pi's sdk.js passes the provider settings to every request unconditionally)."""
+    off = {"enabled": False, "baseDelayMs": 1}
+    assert provider_retry_policy(Settings.load({"retry": off}).retry) == RetryPolicy(
+        base_delay_ms=1
+    )
+    replay_server.add(Reply.json_error(503, OVERLOADED))
+    no_request_retries = {**off, "provider": {"maxRetries": 0}}
+    assert await _prompt_last(tmp_path, replay_server, no_request_retries) == "error"
+    assert len(replay_server.requests) == 1  # the session did not run the turn again
+    replay_server.requests.clear()
+    replay_server.add(Reply.json_error(503, OVERLOADED), Reply.sse_file("anthropic_text.sse"))
+    one_request_retry = {**off, "provider": {"maxRetries": 1}}
+    assert await _prompt_last(tmp_path, replay_server, one_request_retry) == "stop"
+    assert len(replay_server.requests) == 2

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+
+from pytest import MonkeyPatch
 
 from pitui import paths
 from pitui.core.permissions import PermissionGate, PermissionPolicy
@@ -32,3 +35,28 @@ async def test_a_project_can_narrow_the_sandbox_but_not_widen_it(tmp_path: Path)
     project.write_text(json.dumps({"sandbox": {"network": False, "writableSlashTmp": False}}))
     sandbox = (await load_settings(tmp_path)).settings.sandbox
     assert sandbox.network is False and sandbox.writable_slash_tmp is False
+
+
+def test_unix_blocked_asks_the_machine_once_per_process(monkeypatch: MonkeyPatch) -> None:
+    """Each bash call asks whether unix sockets are refused: the machine is asked once
+    (it cannot change), the sandbox's own setting is fixed with it."""
+    from pitui.core import sandbox_rules
+    from pitui.core.sandbox import Sandbox
+
+    asked: list[int] = []
+    real = os.uname
+
+    def uname() -> os.uname_result:
+        asked.append(1)
+        return real()
+
+    monkeypatch.setattr(os, "uname", uname)
+    sandbox_rules.this_machine.cache_clear()
+    try:
+        box = Sandbox(kind="landlock", writable=("/srv",))
+        first = box.unix_blocked()
+        assert [box.unix_blocked() for _ in range(5)] == [first] * 5
+        assert not Sandbox(kind="landlock", writable=("/srv",), unix_sockets=True).unix_blocked()
+        assert len(asked) == 1
+    finally:
+        sandbox_rules.this_machine.cache_clear()

@@ -105,3 +105,42 @@ async def test_a_command_waiting_for_a_session_that_fails_says_there_is_none(
         await wait_for(pilot, lambda: any(NO_SESSION in t for t in _notices(app)), "the notice")
         await settle(pilot)
         assert not isinstance(app.screen, McpScreen)
+
+
+async def test_keys_after_a_waiting_command_go_to_its_screen(project: Path) -> None:
+    """``/model⏎demo`` while loading: "demo" searches the picker once it opens, however
+    long the start-up takes (more than a hold's 1 s here), not the composer before it."""
+    from textual.widgets import Input
+
+    from pitui.ui.widgets.key_gate import HOLD_AT_MOST_S
+
+    app = launch(project, "--no-session")
+    release = slow_startup(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await submit(pilot, "/model")
+        await pilot.press(*"demo")
+        await pilot.pause(HOLD_AT_MOST_S + 0.2)
+        assert app.main.composer.text == ""
+        release.set()
+        await started(pilot)
+        await wait_for(pilot, lambda: isinstance(app.screen, ModelPicker), "the model picker")
+        await settle(pilot)
+        assert app.screen.query_one(Input).value == "demo"
+        assert app.main.composer.text == ""
+
+
+async def test_keys_after_a_waiting_command_without_a_screen_go_to_the_composer(
+    project: Path,
+) -> None:
+    app = launch(project, "--no-session")
+    release = slow_startup(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await submit(pilot, "/name first")
+        await pilot.press(*"more")
+        await pilot.pause(0.1)
+        assert app.main.composer.text == "more"
+        release.set()
+        await started(pilot)
+        await wait_for(pilot, lambda: "Session name set: first" in _notices(app), "the name")
+        await settle(pilot)
+        assert app.main.composer.text == "more"

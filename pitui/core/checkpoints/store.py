@@ -10,6 +10,7 @@ home, out of reach of the workspace sandbox.
 from __future__ import annotations
 
 import asyncio
+import copy
 import fcntl
 import json
 import os
@@ -39,6 +40,11 @@ class Limits(NamedTuple):
     max_files: int = 100_000
 
 
+def _stamp(info: os.stat_result) -> tuple[int, int, int]:
+    """A file's identity and version: a replaced file has a new inode or mtime."""
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
 def store_dir(cwd: Path) -> Path:
     """The shadow git directory of the project folder ``cwd``."""
     return paths.project_state_dir(cwd) / "checkpoints"
@@ -60,6 +66,9 @@ class ShadowStore:
         self.limits = limits or Limits()
         self.git_dir = store_dir(self.cwd)
         self.git = Git(self.git_dir, self.cwd)
+        self._state: tuple[tuple[int, int, int], dict[str, Any]] | None = None
+        """The state file as this process last read or wrote it, with the file's stamp
+        (inode, size, mtime): a checkpoint's snapshot and its note read it once."""
 
     @property
     def state_file(self) -> Path:
@@ -105,12 +114,23 @@ class ShadowStore:
     # ------------------------------------------------------------------ state
 
     def read_state(self) -> dict[str, Any]:
-        """The state file's object ({} when missing or unreadable). Blocking."""
+        """The state file's object ({} when missing or unreadable), the caller's own copy.
+        Blocking. Read again only when the file is not the one this process last read
+        or wrote (another pitui wrote it: :meth:`write_state` always replaces it)."""
         try:
-            data = json.loads(self.state_file.read_text())
-        except (OSError, ValueError):
+            stamp = _stamp(os.stat(self.state_file))
+        except OSError:
             return {}
-        return data if isinstance(data, dict) else {}
+        cached = self._state
+        if cached is None or cached[0] != stamp:
+            try:
+                data = json.loads(self.state_file.read_text())
+            except (OSError, ValueError):
+                return {}
+            if not isinstance(data, dict):
+                return {}
+            self._state = cached = (stamp, data)
+        return copy.deepcopy(cached[1])
 
     def note_session(self, session_file: Path) -> None:
         """Remember that ``session_file`` names checkpoints of this store (housekeeping
@@ -158,7 +178,10 @@ class ShadowStore:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as handle:
             json.dump(state, handle)
+            handle.flush()
+            stamp = _stamp(os.fstat(handle.fileno()))
         os.replace(tmp, self.state_file)
+        self._state = (stamp, copy.deepcopy(state))
 
     # ------------------------------------------------------------------ lock
 

@@ -24,7 +24,7 @@ from pitui.core.compaction.summarize import (
     compact,
 )
 from pitui.core.session.store import SessionStore
-from pitui.core.settings import CompactionSettings
+from pitui.core.settings import CompactionSettings, RetrySettings
 from pitui.errors import PituiError
 
 ALREADY_COMPACTED = "Already compacted"
@@ -62,6 +62,7 @@ async def compact_store(
     custom_instructions: str | None = None,
     signal: AbortSignal | None = None,
     preparation: CompactionPreparation | None = None,
+    retry: RetrySettings | None = None,
 ) -> CompactionResult:
     """Summarise the current branch and append the ``compaction`` entry at the leaf.
 
@@ -72,7 +73,7 @@ async def compact_store(
         CompactionCancelled: aborted.
     """
     prep = preparation or prepare_for_store(store, settings)
-    result = await compact(prep, model, api_key, custom_instructions, signal)
+    result = await compact(prep, model, api_key, custom_instructions, signal, retry)
     if signal is not None and signal.aborted:
         raise CompactionCancelled("Compaction cancelled")
     await store.append_compaction(
@@ -114,6 +115,7 @@ async def _summarize_branch(
     api_key: str | None,
     signal: AbortSignal | None,
     reserve_tokens: int,
+    retry: RetrySettings | None,
 ) -> tuple[str, dict[str, list[str]]] | None:
     """(summary, details) of the abandoned branch; None when aborted."""
     entries = collect_entries_for_branch_summary(
@@ -131,6 +133,7 @@ async def _summarize_branch(
         request.custom_instructions,
         request.replace_instructions,
         reserve_tokens,
+        retry,
     )
     if result.aborted:
         return None
@@ -147,6 +150,7 @@ async def navigate_store(
     api_key: str | None = None,
     signal: AbortSignal | None = None,
     reserve_tokens: int = 16384,
+    retry: RetrySettings | None = None,
 ) -> NavigationResult:
     """pi's ``navigateTree`` on a store: summary (optional), new leaf, label.
 
@@ -163,7 +167,9 @@ async def navigate_store(
     summary: str = ""
     details: dict[str, list[str]] = {}
     if request.summarize and model is not None:
-        outcome = await _summarize_branch(store, request, model, api_key, signal, reserve_tokens)
+        outcome = await _summarize_branch(
+            store, request, model, api_key, signal, reserve_tokens, retry
+        )
         if outcome is None:
             return NavigationResult(cancelled=True, aborted=True)
         summary, details = outcome

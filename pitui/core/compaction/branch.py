@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pitui.agent.messages import AgentMessage
 from pitui.ai.abort import AbortSignal
 from pitui.ai.options import StreamOptions
-from pitui.ai.stream import complete
 from pitui.ai.types import Model, UserMessage
 from pitui.core.compaction.files import (
     FileOperations,
@@ -26,12 +25,13 @@ from pitui.core.compaction.prompts import (
     NO_CONTENT_TO_SUMMARIZE,
 )
 from pitui.core.compaction.serialize import serialize_agent_messages
-from pitui.core.compaction.summarize import reply_text, summary_context
+from pitui.core.compaction.summarize import reply_text, summary_reply
 from pitui.core.compaction.tokens import estimate_raw_entry
 from pitui.core.compaction.view import PathView
 from pitui.core.messages import text_of
 from pitui.core.session.entries import CustomMessageEntry, MessageEntry, SessionEntry
 from pitui.core.session.table import EntryTable
+from pitui.core.settings import RetrySettings
 
 DEFAULT_CONTEXT_WINDOW = 128_000
 BRANCH_SUMMARY_MAX_TOKENS = 2048
@@ -171,6 +171,7 @@ async def generate_branch_summary(
     custom_instructions: str | None = None,
     replace_instructions: bool = False,
     reserve_tokens: int = 16384,
+    retry: RetrySettings | None = None,
 ) -> BranchSummaryResult:
     """Summarise abandoned entries: preamble + model text + file-operation block."""
     prep = prepare_branch_entries(entries.view, token_budget(model, reserve_tokens))
@@ -180,7 +181,7 @@ async def generate_branch_summary(
         serialize_agent_messages(prep.messages), custom_instructions, replace_instructions
     )
     options = StreamOptions(api_key=api_key, signal=signal, max_tokens=BRANCH_SUMMARY_MAX_TOKENS)
-    reply = await complete(model, summary_context(prompt), options)
+    reply = await summary_reply(model, prompt, options, retry)
     if reply.stop_reason == "aborted":
         return BranchSummaryResult(aborted=True)
     if reply.stop_reason == "error":

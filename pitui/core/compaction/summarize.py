@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pitui.agent.messages import AgentMessage
 from pitui.ai.abort import AbortSignal
 from pitui.ai.options import StreamOptions
-from pitui.ai.stream import complete
 from pitui.ai.types import AssistantMessage, Context, Model, TextContent, UserMessage
 from pitui.core.compaction.cut import CompactionPreparation
 from pitui.core.compaction.files import compute_file_lists, format_file_operations
@@ -27,6 +26,8 @@ from pitui.core.compaction.prompts import (
     UPDATE_SUMMARIZATION_PROMPT,
 )
 from pitui.core.compaction.serialize import serialize_agent_messages
+from pitui.core.retry import complete_with_retries
+from pitui.core.settings import RetrySettings
 from pitui.errors import PituiError
 
 
@@ -78,6 +79,16 @@ def summary_context(prompt: str) -> Context:
     )
 
 
+async def summary_reply(
+    model: Model, prompt: str, options: StreamOptions, retry: RetrySettings | None
+) -> AssistantMessage:
+    """The reply to one summary request, under the ``retry`` settings (pi's defaults
+    when none are given)."""
+    return await complete_with_retries(
+        model, summary_context(prompt), options, retry if retry is not None else RetrySettings()
+    )
+
+
 def reply_text(reply: AssistantMessage) -> str:
     """All text blocks of a reply joined by newlines."""
     return "\n".join(b.text for b in reply.content if isinstance(b, TextContent))
@@ -91,6 +102,7 @@ async def generate_summary(
     signal: AbortSignal | None = None,
     custom_instructions: str | None = None,
     previous_summary: str | None = None,
+    retry: RetrySettings | None = None,
 ) -> str:
     """Summarise ``messages`` (merging into ``previous_summary`` when given).
 
@@ -103,7 +115,7 @@ async def generate_summary(
     options = StreamOptions(api_key=api_key, signal=signal, max_tokens=int(0.8 * reserve_tokens))
     if model.reasoning:
         options.reasoning = "high"
-    reply = await complete(model, summary_context(prompt), options)
+    reply = await summary_reply(model, prompt, options, retry)
     if reply.stop_reason == "error":
         raise CompactionError(f"Summarization failed: {reply.error_message or 'Unknown error'}")
     return reply_text(reply)
@@ -115,6 +127,7 @@ async def generate_turn_prefix_summary(
     reserve_tokens: int,
     api_key: str | None,
     signal: AbortSignal | None = None,
+    retry: RetrySettings | None = None,
 ) -> str:
     """Summarise the prefix of a split turn (half the budget, no reasoning).
 
@@ -123,7 +136,7 @@ async def generate_turn_prefix_summary(
     """
     prompt = turn_prefix_prompt(serialize_agent_messages(messages))
     options = StreamOptions(api_key=api_key, signal=signal, max_tokens=int(0.5 * reserve_tokens))
-    reply = await complete(model, summary_context(prompt), options)
+    reply = await summary_reply(model, prompt, options, retry)
     if reply.stop_reason == "error":
         message = reply.error_message or "Unknown error"
         raise CompactionError(f"Turn prefix summarization failed: {message}")
@@ -153,6 +166,7 @@ async def compact(
     api_key: str | None,
     custom_instructions: str | None = None,
     signal: AbortSignal | None = None,
+    retry: RetrySettings | None = None,
 ) -> CompactionResult:
     """Summarise a prepared compaction (pi's ``compact``) and add the file-operation block.
 
@@ -167,17 +181,17 @@ async def compact(
     if preparation.is_split_turn and prefix:
         history_call = (
             generate_summary(
-                history, model, reserve, api_key, signal, custom_instructions, previous
+                history, model, reserve, api_key, signal, custom_instructions, previous, retry
             )
             if history
             else _immediate(NO_PRIOR_HISTORY)
         )
-        prefix_call = generate_turn_prefix_summary(prefix, model, reserve, api_key, signal)
+        prefix_call = generate_turn_prefix_summary(prefix, model, reserve, api_key, signal, retry)
         history_text, prefix_text = await _both(history_call, prefix_call)
         summary = history_text + TURN_CONTEXT_SEPARATOR + prefix_text
     else:
         summary = await generate_summary(
-            history, model, reserve, api_key, signal, custom_instructions, previous
+            history, model, reserve, api_key, signal, custom_instructions, previous, retry
         )
     if signal is not None and signal.aborted:
         raise CompactionCancelled("Compaction cancelled")

@@ -68,9 +68,10 @@ class SessionContext(msgspec.Struct):
     entry_ids: list[str] = msgspec.field(default_factory=list)
     """Parallel to ``messages``: the entry each message stands for (the compaction's own
     id for its summary)."""
-    summarised_ids: list[str] = msgspec.field(default_factory=list)
-    """Ids of the path's entries before the last compaction's ``firstKeptEntryId``: what
-    its summary stands for (empty without a compaction)."""
+    summarised: int = 0
+    """How many of the path's first entries come before the last compaction's
+    ``firstKeptEntryId``: what its summary stands for (0 without a compaction; they are
+    ``path[:summarised]``). A count: up to ~100k ids were built only to be counted."""
     path: list[int] = msgspec.field(default_factory=list)
     """Positions, in the table it was built from, of the entries from the root to the
     leaf (root first): what the context report sorts into sent and not sent."""
@@ -220,8 +221,7 @@ def _build(table: EntryTable, leaf_id: LeafArg, keep_json: bool) -> SessionConte
     cut = path.index(compaction_at)
     before = path[:cut]
     kept_from = _first_with_id(table, before, compaction.first_kept_entry_id, cut)
-    # (map over the list: a Python step for each of ~100k summarised entries costs ms)
-    context.summarised_ids = list(map(table.ids.__getitem__, before[:kept_from]))
+    context.summarised = kept_from
     _emit(table, before[kept_from:], context, sink)
     _emit(table, path[cut + 1 :], context, sink)
     return context

@@ -279,33 +279,70 @@ def _build_table(
     ``numbers`` (if given) receives each entry's line number."""
     table = EntryTable()
     labels: dict[str, str] = {}
-    # The hot loop of opening a large file: list appends inlined on purpose.
-    raws, ids, parents, types = table.raws, table.ids, table.parents, table.types
-    roles, index = table.roles, table.index
-    # One str object per distinct type/role, and a parent is its entry's own id object:
-    # 100k entries would otherwise keep ~300k small strings (~17 MB) of repeated text.
-    names: dict[str, str] = {}
+    heads = _checked_heads(parsed, report, keep_lines, table.raws, numbers)
+    _index_heads(table, heads, report.duplicate_ids, labels)
+    table.finish_bulk_load()
+    return table, labels
+
+
+def _checked_heads(
+    parsed: Iterable[_Parsed],
+    report: LoadReport,
+    keep_lines: bool,
+    raws: list[Any],
+    numbers: list[int] | None,
+) -> Iterator[EntryHead]:
+    """The heads of the entries worth indexing, each one's line (or object) put in
+    ``raws`` as it is handed out; second headers and entries without a string type and
+    id are counted in ``report`` and left out."""
     for number, line, obj in parsed:
         head = obj if obj.__class__ is EntryHead else _head_of(obj)
         kind = head.type
         if kind == "session":
             report.duplicate_headers += 1
             continue
-        entry_id = head.id
-        if kind.__class__ is not str or entry_id.__class__ is not str:
+        if kind.__class__ is not str or head.id.__class__ is not str:
             report.bad_lines.append((number, "entry without a string type and id"))
             continue
+        if numbers is not None:
+            numbers.append(number)
+        raws.append(line if keep_lines else obj)
+        yield head
+
+
+def _index_heads(
+    table: EntryTable,
+    heads: Iterable[EntryHead | _SoundHead],
+    duplicates: list[str],
+    labels: dict[str, str],
+) -> bool:
+    """Put each head's id, parent, type and role in ``table``'s columns (its raws are the
+    caller's); False at a session header, where the one-pass reading gives up."""
+    # The hot loop of opening a large file (one step per entry, each head used while it
+    # is fresh: a column at a time over 100k heads is slower). Appends inlined on purpose.
+    ids, index = table.ids, table.index
+    add_id, add_parent = ids.append, table.parents.append
+    add_type, add_role = table.types.append, table.roles.append
+    # One str object per distinct type/role, and a parent is its entry's own id object:
+    # 100k entries would otherwise keep ~300k small strings (~17 MB) of repeated text.
+    names: dict[str, str] = {}
+    intern = names.setdefault
+    holders = _ROLE_HOLDERS
+    for head in heads:
+        kind = head.type
+        entry_id = head.id
         parent = head.parentId
         role = None
         if kind == "message":
             message = head.message
-            role = message.role if message.__class__ is _Role else None
+            if message.__class__ in holders:
+                role = message.role
         elif kind == "label":
             _resolve_label(head, labels)
+        elif kind == "session":
+            return False  # a second header: the careful reading counts it
         if entry_id in index:
-            report.duplicate_ids.append(entry_id)
-        if numbers is not None:
-            numbers.append(number)
+            duplicates.append(entry_id)
         if parent.__class__ is str:
             known = index.get(parent)
             if known is not None:
@@ -313,13 +350,11 @@ def _build_table(
         else:
             parent = None
         index[entry_id] = len(ids)
-        raws.append(line if keep_lines else obj)
-        ids.append(entry_id)
-        parents.append(parent)
-        types.append(names.setdefault(kind, kind))
-        roles.append(names.setdefault(role, role) if role.__class__ is str else None)
-    table.finish_bulk_load()
-    return table, labels
+        add_id(entry_id)
+        add_parent(parent)
+        add_type(intern(kind, kind))
+        add_role(intern(role, role) if role.__class__ is str else None)
+    return True
 
 
 class _SoundRole(msgspec.Struct, gc=False):
@@ -343,6 +378,8 @@ class _SoundHead(msgspec.Struct, gc=False):
 
 
 _decode_sound_head = msgspec.json.Decoder(_SoundHead).decode
+_ROLE_HOLDERS = (_Role, _SoundRole)
+"""What a head's ``message`` is when it is an object (anything else has no role)."""
 
 
 def _fast_table(
@@ -364,50 +401,14 @@ def _fast_table(
     trial = copy.deepcopy(report)
     table = EntryTable()
     labels: dict[str, str] = {}
-    # The hot loop of opening a large file (one step per line, each head used while it is
-    # fresh: a column at a time over 100k heads is slower). Appends inlined on purpose.
-    ids, parents, types, roles = table.ids, table.parents, table.types, table.roles
-    index: dict[str, int] = {}
-    add_id, add_parent, add_type, add_role = ids.append, parents.append, types.append, roles.append
-    sizes = table.line_sizes = array("I")
-    add_size = sizes.append
-    # One str object per distinct type/role, and a parent is its entry's own id object:
-    # 100k entries would otherwise keep ~300k small strings (~17 MB) of repeated text.
-    names: dict[str, str] = {}
-    intern = names.setdefault
-    duplicates = trial.duplicate_ids
-    decode = _decode_sound_head
+    # Each line's size, for EntryTable.line_sizes (one C pass: the lines are at hand).
+    table.line_sizes = array("I", map(len, body))
     try:
-        for line in body:
-            head = decode(line)
-            add_size(len(line))  # (while the line is at hand: see EntryTable.line_sizes)
-            kind = head.type
-            entry_id = head.id
-            parent = head.parentId
-            role = None
-            if kind == "message":
-                message = head.message
-                if message is not None:
-                    role = message.role
-            elif kind == "label":
-                _resolve_label(head, labels)
-            elif kind == "session":
-                return None  # a second header: the careful reading counts it
-            if entry_id in index:
-                duplicates.append(entry_id)
-            if parent is not None:
-                known = index.get(parent)
-                if known is not None:
-                    parent = ids[known]
-            index[entry_id] = len(ids)
-            add_id(entry_id)
-            add_parent(parent)
-            add_type(intern(kind, kind))
-            add_role(None if role is None else intern(role, role))
+        if not _index_heads(table, map(_decode_sound_head, body), trial.duplicate_ids, labels):
+            return None
     except FAST_DECODE_ERRORS:
         return None
     table.raws += body
-    table.index = index
     table.finish_bulk_load()
     return table, labels, trial
 

@@ -61,6 +61,7 @@ class Action:
         "handler",
         "id",
         "keys",
+        "opens_screen",
         "palette",
         "pi_ids",
         "priority",
@@ -86,6 +87,7 @@ class Action:
         pi_ids: tuple[str, ...] = (),
         palette: bool = True,
         textual_action: str | None = None,
+        opens_screen: bool = False,
     ) -> None:
         self.id = id
         """Its name in ``keybindings.json`` (pi 0.7x's id where pi has the action)."""
@@ -110,6 +112,9 @@ class Action:
         self.textual_action = textual_action
         """A Textual action the key binding runs itself, where Textual looks for it (its
         palette key: with no binding to ``command_palette`` it adds one of its own)."""
+        self.opens_screen = opens_screen
+        """Its handler opens a screen (or focuses a pane): the keys typed after its
+        slash command's Enter belong there, even when it first waits for the session."""
 
     def __repr__(self) -> str:
         return f"Action({self.id!r})"
@@ -134,7 +139,7 @@ ACTIONS: tuple[Action, ...] = (
            priority=True, pi_ids=("app.exit",)),
     Action("selectModel", "Open model selector", model.select_model, ("ctrl+l",),
            slash="model", slash_description="Select model (opens selector UI)",
-           arg_hint="[search]", pi_ids=("app.model.select",)),
+           arg_hint="[search]", pi_ids=("app.model.select",), opens_screen=True),
     # pi binds Ctrl+P here; pitui's Ctrl+P is the command palette.
     Action("cycleModelForward", "Cycle models", model.cycle_forward,
            pi_ids=("app.model.cycleForward",)),
@@ -148,20 +153,20 @@ ACTIONS: tuple[Action, ...] = (
     Action("newSession", "Start a new session", session.new, slash="new",
            pi_ids=("app.session.new",)),
     Action("resume", "Resume a different session", resume.resume, slash="resume",
-           pi_ids=("app.session.resume",)),
+           pi_ids=("app.session.resume",), opens_screen=True),
     Action("name", "Set session display name", session.name, slash="name",
            arg_hint="[name]", scope="slash"),
     Action("session", "Show session info and stats", session.info_panel, slash="session",
-           scope="slash"),
+           scope="slash", opens_screen=True),
     Action("compact", "Manually compact the session context", compact.compact,
            slash="compact", arg_hint="[instructions]", scope="slash"),
     # Priority: the focus moves before the next key of a burst reaches the composer.
     Action("tree", "Show and focus the branch tree", tree.tree, ("ctrl+b",), slash="tree",
            slash_description="Navigate the session tree (switch branches)", scope="screen",
-           priority=True, pi_ids=("app.session.tree",)),
+           priority=True, pi_ids=("app.session.tree",), opens_screen=True),
     Action("fork", "Fork from an earlier message", tree.fork, slash="fork",
            slash_description="Create a new fork from a previous message",
-           pi_ids=("app.session.fork",)),
+           pi_ids=("app.session.fork",), opens_screen=True),
     Action("clone", "Duplicate the current session at the current position", tree.clone,
            slash="clone", scope="slash"),
     Action("diff", "Show how the files differ from an entry's checkpoint", tree.diff,
@@ -178,19 +183,21 @@ ACTIONS: tuple[Action, ...] = (
            scope="slash"),
     Action("contextInspector", "Show what the model sees (context inspector)",
            inspect.context, slash="context",
-           slash_description="Show what the model sees on the next request"),
+           slash_description="Show what the model sees on the next request",
+           opens_screen=True),
     Action("export", "Export the session to HTML (.md, .jsonl)", transfer.export,
            slash="export", arg_hint="[path]", scope="slash"),
     Action("import", "Import a session file and continue in it", transfer.import_file,
            slash="import", arg_hint="<file>", scope="slash"),
     Action("theme", "Switch theme", themes.theme, slash="theme", arg_hint="[name]",
-           complete_args=themes.theme_names, scope="slash"),
-    Action("hotkeys", "Show all keyboard shortcuts", inspect.hotkeys, slash="hotkeys"),
+           complete_args=themes.theme_names, scope="slash", opens_screen=True),
+    Action("hotkeys", "Show all keyboard shortcuts", inspect.hotkeys, slash="hotkeys",
+           opens_screen=True),
     Action("permissions", "List and remove remembered approvals", inspect.permissions,
-           slash="permissions", scope="slash"),
+           slash="permissions", scope="slash", opens_screen=True),
     Action("mcp", "Manage MCP servers: reconnect, enable or disable, and change exposure",
            mcp.servers, slash="mcp", arg_hint="[reconnect <server>]",
-           complete_args=mcp.server_names, scope="slash"),
+           complete_args=mcp.server_names, scope="slash", opens_screen=True),
     Action("expandTools", "Toggle tool output expansion", view.toggle_tools, ("ctrl+o",),
            pi_ids=("app.tools.expand",)),
     Action("toggleThinking", "Toggle thinking block visibility", view.toggle_thinking,

@@ -10,8 +10,9 @@ reports it). Those commands are prompts: the session expands them when they are 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING
+import contextvars
+from collections.abc import Awaitable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 from pitui.core.fuzzy import fuzzy_filter
 from pitui.ui.commands.actions import ACTIONS, BY_SLASH, Action
@@ -81,21 +82,46 @@ def is_session_command(host: UiHost, text: str) -> bool:
     return names_resource_command(text.strip(), resources)
 
 
+_HELD: contextvars.ContextVar[list[KeyHold | None]] = contextvars.ContextVar("pitui_held")
+"""The keys held since the Enter of the command being run, in a box a command that
+waits for the session takes them from (:func:`run_action`): they wait with it."""
+
+
 def run(host: UiHost, text: str, held: KeyHold | None = None) -> None:
     """Dispatch ``text`` in a worker (handlers may wait for the session). ``held``: the
     keys typed after its Enter, let go once the handler has taken its first step (its
-    screen is pushed, or it holds them itself until its question opens)."""
-    host.run_worker(_dispatch_holding(host, text, held), group="commands", exit_on_error=False)
+    screen is pushed, or it holds them itself until its question opens); a command that
+    waits for the session takes them along, to let go once it runs."""
+    host.run_worker(run_holding(dispatch(host, text), held), group="commands", exit_on_error=False)
 
 
-async def _dispatch_holding(host: UiHost, text: str, held: KeyHold | None) -> None:
-    work = asyncio.ensure_future(dispatch(host, text))
+async def run_holding(command: Coroutine[Any, Any, None], held: KeyHold | None) -> None:
+    """Run ``command``; let ``held`` go once it has taken its first step (unless it took
+    them to wait for the session)."""
+    box: list[KeyHold | None] = [held]
+    context = contextvars.copy_context()
+    context.run(_HELD.set, box)
+    work = asyncio.create_task(command, context=context)
     try:
-        await asyncio.sleep(0)  # the handler runs to its first wait
+        try:
+            await asyncio.sleep(0)  # the handler runs to its first wait
+        finally:
+            if box[0] is not None:
+                box[0].release()
+        await work
     finally:
-        if held is not None:
-            held.release()
-    await work
+        # A cancelled worker (the app's exit, a cancelled group) takes its command with
+        # it, even when cancelled at the first step, before it waits on ``work``.
+        work.cancel()
+
+
+def _take_held() -> KeyHold | None:
+    """The keys held since the running command's Enter, now the caller's to let go."""
+    box = _HELD.get(None)
+    if box is None:
+        return None
+    held, box[0] = box[0], None
+    return held
 
 
 async def dispatch(host: UiHost, text: str) -> None:
@@ -107,7 +133,7 @@ async def dispatch(host: UiHost, text: str) -> None:
     action = BY_SLASH.get(name)
     if action is None and host.live is None and host.loading:
         # A template or a skill is known once the session has loaded its resources.
-        host.prompts.wait_for_session(text, lambda: dispatch(host, text))
+        host.prompts.wait_for_session(text, lambda: dispatch(host, text))  # a prompt
         return
     if action is None and is_session_command(host, text):
         await host.prompts.submit(text, follow_up=False)  # e.g. picked in the palette
@@ -135,7 +161,8 @@ async def run_action(host: UiHost, action: Action, arg: str, label: str) -> None
         try:
             await handler(host, arg)
         except SessionLoading:
-            host.prompts.wait_for_session(label, again)
+            held = _take_held() if action.opens_screen else None  # else: to the composer
+            host.prompts.wait_for_session(label, again, held)
 
     await host.guarded(attempt())
 

@@ -21,7 +21,6 @@ from pitui.errors import PituiError
 from pitui.ui.host import push_for_result
 from pitui.ui.view.events import AddNotice, ProgressEnded, ProgressStarted, ShowBranchSwitches
 from pitui.ui.view.state import UserItem
-from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.key_gate import let_go
 
 if TYPE_CHECKING:
@@ -190,7 +189,7 @@ class BranchesController:
             asks = session.settings.checkpoints.restore == "ask" and session.checkpoints.enabled
             screen = SummaryChooser(self._row_text(entry_id), files_pending=asks)
             chooser = (screen, push_for_result(self.host, screen))
-        empty = not self.host.main.query_one(Composer).text
+        empty = not self.host.main.composer.text
         flow = self._navigate_flow(entry_id, chooser, empty)
         self.host.run_worker(flow, group="navigate", exit_on_error=False)
 
@@ -224,7 +223,7 @@ class BranchesController:
                 # Chosen: the tree is done. Keys typed while the session moves go to the
                 # composer (not the tree's search), and Esc to the app (it cancels the
                 # summary).
-                self.host.main.focus_now(self.host.main.query_one(Composer))
+                self.host.main.focus_now(self.host.main.composer)
         finally:
             let_keys_go()  # typed after the choice: to the composer (or the tree, on Esc)
         if choice is None or files == CANCELLED:
@@ -434,7 +433,7 @@ class BranchesController:
         """A user message's text goes to the composer, only if it is empty (as pi); with
         ``empty_before``, if it was when the move was asked for: what was typed since,
         while the move ran, goes on after the text put back."""
-        composer = self.host.main.query_one(Composer)
+        composer = self.host.main.composer
         if empty_before is None:
             empty_before = not composer.text
         if text and empty_before:

@@ -66,7 +66,7 @@ class KeyController:
         """Load ``keybindings.json`` (unless given), apply it and hook up the composer."""
         loaded = keybindings if keybindings is not None else await load_keybindings(KEY_CATALOGUE)
         self.apply(loaded)
-        composer = self.host.main.query_one(Composer)
+        composer = self.host.main.composer
         composer.completer = partial(dispatch.complete, self.host)
         for name in loaded.unknown:  # a newer pi's ids, a typo: the log, not the chat
             _log.warning("keybindings.json: unknown action %r ignored", name)
@@ -79,7 +79,7 @@ class KeyController:
         """Make ``keybindings`` the app's keys (Textual keymap + the composer's own keys)."""
         self._keybindings = keybindings
         self.host.set_keymap(textual_keymap(keybindings))
-        composer = self.host.main.query_one(Composer)
+        composer = self.host.main.composer
         composer.submit_keys = key_set(keybindings, "submit")
         composer.newline_keys = key_set(keybindings, "newLine")
         composer.follow_up_keys = key_set(keybindings, "followUp")
@@ -115,7 +115,7 @@ class KeyController:
         main = self.host.main
         if self.host.screen is not main or main.branches.rows.has_focus:
             return False
-        return action_id != "exit" or not main.query_one(Composer).text
+        return action_id != "exit" or not main.composer.text
 
     def clear_editor(self) -> None:
         """Ctrl+C: clear the composer; a second press within 0.5 s quits (pi)."""
@@ -124,7 +124,7 @@ class KeyController:
             self.host.exit()
             return
         self._last_clear = now
-        self.host.main.query_one(Composer).clear()
+        self.host.main.composer.clear()
         # pi quits on a second press but never says so: the status bar's key line says
         # it for a moment (a toast would cover the composer's border at 80x24).
         keys = self._keybindings.keys_for("clear")

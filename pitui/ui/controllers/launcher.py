@@ -169,9 +169,7 @@ class Launcher:
     @staticmethod
     def _set_up_composer(host: UiHost, session: AgentSession) -> None:
         """The composer's project folder, editor and attachments, from the session."""
-        from pitui.ui.widgets.composer import Composer
-
-        composer = host.main.query_one(Composer)
+        composer = host.main.composer
         composer.project_root = session.cwd
         composer.external_editor = session.settings.external_editor
         composer.attachments_enabled = True

@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING
 
 from pitui.errors import PituiError
 from pitui.ui.commands import dispatch
+from pitui.ui.commands.keymap import key_set
 from pitui.ui.live.session import NO_SESSION_NOTICE
-from pitui.ui.widgets.composer import Composer
 
 if TYPE_CHECKING:
     from pitui.ai.types import ImageContent
     from pitui.ui.host import UiHost
     from pitui.ui.live.session import LiveSession
+    from pitui.ui.widgets.composer import Composer
     from pitui.ui.widgets.key_gate import KeyHold
 
 DOUBLE_ESCAPE_SECONDS = 0.5
@@ -42,14 +43,14 @@ class PromptController:
         self.host = host
         self.early_prompts: list[str] = []
         """Prompts sent before the session was up, in order (the launcher sends them)."""
-        self._waiting: list[tuple[str, Callable[[], Awaitable[None]]]] = []
+        self._waiting: list[tuple[str, Callable[[], Awaitable[None]], KeyHold | None]] = []
         """Commands and keys that need the session, typed while it loads: run once it is
         up, in order (see :func:`~pitui.ui.commands.dispatch.run_action`)."""
         self._last_escape = -1.0
 
     @property
     def composer(self) -> Composer:
-        return self.host.main.query_one(Composer)
+        return self.host.main.composer
 
     async def submit(
         self,
@@ -170,18 +171,39 @@ class PromptController:
         prompts, self.early_prompts = self.early_prompts, []
         return prompts
 
-    def wait_for_session(self, label: str, run: Callable[[], Awaitable[None]]) -> None:
+    def wait_for_session(
+        self, label: str, run: Callable[[], Awaitable[None]], held: KeyHold | None = None
+    ) -> None:
         """``run()`` once the session is up, after those waiting already; if the wait
-        lasts more than a moment a notice names what waits (``label``: ``/mcp``)."""
-        self._waiting.append((label, run))
+        lasts more than a moment a notice names what waits (``label``: ``/mcp``).
+
+        ``held``: the keys typed after its Enter. They wait with it, and go on once it
+        has run to its first step: to the screen it opens (``/model⏎demo`` typed while
+        the session loads searches the picker for "demo"), else to the composer, in the
+        order typed. The hold's 1 s limit would let them go to the composer first."""
+        if held is not None:
+            from pitui.ui.widgets.key_gate import FLOW_HOLD_AT_MOST_S  # lazy: not first-frame
+
+            longer = self.host.hold_keys(FLOW_HOLD_AT_MOST_S)  # taken first: no gap
+            held.release()
+            held = longer
+        self._waiting.append((label, run, held))
         if len(self._waiting) == 1:
             self.host.set_timer(WAITING_NOTICE_SECONDS, self._say_waiting)
+
+    def cancels_waiting(self, key: str) -> bool:
+        """``key`` is the interrupt key (Esc) while commands typed during the start-up
+        hold the keys after them: it is not held with them, so that it cancels them, as
+        the "still loading" notice says."""
+        if not any(held is not None for _, _, held in self._waiting):
+            return False
+        return key in key_set(self.host.keys.keybindings, "interrupt")
 
     async def _say_waiting(self) -> None:
         host = self.host
         if not self._waiting or host.live is not None or not host.loading:
             return
-        labels = [label for label, _ in self._waiting]
+        labels = [label for label, _, _ in self._waiting]
         verb = "runs" if len(labels) == 1 else "run"
         keys = host.keys.keys_text("interrupt", unbound="")
         cancel = f" ({keys} cancels)" if keys else ""
@@ -191,12 +213,19 @@ class PromptController:
         """The session is up (or its start-up failed: they then say there is none): run
         what waited for it, one after the other, in the order typed."""
         while self._waiting:
-            _, run = self._waiting.pop(0)
-            await self.host.guarded(run())
+            _, run, held = self._waiting.pop(0)
+
+            async def command(run: Callable[[], Awaitable[None]] = run) -> None:
+                await run()
+
+            await self.host.guarded(dispatch.run_holding(command(), held))
 
     async def _cancel_waiting(self) -> None:
         """Esc while the session loads: forget the commands waiting for it."""
-        labels = [label for label, _ in self._waiting]
+        labels = [label for label, _, _ in self._waiting]
+        for _, _, held in self._waiting:
+            if held is not None:
+                held.release()  # the keys typed after it go on, in order
         self._waiting.clear()
         if labels:
             await self.host.notice(f"Cancelled while the session loads: {', '.join(labels)}")

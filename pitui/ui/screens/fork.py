@@ -14,8 +14,7 @@ from textual.widgets.option_list import Option
 
 from pitui.core.fuzzy import fuzzy_filter
 from pitui.core.sanitize import inert
-from pitui.ui.widgets.key_gate import KeyHold, hold_app_keys, let_go
-from pitui.ui.widgets.picker_input import PickerInput
+from pitui.ui.widgets.key_gate import FLOW_HOLD_AT_MOST_S, KeyHold, hold_app_keys, let_go
 
 PREVIEW = 160
 
@@ -54,7 +53,7 @@ class ForkPicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="fork-picker"):
             yield Static(self.title_text, id="fork-title")
-            yield PickerInput(placeholder="Search messages", id="fork-search")
+            yield Input(placeholder="Search messages", id="fork-search")
             yield OptionList(id="fork-list")
             yield Static(f"↑↓ move · Enter {self.verb} · Esc cancel", id="fork-hint")
 
@@ -96,7 +95,7 @@ class ForkPicker(ModalScreen[str | None]):
 
     def hold_keys_for_pick(self) -> None:
         if self.key_hold is None and self._pickable() is not None:
-            self.key_hold = hold_app_keys(self.app)
+            self.key_hold = hold_app_keys(self.app, FLOW_HOLD_AT_MOST_S)
 
     def _pickable(self) -> str | None:
         index = self.option_list.highlighted

@@ -77,7 +77,7 @@ class SummaryChooser(ModalScreen[Navigation | None]):
         self._chosen_early: SummaryChoice | None = None
         self._answered = False
         self._key_hold: KeyHold | None = None
-        """Keys held since Enter on a choice (see :class:`ChoiceList`)."""
+        """Keys held since Enter on a choice (see :meth:`hold_keys_for_pick`)."""
         self._files_shown = False
         """The files rows are in the list (composed with it, or added since)."""
 
@@ -86,7 +86,7 @@ class SummaryChooser(ModalScreen[Navigation | None]):
             yield Static("Summarize the branch you are leaving?", classes="dialog-title")
             yield Static(self.target, id="navigate-target", classes="dialog-detail", markup=False)
             choices = [Option(text, id=key) for key, text in CHOICES]
-            yield ChoiceList(*choices, *self._files_options(), id="navigate-list")
+            yield OptionList(*choices, *self._files_options(), id="navigate-list")
             yield Static(self._hint(), id="navigate-hint", classes="dialog-hint")
 
     def _files_options(self) -> list[Option | None]:
@@ -103,9 +103,14 @@ class SummaryChooser(ModalScreen[Navigation | None]):
         options.focus()
         self._show_files()  # offered between compose and mount: not shown yet
 
-    def hold_keys(self) -> None:
-        """Hold the keys typed from now on (once), until :meth:`let_keys_go`."""
-        if self._key_hold is None:
+    def hold_keys_for_pick(self) -> None:
+        """Enter on a summary choice ends the chooser, but a fast typist's next keys
+        reach the app before the choice is handled: hold them (once, see
+        :class:`~pitui.ui.widgets.key_gate.Picks`), and the move lets them go once the
+        composer (or the custom prompt) has the focus (:meth:`let_keys_go`), instead of
+        this list eating them."""
+        option = self.query_one("#navigate-list", OptionList).highlighted_option
+        if self._key_hold is None and option is not None and option.id in _CHOICE_IDS:
             self._key_hold = hold_app_keys(self.app)
 
     def let_keys_go(self) -> None:
@@ -189,21 +194,6 @@ class SummaryChooser(ModalScreen[Navigation | None]):
     def action_cancel(self) -> None:
         self._answered = True
         self.dismiss(None)
-
-
-class ChoiceList(OptionList):
-    """The chooser's options. Enter on a summary choice ends the chooser, but a fast
-    typist's next keys reach the app before the choice is handled: the chooser holds
-    them (see ``pitui.ui.widgets.key_gate``), and the move lets them go once the
-    composer (or the custom prompt) has the focus, instead of this list eating them."""
-
-    def opens_screen(self, event: Key) -> bool:
-        screen = self.screen
-        if event.key == "enter" and isinstance(screen, SummaryChooser):
-            option = self.highlighted_option
-            if option is not None and option.id in _CHOICE_IDS:
-                screen.hold_keys()
-        return False  # the chooser holds the keys itself, until the move lets them go
 
 
 _CHOICE_IDS = frozenset(key for key, _ in CHOICES)

@@ -44,8 +44,7 @@ from pitui.core.session.listing_view import (
 )
 from pitui.errors import PituiError
 from pitui.ui.view.format import shorten_path
-from pitui.ui.widgets.key_gate import KeyHold, hold_app_keys, let_go
-from pitui.ui.widgets.picker_input import PickerInput
+from pitui.ui.widgets.key_gate import FLOW_HOLD_AT_MOST_S, KeyHold, hold_app_keys, let_go
 from pitui.ui.widgets.session_rows import SessionRows
 
 Scope = Literal["current", "all"]
@@ -126,7 +125,7 @@ class ResumeScreen(ModalScreen[Path | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="resume"):
             yield Static(id="resume-header")
-            yield PickerInput(placeholder="Search sessions", id="resume-search")
+            yield Input(placeholder="Search sessions", id="resume-search")
             yield Static(id="resume-hints")
             yield Input(placeholder="New name", id="resume-rename")
             yield SessionRows(id="resume-rows")
@@ -374,7 +373,7 @@ class ResumeScreen(ModalScreen[Path | None]):
     def hold_keys_for_pick(self) -> None:
         row = self.rows.selected_row
         if self.key_hold is None and self.mode == "list" and row is not None:
-            self.key_hold = hold_app_keys(self.app)
+            self.key_hold = hold_app_keys(self.app, FLOW_HOLD_AT_MOST_S)
 
     def _open(self) -> None:
         if self._has_picked:

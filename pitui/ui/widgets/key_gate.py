@@ -25,10 +25,16 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol, TypeAlias, runtime_checkable
 
 from textual import events
+from textual.message import Message
 
 HOLD_AT_MOST_S = 1.0
 """A hold is let go after this long in any case: a message that never came must not
 leave the keyboard dead."""
+FLOW_HOLD_AT_MOST_S = 30.0
+"""The limit of a hold that its flow always lets go (in a ``finally``): a pick that
+loads a big session, a command that waits for the session to load. The keys after it
+belong to what the flow opens, however long it takes to open; the limit only guards
+against a flow that hangs."""
 Held: TypeAlias = events.Key | events.Paste
 """What waits while keys are held: keys, and pastes between them."""
 
@@ -40,6 +46,20 @@ class OpensScreens(Protocol):
     def opens_screen(self, event: events.Key) -> bool:
         """True when ``event`` will make this widget post a message that may open a
         screen (the app lets the keys after it go once it has handled that message)."""
+        ...
+
+
+@runtime_checkable
+class Picks(Protocol):
+    """A screen whose Enter picks a row and starts a flow that opens the next screen
+    only after some work (the tree chooser, the /resume and /fork pickers). Enter
+    picks once its list or field has handled it, after the app has routed the keys
+    typed behind it to that widget, which goes away with the screen: so the app tells
+    the screen as it routes the Enter, and the screen holds the keys itself (until its
+    flow lets them go to what opens next, or has the focus then)."""
+
+    def hold_keys_for_pick(self) -> None:
+        """Enter is on its way: hold the keys after it, if it will pick a row."""
         ...
 
 
@@ -111,11 +131,24 @@ class KeyGate:
             await self._route(self._waiting.pop(0))
 
 
-def hold_app_keys(app: object) -> KeyHold | None:
+class HeldKeyDone(Message):
+    """Follows a key that holds the keys after it (its binding opens a screen after some
+    work) to the widget the key was routed to. Messages bubble in the order they came,
+    so this reaches the app after the key has come back to it and its binding has run,
+    or alone when a widget stopped the key (the composer runs a user's binding on a key
+    it takes itself): either way the key is done and its hold ends there."""
+
+    def __init__(self, hold: KeyHold) -> None:
+        super().__init__()
+        self.hold = hold
+
+
+def hold_app_keys(app: object, limit: float = HOLD_AT_MOST_S) -> KeyHold | None:
     """A screen's hold on the keys typed from now on (its choice starts a flow that opens
-    the next screen after some work); None in an app without a key gate (a test's)."""
-    hold: Callable[[], KeyHold] | None = getattr(app, "hold_keys", None)
-    return hold() if hold is not None else None
+    the next screen after some work), ``limit`` seconds at most; None in an app without
+    a key gate (a test's)."""
+    hold: Callable[[float], KeyHold] | None = getattr(app, "hold_keys", None)
+    return hold(limit) if hold is not None else None
 
 
 def hand_back(app: object, held: KeyHold | None, event: events.Key) -> bool:

@@ -143,3 +143,33 @@ async def test_a_cancelled_waiter_lets_the_lock_go(tmp_path: Path) -> None:
     async with asyncio.timeout(5), engine.locked():  # …and lets it go at once
         pass
     assert len(os.listdir("/proc/self/fd")) == fds  # its file closed
+
+
+async def test_a_checkpoint_reads_its_state_file_only_when_another_wrote_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The snapshot and the note of a checkpoint share what this process last wrote;
+    a state written by another pitui (another store object here) is read again."""
+    project = make_project(tmp_path / "p")
+    engine = CheckpointEngine(project)
+    state_file = engine.store.state_file
+    reads: list[Path] = []
+    real = Path.read_text
+
+    def read_text(self: Path, *args: object, **kw: object) -> str:
+        if self == state_file:
+            reads.append(self)
+        return real(self, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "read_text", read_text)
+    first = await engine.snapshot()
+    engine.note_last_tree(first.tree)
+    (project / "app.py").write_text("port = 8080\n")
+    second = await engine.snapshot()
+    engine.note_last_tree(second.tree)
+    assert len(reads) <= 1  # at most the first look at a store made before
+    reads.clear()
+    other = CheckpointEngine(project)  # another process's view of the same store
+    other.note_last_tree(first.tree)
+    assert await engine.last_known() == first.tree
+    assert len(reads) == 2  # the other's first look, then ours after its write

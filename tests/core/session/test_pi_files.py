@@ -101,14 +101,15 @@ def _check_sources(entries: list[SessionEntry], context: SessionContext) -> None
         source = by_id[entry_id]
         expected = "compaction" if message.role == "compactionSummary" else None
         assert source.type == expected or entry_message(source) == message
-    if context.summarised_ids:
+    summarised_ids = [entries[p].id for p in context.path[: context.summarised]]
+    if summarised_ids:
         compaction = by_id[context.entry_ids[0]]
         assert isinstance(compaction, CompactionEntry)
-        assert compaction.first_kept_entry_id not in context.summarised_ids
+        assert compaction.first_kept_entry_id not in summarised_ids
         kept = compaction.first_kept_entry_id
         assert kept is not None
         kept_parent = by_id[kept].parent_id  # summarised: the path up to the kept one
-        assert kept_parent == context.summarised_ids[-1]
+        assert kept_parent == summarised_ids[-1]
 
 
 @pytest.mark.parametrize("name", NAMES)
