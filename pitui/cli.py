@@ -40,6 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args_list and args_list[0] in SUBCOMMANDS:
         _inert_output()
+        _compile_once()
         module = importlib.import_module(SUBCOMMANDS[args_list[0]])
         code: int = module.main(args_list[1:])
         if argv is None:
@@ -108,14 +109,19 @@ def _mode_module(args: argparse.Namespace | SimpleNamespace) -> str:
     return "pitui.ui.launch"  # Textual draws the screen; it makes its text inert
 
 
+def _compile_once() -> None:
+    """Before pydantic and Textual load: the source their dataclasses and string
+    annotations generate is compiled once per machine, not on every start (~130 M
+    instructions of a print turn; see pitui.compile_cache)."""
+    from pitui.compile_cache import install
+
+    install()
+
+
 def _run_mode(module_name: str, args: argparse.Namespace) -> int:
     if module_name == PRINT_MODE:
         gc.disable()  # until the session is ready (see pitui.modes.print_mode.run)
-        # Before pydantic loads: its dataclasses' and annotations' generated source is
-        # compiled once per machine, not on every start (~130 M instructions a turn).
-        from pitui.compile_cache import install
-
-        install()
+        _compile_once()
     elif module_name == "pitui.ui.launch":
         # The TUI runs without garbage collection until its first frame (see
         # pitui.ui.launch.run). Pause it already for the imports: loading Textual allocates
@@ -125,6 +131,7 @@ def _run_mode(module_name: str, args: argparse.Namespace) -> int:
         from pitui.ui.early_terminal import take_keys_early
 
         take_keys_early()  # before Textual loads: keys typed meanwhile stay keys
+        _compile_once()  # ~75 M instructions of the first frame
         from pitui.ui.subclassing import install
 
         install()  # before the widget classes are created

@@ -159,3 +159,33 @@ def test_a_second_process_compiles_nothing(tmp_path: Path) -> None:
     cache_dir = tmp_path / "home" / "cache"
     (stored,) = cache_dir.iterdir()
     assert oct(stored.stat().st_mode & 0o777) == "0o600"
+
+
+@pytest.mark.parametrize(
+    ("argv", "module"),
+    [
+        (["session", "context", "x.jsonl"], "pitui.modes.session_cli"),
+        ([], "pitui.ui.launch"),
+        (["-p", "hi"], "pitui.modes.print_mode"),
+    ],
+)
+def test_every_mode_installs_it_before_its_module_loads(
+    tmp_path: Path, argv: list[str], module: str
+) -> None:
+    """The TUI, print mode and the session commands all read their code from the cache:
+    pitui.cli installs it before the mode (and pydantic, Textual) is imported."""
+    probe = (
+        "import sys, importlib, pitui.cli as cli\n"
+        "real = importlib.import_module\n"
+        f"def stop(name, *a):\n"
+        f"    if name == {module!r}:\n"
+        "        from pitui import compile_cache\n"
+        "        assert compile_cache.installed() is not None, 'not installed'\n"
+        "        raise SystemExit(0)\n"
+        "    return real(name, *a)\n"
+        "importlib.import_module = stop\n"
+        "cli._mode_module = lambda args: " + repr(module) + "\n"
+        f"cli.main({argv!r})\n"
+    )
+    env = {**os.environ, "PITUI_HOME": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", probe], check=True, timeout=60, env=env)
