@@ -425,6 +425,7 @@ UI_RANKS: tuple[tuple[str, int], ...] = (
     ("pitui.ui.controllers", 5),
     ("pitui.ui.app", 6),
     ("pitui.ui.app_themes", 6),
+    ("pitui.ui.app_tree_messages", 6),
     ("pitui.ui.launch", 7),
     ("pitui.ui.css_seed_build", 7),
 )

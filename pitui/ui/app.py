@@ -27,6 +27,7 @@ from pitui.core.session.bulk import resume_collection
 from pitui.core.usage import UsageTotals
 from pitui.errors import PituiError
 from pitui.ui.app_themes import PiThemedApp
+from pitui.ui.app_tree_messages import TreeMessages
 from pitui.ui.commands.actions import BY_ID
 from pitui.ui.commands.keymap import bindings, key_set
 from pitui.ui.host import HostServices
@@ -37,7 +38,6 @@ from pitui.ui.theme import ThemeCatalog
 from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.pvector import changed_positions
 from pitui.ui.view.session_info import SessionInfo
-from pitui.ui.widgets.branch_tree import BranchTree
 from pitui.ui.widgets.key_gate import (
     HOLD_AT_MOST_S,
     Held,
@@ -86,8 +86,8 @@ class PituiMainScreen(MainScreen):
     BINDINGS: ClassVar[list[BindingType]] = list(bindings("screen"))
 
 
-class PituiApp(HostServices, PiThemedApp, inherit_bindings=False):  # Textual's keys have no id
-    """pitui's full-screen UI."""
+class PituiApp(HostServices, TreeMessages, PiThemedApp, inherit_bindings=False):
+    """pitui's full-screen UI (Textual's own keys are not inherited: they have no id)."""
 
     # What the first, empty screen needs. The item widgets' stylesheets (conversation.tcss,
     # tool_card.tcss) are added with the first item: see widgets/conversation.py.
@@ -598,23 +598,3 @@ class PituiApp(HostServices, PiThemedApp, inherit_bindings=False):  # Textual's 
         await self.prompts.submit(
             message.text, follow_up=message.follow_up, images=message.images, held=message.key_hold
         )
-
-    # The tree's keys that open a screen held the keys after them (key_gate): the screen
-    # is pushed now (or its flow started), so they may go on.
-
-    def on_branch_tree_navigate(self, message: BranchTree.Navigate) -> None:
-        self.branches.navigate(message.entry_id)
-        self.key_gate.release()
-
-    def on_branch_tree_edit_label(self, message: BranchTree.EditLabel) -> None:
-        self.branches.edit_label(message.entry_id, message.label)
-        self.key_gate.release()
-
-    def on_branch_tree_fork(self, message: BranchTree.Fork) -> None:
-        held = self.key_gate.hold()  # until the fork's question is open (or none is)
-        self.run_guarded(self.branches.fork(message.entry_id, held))
-        self.key_gate.release()
-
-    def on_branch_tree_show_files(self, message: BranchTree.ShowFiles) -> None:
-        self.branches.show_files(message.entry_id)
-        self.key_gate.release()

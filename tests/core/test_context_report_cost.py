@@ -127,7 +127,7 @@ async def test_what_a_compaction_replaced_is_sized_without_touching_each_line(
     assert table.line_sizes is not None
     assert list(table.line_sizes) == [len(cast(bytes, raw)) for raw in table.raws]
     context = store.build_context()
-    replaced = context.path[: len(context.summarised_ids)]
+    replaced = context.path[: context.summarised]
     monkeypatch.setattr(unsent, "_TOKEN_SAMPLES", 8)
     read: list[int] = []
     real = table_module.EntryTable.raws_at
