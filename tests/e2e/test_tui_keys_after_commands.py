@@ -83,3 +83,27 @@ def test_keys_after_a_command_typed_while_loading_reach_its_screen(
         assert _composer_line(screen).startswith("next words")
     finally:
         terminal.close()
+
+
+@pytest.mark.parametrize("size", [(140, 40), (80, 24)], ids=["140x40", "80x24"])
+def test_enter_in_the_model_picker_picks_what_was_typed_before_it(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """``claude-haiku-4-5⏎after`` in one burst: the search field acts on Enter only after
+    the keys behind it reached it, so the picker holds them from the Enter on; the model
+    is picked and "after" goes to the composer."""
+    project = tmp_path / "project"
+    project.mkdir()
+    terminal = Terminal(project, tmp_path / "home", *size, socket=SOCKET + "-pick")
+    try:
+        terminal.wait_for(lambda s: "Conversation" in s, "the first frame", timeout=30)
+        terminal.send("/model")
+        terminal.wait_for_settled(lambda s: "Search models" in s, "the model picker")
+        terminal.type("claude-haiku-4-5\rafter")
+        screen = terminal.wait_for_settled(
+            lambda s: "Select model" not in s and "after" in s, "the picker closed"
+        )
+        assert _composer_line(screen) == "after"
+        assert "claude-haiku-4-5" in screen.splitlines()[-2]  # the status line's model
+    finally:
+        terminal.close()
