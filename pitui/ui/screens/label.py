@@ -11,8 +11,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from pitui.ui.widgets.key_gate import EnterHoldsKeys
 
-class LabelEditor(ModalScreen[str | None]):
+
+class LabelEditor(EnterHoldsKeys, ModalScreen[str | None]):
     """Dismisses with the new label ("" clears it) or None when cancelled."""
 
     CSS_PATH = "label.tcss"

@@ -24,7 +24,7 @@ from pitui.ai.models import ModelRegistry
 from pitui.ai.types import Model
 from pitui.core.fuzzy import fuzzy_filter
 from pitui.ui.view.format import format_tokens
-from pitui.ui.widgets.key_gate import KeyHold, hold_app_keys, let_go
+from pitui.ui.widgets.key_gate import EnterHoldsKeys
 
 KEY_WIDTH = 44
 """Rows pad ``provider/id`` to the longest shown, up to this many columns."""
@@ -57,7 +57,7 @@ def filter_models(models: list[Model], query: str) -> list[Model]:
     return fuzzy_filter(models, query, search_text)
 
 
-class ModelPicker(ModalScreen[Model | None]):
+class ModelPicker(EnterHoldsKeys, ModalScreen[Model | None]):
     """Search, pick with Enter, cancel with Esc; dismisses with the model or None."""
 
     CSS_PATH = "models.tcss"
@@ -74,7 +74,6 @@ class ModelPicker(ModalScreen[Model | None]):
         self.initial_search = search
         self.ordered = order_models(registry, current)
         self.shown: list[Model] = []
-        self._key_hold: KeyHold | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="model-picker"):
@@ -162,28 +161,13 @@ class ModelPicker(ModalScreen[Model | None]):
         index = self.option_list.highlighted or 0
         self.option_list.highlighted = (index + step) % len(self.shown)
 
-    def hold_keys_for_pick(self) -> None:
-        """Enter is on its way (see :class:`~pitui.ui.widgets.key_gate.Picks`): the search
-        field acts on it only after the keys typed behind it changed the search (a fast
-        ``demo⏎after`` would search "demoafter"), so they wait until the pick is done and
-        then go to what has the focus (the composer once the picker is gone)."""
-        if self._key_hold is None:
-            self._key_hold = hold_app_keys(self.app)
-
-    def _let_keys_go(self) -> None:
-        held, self._key_hold = self._key_hold, None
-        let_go(held)
-
-    def on_unmount(self) -> None:
-        self._let_keys_go()
-
     def action_pick(self) -> None:
         """Dismiss with the highlighted model (no match: the held keys go on here)."""
         model = self.highlighted_model
         if model is not None:
             self.dismiss(model)
         else:
-            self._let_keys_go()
+            self.let_keys_go()
 
     def action_cancel(self) -> None:
         """Dismiss without a choice."""

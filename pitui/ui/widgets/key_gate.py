@@ -63,6 +63,36 @@ class Picks(Protocol):
         ...
 
 
+class _EnterField(Protocol):
+    @property
+    def app(self) -> object: ...
+
+    enter_hold: KeyHold | None
+
+
+class EnterHoldsKeys:
+    """A :class:`Picks` screen whose field acts on Enter (a search that picks, a text
+    that is saved): Textual runs the field's Enter only after the keys typed behind it
+    reached the field (a fast ``name⏎more`` would save "namemore"), so they wait from the
+    Enter on until the screen is gone (or :meth:`let_keys_go`), then go to what has the
+    focus. Mixed into a screen."""
+
+    enter_hold: KeyHold | None = None
+
+    def hold_keys_for_pick(self: _EnterField) -> None:
+        if self.enter_hold is None:
+            self.enter_hold = hold_app_keys(self.app)
+
+    def let_keys_go(self: _EnterField) -> None:
+        """Enter picked nothing: the keys held since go on to the field."""
+        held, self.enter_hold = self.enter_hold, None
+        let_go(held)
+
+    def on_unmount(self: _EnterField) -> None:
+        held, self.enter_hold = self.enter_hold, None
+        let_go(held)
+
+
 class KeyGate:
     """The app's hold on keys while a screen is being opened (see the module's docstring).
 
