@@ -20,7 +20,14 @@ file's name), so the code, and everything built from it, is the same.
 The file holds code, like a ``.pyc``: it is read only when it is the user's own and
 nobody else may write it (else, or when it is damaged or from another interpreter, it is
 ignored and everything is compiled as without it). It is written (0600, atomically)
-when the process ends, only if something had to be compiled.
+when the process ends, only if it lacked something.
+
+A first start has no file yet, so the package ships a seed (``compile_seed.marshal``
+beside this module, written with the CSS seed by ``python -m pitui.ui.css_seed_build``:
+what a first start with no key compiles up to its first screen, ~75 M instructions). It is
+code like the package's own ``.pyc`` files, and used on the same terms: only for the
+interpreter whose bytecode it holds (magic number, cache tag, optimisation level) and
+unless anyone may write it; a text it lacks (another Textual) is simply compiled.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from types import CodeType
 from typing import Any
 
 FORMAT = 1
+SEED_FILE = Path(__file__).with_name("compile_seed.marshal")
 MAX_ENTRIES = 4000
 """Entries kept when the file is rewritten: all those used by this process, then older
 ones up to this many (library upgrades leave texts behind that no start asks for)."""
@@ -48,12 +56,22 @@ _Key = tuple[str, str]
 class CompileCache:
     """Code objects by (mode, text): the stored ones and those compiled by this process."""
 
-    def __init__(self, path: Path | None, stored: dict[_Key, CodeType] | None = None) -> None:
+    def __init__(
+        self,
+        path: Path | None,
+        stored: dict[_Key, CodeType] | None = None,
+        seed: Path | None = None,
+    ) -> None:
         self.path = path
         self._stored: dict[_Key, CodeType] = stored or {}
         self._used: dict[_Key, CodeType] = {}
+        self.seed_path = seed
+        self._seed: dict[_Key, CodeType] | None = None
+        """The shipped seed's code, read on the first text the file lacks."""
         self.compiled = 0
         """Texts this process had to compile (none on a start like an earlier one)."""
+        self.added = 0
+        """Texts the file lacked (compiled, or taken from the seed): the file is rewritten."""
 
     def code(self, source: str, mode: str) -> CodeType:
         """The code of ``source`` compiled in ``mode``, as ``compile`` would make it."""
@@ -63,10 +81,18 @@ class CompileCache:
             return found
         found = self._stored.get(key)
         if found is None:
-            found = _builtin_compile(source, "<string>", mode, dont_inherit=True)
-            self.compiled += 1
+            found = self._seeded(key)
+            if found is None:
+                found = _builtin_compile(source, "<string>", mode, dont_inherit=True)
+                self.compiled += 1
+            self.added += 1
         self._used[key] = found
         return found
+
+    def _seeded(self, key: _Key) -> CodeType | None:
+        if self._seed is None:
+            self._seed = read_seed(self.seed_path) if self.seed_path is not None else {}
+        return self._seed.get(key)
 
     def exec_(self, source: Any, globals: Any = None, locals: Any = None, /) -> None:
         """``exec`` for :mod:`dataclasses` (its generated methods' source)."""
@@ -89,9 +115,9 @@ class CompileCache:
         return _builtin_compile(source, filename, mode, flags, dont_inherit, optimize)
 
     def save(self) -> None:
-        """Write the file if this process compiled something (at exit; errors are ignored:
-        the next start compiles again)."""
-        if not self.compiled or self.path is None:
+        """Write the file if it lacked something this process used (at exit; errors are
+        ignored: the next start compiles again)."""
+        if not self.added or self.path is None:
             return
         entries = dict(self._used)
         for key, code in self._stored.items():
@@ -104,12 +130,41 @@ class CompileCache:
             write_private_bytes(self.path, marshal.dumps((_header(), entries)))
         except (OSError, ValueError):
             return
-        self._stored, self.compiled = entries, 0
+        self._stored, self.compiled, self.added = entries, 0, 0
 
 
 def _header() -> tuple[int, str, str]:
     """What the stored code depends on besides its text: this exact interpreter."""
     return (FORMAT, sys.version, sys.implementation.cache_tag or "")
+
+
+def _seed_header() -> tuple[int, bytes, str, int]:
+    """What the seed's code depends on besides its text: the bytecode's version (as a
+    ``.pyc`` file's is checked) and the optimisation level."""
+    from importlib.util import MAGIC_NUMBER
+
+    return (FORMAT, MAGIC_NUMBER, sys.implementation.cache_tag or "", sys.flags.optimize)
+
+
+def seed_bytes(entries: dict[_Key, CodeType]) -> bytes:
+    """The seed file for ``entries`` (sorted: the same entries give the same bytes)."""
+    return marshal.dumps((_seed_header(), dict(sorted(entries.items()))))
+
+
+def read_seed(path: Path = SEED_FILE) -> dict[_Key, CodeType]:
+    """The shipped code (empty when missing, damaged, for another interpreter, or
+    writable by anyone: a group-writable install, umask 002, is as the modules beside it)."""
+    import os
+    import stat
+
+    try:
+        with open(path, "rb") as handle:
+            if stat.S_IMODE(os.fstat(handle.fileno()).st_mode) & 0o002:
+                return {}
+            data = handle.read()
+    except OSError:
+        return {}
+    return _entries_of(data, _seed_header())
 
 
 def cache_file() -> Path:
@@ -125,13 +180,16 @@ def read_entries(path: Path) -> dict[_Key, CodeType]:
     from pitui.private_files import read_own_file
 
     data = read_own_file(path)
-    if data is None:
-        return {}
+    return {} if data is None else _entries_of(data, _header())
+
+
+def _entries_of(data: bytes, expected: object) -> dict[_Key, CodeType]:
+    """The code entries of a file's ``data`` whose header is ``expected`` (else none)."""
     try:
         header, entries = marshal.loads(data)
     except Exception:  # damaged or from another interpreter's marshal format
         return {}
-    if header != _header() or not isinstance(entries, dict):
+    if header != expected or not isinstance(entries, dict):
         return {}
     return {
         key: code
@@ -147,7 +205,7 @@ def read_entries(path: Path) -> dict[_Key, CodeType]:
 _installed: CompileCache | None = None
 
 
-def install(path: Path | None = None) -> CompileCache:
+def install(path: Path | None = None, seed: Path | None = SEED_FILE) -> CompileCache:
     """Route :mod:`dataclasses`' and :mod:`typing`'s compiling through the cache (once per
     process; before the libraries that define dataclasses are imported) and save it at
     exit. Returns the process's cache."""
@@ -158,7 +216,7 @@ def install(path: Path | None = None) -> CompileCache:
     import typing
 
     path = path or cache_file()
-    cache = CompileCache(path, read_entries(path))
+    cache = CompileCache(path, read_entries(path), seed)
     dataclasses.exec = cache.exec_  # type: ignore[attr-defined]
     typing.compile = cache.compile_  # type: ignore[attr-defined]
     atexit.register(cache.save)
