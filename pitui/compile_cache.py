@@ -40,7 +40,7 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2
 SEED_FILE = Path(__file__).with_name("compile_seed.marshal")
 MAX_ENTRIES = 4000
 """Entries kept when the file is rewritten: all those used by this process, then older
@@ -51,6 +51,10 @@ _builtin_exec = builtins.exec
 
 _Key = tuple[str, str]
 """(mode, source text)"""
+_Stored = dict[_Key, bytes]
+"""A file's entries: each code object marshalled on its own, so that a start unmarshals
+only the code it uses (a first screen uses ~200 of a file's 700-1,500 entries; reading
+them all was ~9 M instructions). Values are checked when they are used."""
 
 
 class CompileCache:
@@ -59,14 +63,14 @@ class CompileCache:
     def __init__(
         self,
         path: Path | None,
-        stored: dict[_Key, CodeType] | None = None,
+        stored: _Stored | None = None,
         seed: Path | None = None,
     ) -> None:
         self.path = path
-        self._stored: dict[_Key, CodeType] = stored or {}
+        self._stored: _Stored = stored or {}
         self._used: dict[_Key, CodeType] = {}
         self.seed_path = seed
-        self._seed: dict[_Key, CodeType] | None = None
+        self._seed: _Stored | None = None
         """The shipped seed's code, read on the first text the file lacks."""
         self.compiled = 0
         """Texts this process had to compile (none on a start like an earlier one)."""
@@ -79,7 +83,7 @@ class CompileCache:
         found = self._used.get(key)
         if found is not None:
             return found
-        found = self._stored.get(key)
+        found = _code_of(self._stored.get(key))
         if found is None:
             found = self._seeded(key)
             if found is None:
@@ -92,7 +96,7 @@ class CompileCache:
     def _seeded(self, key: _Key) -> CodeType | None:
         if self._seed is None:
             self._seed = read_seed(self.seed_path) if self.seed_path is not None else {}
-        return self._seed.get(key)
+        return _code_of(self._seed.get(key))
 
     def exec_(self, source: Any, globals: Any = None, locals: Any = None, /) -> None:
         """``exec`` for :mod:`dataclasses` (its generated methods' source)."""
@@ -119,11 +123,12 @@ class CompileCache:
         ignored: the next start compiles again)."""
         if not self.added or self.path is None:
             return
-        entries = dict(self._used)
-        for key, code in self._stored.items():
+        entries = {key: marshal.dumps(code) for key, code in self._used.items()}
+        for key, raw in self._stored.items():
             if len(entries) >= MAX_ENTRIES:
                 break
-            entries.setdefault(key, code)
+            if type(raw) is bytes and _is_key(key):
+                entries.setdefault(key, raw)
         from pitui.private_files import write_private_bytes
 
         try:
@@ -146,12 +151,29 @@ def _seed_header() -> tuple[int, bytes, str, int]:
     return (FORMAT, MAGIC_NUMBER, sys.implementation.cache_tag or "", sys.flags.optimize)
 
 
-def seed_bytes(entries: dict[_Key, CodeType]) -> bytes:
+def _code_of(raw: object) -> CodeType | None:
+    """The code of a stored entry (None: no entry, or not marshalled code)."""
+    if type(raw) is not bytes:
+        return None
+    try:
+        code = marshal.loads(raw)
+    except Exception:  # damaged
+        return None
+    return code if type(code) is CodeType else None
+
+
+def _is_key(key: object) -> bool:
+    return (
+        type(key) is tuple and len(key) == 2 and key[0] in ("exec", "eval") and type(key[1]) is str
+    )
+
+
+def seed_bytes(entries: _Stored) -> bytes:
     """The seed file for ``entries`` (sorted: the same entries give the same bytes)."""
     return marshal.dumps((_seed_header(), dict(sorted(entries.items()))))
 
 
-def read_seed(path: Path = SEED_FILE) -> dict[_Key, CodeType]:
+def read_seed(path: Path = SEED_FILE) -> _Stored:
     """The shipped code (empty when missing, damaged, for another interpreter, or
     writable by anyone: a group-writable install, umask 002, is as the modules beside it)."""
     import os
@@ -175,7 +197,7 @@ def cache_file() -> Path:
     return paths.home() / "cache" / f"compiled-{tag}-O{sys.flags.optimize}.marshal"
 
 
-def read_entries(path: Path) -> dict[_Key, CodeType]:
+def read_entries(path: Path) -> _Stored:
     """The stored code of ``path`` (empty when missing, damaged, foreign or not private)."""
     from pitui.private_files import read_own_file
 
@@ -183,23 +205,15 @@ def read_entries(path: Path) -> dict[_Key, CodeType]:
     return {} if data is None else _entries_of(data, _header())
 
 
-def _entries_of(data: bytes, expected: object) -> dict[_Key, CodeType]:
-    """The code entries of a file's ``data`` whose header is ``expected`` (else none)."""
+def _entries_of(data: bytes, expected: object) -> _Stored:
+    """The entries of a file's ``data`` whose header is ``expected`` (else none)."""
     try:
         header, entries = marshal.loads(data)
     except Exception:  # damaged or from another interpreter's marshal format
         return {}
-    if header != expected or not isinstance(entries, dict):
+    if header != expected or type(entries) is not dict:
         return {}
-    return {
-        key: code
-        for key, code in entries.items()
-        if type(code) is CodeType
-        and type(key) is tuple
-        and len(key) == 2
-        and key[0] in ("exec", "eval")
-        and type(key[1]) is str
-    }
+    return entries  # each value is checked when used (_code_of), each key when saved
 
 
 _installed: CompileCache | None = None

@@ -115,17 +115,26 @@ def test_a_bad_file_is_ignored(tmp_path: Path, damage: str) -> None:
     assert read_entries(path) == {}
 
 
-def test_entries_of_the_wrong_shape_are_dropped(tmp_path: Path) -> None:
+def test_entries_of_the_wrong_shape_are_compiled_and_dropped(tmp_path: Path) -> None:
     path = tmp_path / "c.marshal"
-    code = compile("1", "<string>", "eval")
-    entries: dict[tuple[str, str], Any] = {
+    code = marshal.dumps(compile("1", "<string>", "eval", dont_inherit=True))
+    entries: dict[Any, Any] = {
         ("eval", "1"): code,
         ("eval", "2"): "x",
         ("run", "3"): code,
+        ("eval", "4"): b"\x00not marshal",
+        ("eval", "5"): marshal.dumps(5),
+        "6": code,
     }
     path.write_bytes(marshal.dumps((_header(), entries)))
     path.chmod(0o600)
-    assert list(read_entries(path)) == [("eval", "1")]
+    cache = CompileCache(path, read_entries(path))
+    assert eval(cache.code("1", "eval")) == 1
+    assert cache.compiled == 0
+    assert [eval(cache.code(text, "eval")) for text in "245"] == [2, 4, 5]
+    assert cache.compiled == 3
+    cache.save()  # the bad ones are replaced by what was compiled, the foreign ones dropped
+    assert set(read_entries(path)) == {("eval", "1"), ("eval", "2"), ("eval", "4"), ("eval", "5")}
 
 
 def test_nothing_compiled_means_nothing_written(tmp_path: Path) -> None:
@@ -196,7 +205,7 @@ def test_every_mode_installs_it_before_its_module_loads(
 def _seed(tmp_path: Path) -> Path:
     path = tmp_path / "seed.marshal"
     code = compile(INIT, "<string>", "exec", dont_inherit=True)
-    path.write_bytes(seed_bytes({("exec", INIT): code}))
+    path.write_bytes(seed_bytes({("exec", INIT): marshal.dumps(code)}))
     path.chmod(0o644)
     return path
 
