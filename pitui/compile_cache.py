@@ -168,9 +168,19 @@ def _is_key(key: object) -> bool:
     )
 
 
-def seed_bytes(entries: _Stored) -> bytes:
-    """The seed file for ``entries`` (sorted: the same entries give the same bytes)."""
-    return marshal.dumps((_seed_header(), dict(sorted(entries.items()))))
+def seed_bytes(entries: _Stored, libraries: tuple[tuple[str, str], ...] = ()) -> bytes:
+    """The seed file for ``entries`` (sorted: the same entries give the same bytes) and
+    the versions of the ``libraries`` whose source they hold (read only by the seed's
+    freshness check: a text of another version is simply not found)."""
+    return marshal.dumps((_seed_header(), dict(sorted(entries.items())), libraries))
+
+
+def seed_libraries(path: Path = SEED_FILE) -> object:
+    """The library versions a seed file was built with (None: unreadable)."""
+    try:
+        return marshal.loads(path.read_bytes())[2]
+    except Exception:  # missing, damaged, or an older seed without them
+        return None
 
 
 def read_seed(path: Path = SEED_FILE) -> _Stored:
@@ -208,7 +218,7 @@ def read_entries(path: Path) -> _Stored:
 def _entries_of(data: bytes, expected: object) -> _Stored:
     """The entries of a file's ``data`` whose header is ``expected`` (else none)."""
     try:
-        header, entries = marshal.loads(data)
+        header, entries = marshal.loads(data)[:2]  # a seed also names its libraries
     except Exception:  # damaged or from another interpreter's marshal format
         return {}
     if header != expected or type(entries) is not dict:

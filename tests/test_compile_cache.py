@@ -17,7 +17,14 @@ from typing import Any
 import pytest
 
 from pitui import compile_cache
-from pitui.compile_cache import CompileCache, _header, read_entries, read_seed, seed_bytes
+from pitui.compile_cache import (
+    CompileCache,
+    _header,
+    read_entries,
+    read_seed,
+    seed_bytes,
+    seed_libraries,
+)
 
 INIT = "def __create_fn__(x):\n def f(self, a:x=1):\n  self.a = a\n return f"
 
@@ -205,7 +212,7 @@ def test_every_mode_installs_it_before_its_module_loads(
 def _seed(tmp_path: Path) -> Path:
     path = tmp_path / "seed.marshal"
     code = compile(INIT, "<string>", "exec", dont_inherit=True)
-    path.write_bytes(seed_bytes({("exec", INIT): marshal.dumps(code)}))
+    path.write_bytes(seed_bytes({("exec", INIT): marshal.dumps(code)}, (("textual", "9.9"),)))
     path.chmod(0o644)
     return path
 
@@ -215,6 +222,7 @@ def test_what_the_file_lacks_comes_from_the_seed_and_is_saved(tmp_path: Path) ->
     cache = CompileCache(path, {}, _seed(tmp_path))
     assert cache.code(INIT, "exec") == compile(INIT, "<string>", "exec", dont_inherit=True)
     assert (cache.compiled, cache.added) == (0, 1)
+    assert seed_libraries(tmp_path / "seed.marshal") == (("textual", "9.9"),)  # its builders'
     cache.save()  # the user's own file has it now: the next start reads no seed
     assert list(read_entries(path)) == [("exec", INIT)]
     cache.code("list[int]", "eval")  # not in the seed: compiled

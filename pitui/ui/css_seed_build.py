@@ -93,11 +93,30 @@ def fresh_seeds() -> tuple[bytes, bytes]:
             stdin=subprocess.DEVNULL,
         )
         code = compile_cache.read_entries(compiled)
-        return out.read_bytes(), compile_cache.seed_bytes(code)
+        return out.read_bytes(), compile_cache.seed_bytes(code, library_versions())
+
+
+COMPILED_FROM = ("textual", "rich", "typing-extensions", "pydantic", "pydantic-core")
+"""The distributions whose generated source a first start compiles (their dataclasses
+and string annotations): the compile seed is built for their versions."""
+
+
+def library_versions() -> tuple[tuple[str, str], ...]:
+    """(name, installed version) of each of :data:`COMPILED_FROM` ("" if not installed)."""
+    from importlib import metadata
+
+    found: list[tuple[str, str]] = []
+    for name in COMPILED_FROM:
+        try:
+            found.append((name, metadata.version(name)))
+        except metadata.PackageNotFoundError:
+            found.append((name, ""))
+    return tuple(found)
 
 
 FOREIGN_TEXTUAL = "it was built for another Textual"
 FOREIGN_PYTHON = "the compile seed was built for another Python"
+FOREIGN_LIBRARIES = "the compile seed was built for other versions of its libraries"
 
 
 def stale_reason(
@@ -121,6 +140,8 @@ def stale_reason(
     if not stored_code:
         return FOREIGN_PYTHON if compiled.exists() else f"{compiled} is missing"
     fresh_code = set(marshal.loads(code)[1])
+    if compile_cache.seed_libraries(compiled) != library_versions():
+        return FOREIGN_LIBRARIES
     if fresh_code != set(stored_code):
         new, old = len(fresh_code - set(stored_code)), len(set(stored_code) - fresh_code)
         return f"the compile seed lacks {new} texts a first start compiles, {old} are unused"
