@@ -54,7 +54,8 @@ _Key = tuple[str, str]
 _Stored = dict[_Key, bytes]
 """A file's entries: each code object marshalled on its own, so that a start unmarshals
 only the code it uses (a first screen uses ~200 of a file's 700-1,500 entries; reading
-them all was ~9 M instructions). Values are checked when they are used."""
+them all was ~9 M instructions). Values are checked when they are used, and dropped
+then: the process keeps each entry once, as code if it used it, else as bytes."""
 
 
 class CompileCache:
@@ -83,7 +84,7 @@ class CompileCache:
         found = self._used.get(key)
         if found is not None:
             return found
-        found = _code_of(self._stored.get(key))
+        found = _code_of(self._stored.pop(key, None))  # its code now: drop its bytes
         if found is None:
             found = self._seeded(key)
             if found is None:
@@ -96,7 +97,7 @@ class CompileCache:
     def _seeded(self, key: _Key) -> CodeType | None:
         if self._seed is None:
             self._seed = read_seed(self.seed_path) if self.seed_path is not None else {}
-        return _code_of(self._seed.get(key))
+        return _code_of(self._seed.pop(key, None))
 
     def exec_(self, source: Any, globals: Any = None, locals: Any = None, /) -> None:
         """``exec`` for :mod:`dataclasses` (its generated methods' source)."""
