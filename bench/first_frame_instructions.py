@@ -20,10 +20,11 @@ keeps the lowest. ``--tree DIR`` measures another checkout of pitui (e.g. ``git 
 each row's callgrind file there (``bare.0.callgrind``, ``configured.0.callgrind``,
 ``nokey.0.callgrind``) for ``callgrind_annotate``.
 
-The stability check runs the configured start without valgrind, keeps every frame written
-until the app is ready for keys (``PituiApp._after_first_frame`` done: the real composer in
-its stand-in's place, the autocomplete list added) and counts the cells any of them drew
-differently from the first frame (character or style). ``bench/issue26.py`` takes the
+The stability check runs the configured start and the first start with no key (a fresh
+home) without valgrind, keeps every frame written until the app is ready for keys
+(``PituiApp._after_first_frame`` done: the real composer in its stand-in's place, the
+autocomplete list added) and counts the cells any of them drew differently from the first
+frame (character or style). ``bench/issue26.py`` takes the
 first stable screen as the time the screen stops changing: a change here would move it.
 
 Run: ``python bench/first_frame_instructions.py [--tree DIR] [--size 140x40] [--runs 1]``
@@ -228,11 +229,16 @@ def changed_cells(frames: list[str], size: tuple[int, int]) -> int:
 
 
 def _stable_until_ready(
-    python: list[str], env: dict[str, str], cwd: Path, size: tuple[int, int], kept: Path
+    python: list[str],
+    env: dict[str, str],
+    cwd: Path,
+    size: tuple[int, int],
+    kept: Path,
+    args: list[str] = MODEL,
 ) -> tuple[int, int]:
     """(frames written until ready for keys, cells they changed from the first frame)."""
     kept.unlink(missing_ok=True)
-    _in_terminal([*python, "pitui", *MODEL], size, {**env, "FF_KEEP": str(kept)}, cwd)
+    _in_terminal([*python, "pitui", *args], size, {**env, "FF_KEEP": str(kept)}, cwd)
     if not kept.exists():
         raise RuntimeError("the stability run never got ready for keys")
     frames = kept.read_text().split("\0")
@@ -274,6 +280,13 @@ def main() -> int:
         _warm_up(configured, dirs["project"], size)
         python = [sys.executable, str(wrapper)]
         stable = _stable_until_ready(python, configured, dirs["project"], size, root / "kept")
+        first = root / "first-stable"
+        for name in ("home", "state", "project"):
+            (first / name).mkdir(parents=True)
+        fresh = _environment(tree, first / "home", first / "state")
+        stable_no_key = _stable_until_ready(
+            python, fresh, first / "project", size, root / "kept-no-key", args=[]
+        )
         counts: dict[str, list[int]] = {"bare": [], "configured": [], "no key": []}
         for index in range(options.runs):
             bare = [*python, str(BENCH / "bare_textual.py")]
@@ -301,10 +314,10 @@ def main() -> int:
     for name, values in counts.items():
         figure = min(values) / 1e6
         print(f"  {name:<11} {figure:8.1f} M  {figure / bare_m:.2f}x bare")
-    frames, cells = stable
-    print(
-        f"  configured: {frames} frames until ready for keys, {cells} cells changed from the first"
-    )
+    for name, (frames, cells) in (("configured", stable), ("no key", stable_no_key)):
+        print(
+            f"  {name}: {frames} frames until ready for keys, {cells} cells changed from the first"
+        )
     return 0
 
 

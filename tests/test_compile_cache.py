@@ -1,6 +1,7 @@
 """The compile cache (pitui/compile_cache.py): the code it hands back is the code the
-builtins compile, a second start compiles nothing, and a damaged, foreign, shared or
-other-interpreter file is ignored (everything is compiled as without it)."""
+builtins compile, a second start compiles nothing, a first one takes what its first
+screen compiles from the shipped seed, and a damaged, foreign, shared or
+other-interpreter file or seed is ignored (everything is compiled as without it)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,15 @@ from typing import Any
 
 import pytest
 
-from pitui.compile_cache import CompileCache, _header, read_entries
+from pitui import compile_cache
+from pitui.compile_cache import (
+    CompileCache,
+    _header,
+    read_entries,
+    read_seed,
+    seed_bytes,
+    seed_libraries,
+)
 
 INIT = "def __create_fn__(x):\n def f(self, a:x=1):\n  self.a = a\n return f"
 
@@ -113,17 +122,26 @@ def test_a_bad_file_is_ignored(tmp_path: Path, damage: str) -> None:
     assert read_entries(path) == {}
 
 
-def test_entries_of_the_wrong_shape_are_dropped(tmp_path: Path) -> None:
+def test_entries_of_the_wrong_shape_are_compiled_and_dropped(tmp_path: Path) -> None:
     path = tmp_path / "c.marshal"
-    code = compile("1", "<string>", "eval")
-    entries: dict[tuple[str, str], Any] = {
+    code = marshal.dumps(compile("1", "<string>", "eval", dont_inherit=True))
+    entries: dict[Any, Any] = {
         ("eval", "1"): code,
         ("eval", "2"): "x",
         ("run", "3"): code,
+        ("eval", "4"): b"\x00not marshal",
+        ("eval", "5"): marshal.dumps(5),
+        "6": code,
     }
     path.write_bytes(marshal.dumps((_header(), entries)))
     path.chmod(0o600)
-    assert list(read_entries(path)) == [("eval", "1")]
+    cache = CompileCache(path, read_entries(path))
+    assert eval(cache.code("1", "eval")) == 1
+    assert cache.compiled == 0
+    assert [eval(cache.code(text, "eval")) for text in "245"] == [2, 4, 5]
+    assert cache.compiled == 3
+    cache.save()  # the bad ones are replaced by what was compiled, the foreign ones dropped
+    assert set(read_entries(path)) == {("eval", "1"), ("eval", "2"), ("eval", "4"), ("eval", "5")}
 
 
 def test_nothing_compiled_means_nothing_written(tmp_path: Path) -> None:
@@ -141,7 +159,7 @@ def test_a_second_process_compiles_nothing(tmp_path: Path) -> None:
     """The process-wide install: pydantic's dataclasses and annotations come from the file."""
     probe = (
         "from pitui.compile_cache import install\n"
-        "cache = install()\n"
+        "cache = install(seed=None)\n"  # the file alone (the seed holds some of pydantic's)
         "import pydantic\n"
         "class M(pydantic.BaseModel):\n"
         "    x: 'int'\n"
@@ -189,3 +207,65 @@ def test_every_mode_installs_it_before_its_module_loads(
     )
     env = {**os.environ, "PITUI_HOME": str(tmp_path)}
     subprocess.run([sys.executable, "-c", probe], check=True, timeout=60, env=env)
+
+
+def _seed(tmp_path: Path) -> Path:
+    path = tmp_path / "seed.marshal"
+    code = compile(INIT, "<string>", "exec", dont_inherit=True)
+    path.write_bytes(seed_bytes({("exec", INIT): marshal.dumps(code)}, (("textual", "9.9"),)))
+    path.chmod(0o644)
+    return path
+
+
+def test_what_the_file_lacks_comes_from_the_seed_and_is_saved(tmp_path: Path) -> None:
+    path = tmp_path / "c.marshal"
+    cache = CompileCache(path, {}, _seed(tmp_path))
+    assert cache.code(INIT, "exec") == compile(INIT, "<string>", "exec", dont_inherit=True)
+    assert (cache.compiled, cache.added) == (0, 1)
+    assert seed_libraries(tmp_path / "seed.marshal") == (("textual", "9.9"),)  # its builders'
+    cache.save()  # the user's own file has it now: the next start reads no seed
+    assert list(read_entries(path)) == [("exec", INIT)]
+    cache.code("list[int]", "eval")  # not in the seed: compiled
+    assert (cache.compiled, cache.added) == (1, 1)
+
+
+@pytest.mark.parametrize("damage", ["garbage", "shared", "other-interpreter", "missing"])
+def test_a_bad_seed_is_ignored(tmp_path: Path, damage: str) -> None:
+    path = _seed(tmp_path)
+    if damage == "garbage":
+        path.write_bytes(b"\x00not marshal")
+    elif damage == "shared":
+        path.chmod(0o666)
+    elif damage == "other-interpreter":
+        entries = marshal.loads(path.read_bytes())[1]
+        path.write_bytes(marshal.dumps(((1, b"\x00\x00\r\n", "cpython-30", 0), entries)))
+    else:
+        path.unlink()
+    assert read_seed(path) == {}
+    cache = CompileCache(tmp_path / "c.marshal", {}, path)
+    assert cache.code(INIT, "exec") == compile(INIT, "<string>", "exec", dont_inherit=True)
+    assert cache.compiled == 1
+
+
+def test_a_first_start_compiles_nothing_for_its_first_screen(tmp_path: Path) -> None:
+    """A fresh home: the first screen's modules (Textual's dataclasses, the annotations
+    they resolve) take their code from the shipped seed, compiling none of it (~75 M
+    instructions)."""
+    from pitui.ui.css_cache import read_seed as read_css_seed
+
+    if not read_seed() or not read_css_seed():
+        pytest.skip("the seeds were built for another Python or Textual")
+    probe = (
+        "from pitui.compile_cache import install\n"
+        "cache = install()\n"
+        "import pitui.ui.launch, textual.app\n"
+        "print(cache.compiled, cache.added)\n"
+    )
+    env = {**os.environ, "PITUI_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    )
+    compiled, added = map(int, done.stdout.split())
+    assert compiled == 0
+    assert added > 100
+    assert compile_cache.SEED_FILE.name == "compile_seed.marshal"

@@ -1,19 +1,24 @@
-"""Writes (or checks) the parsed-CSS seed shipped with the package (pitui/ui/css_cache.py).
+"""Writes (or checks) the parsed-CSS seed shipped with the package (pitui/ui/css_cache.py),
+and the compile seed beside it (pitui/compile_cache.py).
 
 A first start has no CSS cache of its own: without a seed it parses every stylesheet of
 the first screen (~45 M instructions, ~5 % of it). This runs pitui's first start with no
 key (the demo model and its notice, the default theme) headless in a fresh home, until
 the app is ready for keys, and keeps what it parsed by seed key: the seed holds exactly
-the sources such a start reads.
+the sources such a start reads. The same start runs with an empty compile cache: the code
+it compiled (Textual's dataclasses, string annotations) is the compile seed
+(``pitui/compile_seed.marshal``, ~75 M instructions of a first start).
 
 Run ``python -m pitui.ui.css_seed_build`` after changing a ``.tcss`` file, a widget's
 ``DEFAULT_CSS``, the default theme or the Textual version (``--check`` only says whether
-the committed seed is stale; tests/ui/test_css_seed.py runs it).
+the committed seeds are stale; tests/ui/test_css_seed.py runs it). The compile seed
+also follows the Python version (its bytecode) and the libraries' dataclasses.
 """
 
 from __future__ import annotations
 
 import argparse
+import marshal
 import os
 import pickle
 import subprocess
@@ -21,11 +26,14 @@ import sys
 import tempfile
 from pathlib import Path
 
+from pitui import compile_cache
 from pitui.ui.css_cache import SEED_FILE, seed_bytes, textual_sources_digest
 
 COLLECT = """
 import sys
 from pathlib import Path
+from pitui.compile_cache import install
+install(Path(sys.argv[2]), seed=None)  # compile everything: what is compiled is kept
 from pitui.cli import build_parser
 from pitui.ui.css_seed_build import collect
 collect(Path(sys.argv[1]), build_parser().parse_args([]))
@@ -57,8 +65,13 @@ def collect(out: Path, args: argparse.Namespace) -> None:
 
 
 def fresh_seed() -> bytes:
-    """The seed a first start gives now (in a child process with a fresh home and no
-    provider keys, as a newcomer's first run)."""
+    """The CSS seed a first start gives now (see :func:`fresh_seeds`)."""
+    return fresh_seeds()[0]
+
+
+def fresh_seeds() -> tuple[bytes, bytes]:
+    """The CSS seed and the compile seed a first start gives now (in a child process with
+    a fresh home and no provider keys, as a newcomer's first run)."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         for name in ("home", "project"):
@@ -70,24 +83,49 @@ def fresh_seed() -> bytes:
         }
         env.update(HOME=str(root / "home"), PITUI_HOME=str(root / "home" / ".pitui"))
         env["PYTHONHASHSEED"] = "0"  # the same bytes for the same rules (sets inside)
-        out = root / "seed"
+        out, compiled = root / "seed", root / "compiled.marshal"
         subprocess.run(
-            [sys.executable, "-c", COLLECT, str(out)],
+            [sys.executable, "-c", COLLECT, str(out), str(compiled)],
             cwd=root / "project",
             env=env,
             check=True,
             timeout=120,
             stdin=subprocess.DEVNULL,
         )
-        return out.read_bytes()
+        code = compile_cache.read_entries(compiled)
+        return out.read_bytes(), compile_cache.seed_bytes(code, library_versions())
+
+
+COMPILED_FROM = ("textual", "rich", "typing-extensions", "pydantic", "pydantic-core")
+"""The distributions whose generated source a first start compiles (their dataclasses
+and string annotations): the compile seed is built for their versions."""
+
+
+def library_versions() -> tuple[tuple[str, str], ...]:
+    """(name, installed version) of each of :data:`COMPILED_FROM` ("" if not installed)."""
+    from importlib import metadata
+
+    found: list[tuple[str, str]] = []
+    for name in COMPILED_FROM:
+        try:
+            found.append((name, metadata.version(name)))
+        except metadata.PackageNotFoundError:
+            found.append((name, ""))
+    return tuple(found)
 
 
 FOREIGN_TEXTUAL = "it was built for another Textual"
+FOREIGN_PYTHON = "the compile seed was built for another Python"
+FOREIGN_LIBRARIES = "the compile seed was built for other versions of its libraries"
 
 
-def stale_reason(committed: Path = SEED_FILE) -> str | None:
-    """Why the committed seed does not match what a first start parses (None: it does)."""
-    fresh = pickle.loads(fresh_seed())  # our own child's output
+def stale_reason(
+    committed: Path = SEED_FILE, compiled: Path = compile_cache.SEED_FILE
+) -> str | None:
+    """Why the committed seeds do not match what a first start parses and compiles
+    (None: they do)."""
+    css, code = fresh_seeds()
+    fresh = pickle.loads(css)  # our own child's output
     try:
         stored = pickle.loads(committed.read_bytes())  # the committed file: ours too
     except (OSError, pickle.UnpicklingError):
@@ -98,6 +136,15 @@ def stale_reason(committed: Path = SEED_FILE) -> str | None:
     unused = set(stored["entries"]) - set(fresh["entries"])
     if missing or unused:
         return f"{len(missing)} sources changed or are new, {len(unused)} are unused"
+    stored_code = compile_cache.read_seed(compiled)
+    if not stored_code:
+        return FOREIGN_PYTHON if compiled.exists() else f"{compiled} is missing"
+    fresh_code = set(marshal.loads(code)[1])
+    if compile_cache.seed_libraries(compiled) != library_versions():
+        return FOREIGN_LIBRARIES
+    if fresh_code != set(stored_code):
+        new, old = len(fresh_code - set(stored_code)), len(set(stored_code) - fresh_code)
+        return f"the compile seed lacks {new} texts a first start compiles, {old} are unused"
     return None
 
 
@@ -108,13 +155,14 @@ def main(argv: list[str] | None = None) -> int:
     if options.check:
         reason = stale_reason()
         if reason is not None:
-            print(f"the CSS seed is stale: {reason}; run python -m pitui.ui.css_seed_build")
+            print(f"the seeds are stale: {reason}; run python -m pitui.ui.css_seed_build")
             return 1
-        print("the CSS seed is up to date")
+        print("the CSS and compile seeds are up to date")
         return 0
-    SEED_FILE.write_bytes(fresh_seed())
-    os.chmod(SEED_FILE, 0o644)
-    print(f"wrote {SEED_FILE}")
+    for path, data in zip((SEED_FILE, compile_cache.SEED_FILE), fresh_seeds(), strict=True):
+        path.write_bytes(data)
+        os.chmod(path, 0o644)
+        print(f"wrote {path}")
     return 0
 
 
