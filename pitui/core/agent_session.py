@@ -58,6 +58,15 @@ if TYPE_CHECKING:
     from pitui.core.mcp.runtime import McpRuntime
     from pitui.core.session.context import ModelRef
 
+# pi 1.6's words (AgentSession.navigateTree).
+TREE_MOVE_WHILE_STREAMING = (
+    "Wait for the current response to finish before navigating the session tree."
+)
+TREE_MOVE_WHILE_COMPACTING = (
+    "Wait for the current compaction or tree navigation to finish"
+    " before navigating the session tree."
+)
+
 _log = logging.getLogger(__name__)
 # Settings saved on the user's behalf: pi's JSON key → the Settings attribute.
 _SETTING_ATTRIBUTES = {
@@ -364,6 +373,18 @@ class AgentSession:
         await self.store.set_label(entry_id, label)
         await self._changed("label")
 
+    def check_tree_move(self) -> None:
+        """Refuse to move the leaf while a run or a compaction is in progress, as pi 1.6
+        does: the run's next message would be appended at the new leaf, on another branch.
+
+        Raises:
+            AgentError: with pi's own words.
+        """
+        if self.is_streaming:
+            raise AgentError(TREE_MOVE_WHILE_STREAMING)
+        if self.compaction.is_compacting:
+            raise AgentError(TREE_MOVE_WHILE_COMPACTING)
+
     async def navigate(
         self,
         target: str,
@@ -381,6 +402,7 @@ class AgentSession:
             NavigationError: unknown entry, no model for a summary, summary error.
             NavigationCancelled: the summary was aborted; nothing changed.
         """
+        self.check_tree_move()
         result = await self.navigation.navigate(
             target, summarize, custom_instructions, replace_instructions, label
         )
@@ -394,7 +416,9 @@ class AgentSession:
 
         Raises:
             SessionError: unknown entry.
+            AgentError: a run or a compaction is in progress (:meth:`check_tree_move`).
         """
+        self.check_tree_move()
         self.store.branch(entry_id)
         self.rebuild_from_session()
         await self._changed("navigate")

@@ -330,3 +330,34 @@ async def test_clone_copies_the_current_path_into_a_new_file(tmp_path: Path) -> 
     assert "start" in session.store.labels().values()
     assert session.agent.session_id == session.store.session_id  # requests name the new file
     await session.close()
+
+
+async def test_the_leaf_stays_put_while_a_run_is_in_progress(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As pi 1.6 refuses navigateTree while streaming: the run's next message would be
+    appended at the new leaf, on the branch the user switched to."""
+    import asyncio
+
+    from pitui.agent.agent import AgentError
+    from pitui.core.agent_session import TREE_MOVE_WHILE_STREAMING
+
+    session, _ = await _session(tmp_path)
+    await session.prompt("first question")
+    first_leaf = session.store.get_leaf_id()
+    assert first_leaf is not None
+    monkeypatch.setenv("PITUI_DEMO_PACE_MS", "40")  # a reply that takes a while
+    run = asyncio.create_task(session.prompt("second question"))
+    while not session.is_streaming:
+        await asyncio.sleep(0.005)
+    busy_leaf = session.store.get_leaf_id()
+    for move in (session.switch_branch(first_leaf), session.navigate(first_leaf)):
+        with pytest.raises(AgentError, match=TREE_MOVE_WHILE_STREAMING):
+            await move
+    assert session.store.get_leaf_id() == busy_leaf
+    session.abort()
+    await run
+    await session.wait_for_idle()
+    await session.switch_branch(first_leaf)  # idle again: allowed
+    assert session.store.get_leaf_id() == first_leaf
+    await session.close()

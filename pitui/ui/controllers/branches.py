@@ -158,11 +158,23 @@ class BranchesController:
         if chosen is None and candidates:
             chosen = candidates[0][1]  # pairs were made from the end: the latest first
         target = rows.state.view.sibling_leaf(chosen, step) if chosen else None
+        if target is not None and self._refuses_move(session):
+            return
         if target is None:
             self.host.run_worker(self.host.apply([AddNotice("No other branch here")]))
             return
         held = self.host.hold_keys()  # until the Restore files question is open (or none is)
         self.host.run_worker(self._switch_flow(session, target, held), exit_on_error=False)
+
+    def _refuses_move(self, session: AgentSession) -> bool:
+        """True (and a notice) while the session may not move its leaf: said before any
+        chooser opens, not after the user has answered it."""
+        try:
+            session.check_tree_move()
+        except PituiError as exc:
+            self.host.run_worker(self.host.apply([AddNotice(str(exc), "warning")]))
+            return True
+        return False
 
     async def _switch_flow(self, session: AgentSession, target: str, held: KeyHold) -> None:
         """The sibling's files (when they differ and the user wants them), then the switch."""
@@ -181,6 +193,8 @@ class BranchesController:
             return
         if entry_id == session.store.get_leaf_id():
             self.host.run_worker(self.host.apply([AddNotice(ALREADY_HERE)]))
+            return
+        if self._refuses_move(session):
             return
         chooser: tuple[SummaryChooser, asyncio.Future[Navigation | None]] | None = None
         if not session.settings.branch_summary.skip_prompt:
