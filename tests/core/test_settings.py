@@ -48,7 +48,12 @@ async def test_no_file_gives_what_validating_nothing_gives(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Without a settings file the models are not built (pitui/core/settings.py ``_load``):
-    the defaults stored are exactly those validation stores, down to the set fields."""
+    the defaults stored are exactly those validation stores, down to the set fields.
+    With fields shared (a TUI process, turned on by any UI test before this one) loading
+    holds no extras as None, which pydantic reads as the same: compared with it off."""
+    import pitui.ai._base as base
+
+    monkeypatch.setattr(base, "_shared_fields", None)
     loaded = await load_settings(tmp_path)
     monkeypatch.setattr(settings_module, "_load", Settings.load)
     validated = await load_settings(tmp_path)
