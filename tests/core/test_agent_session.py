@@ -348,7 +348,9 @@ async def test_the_leaf_stays_put_while_a_run_is_in_progress(
     assert first_leaf is not None
     monkeypatch.setenv("PITUI_DEMO_PACE_MS", "40")  # a reply that takes a while
     run = asyncio.create_task(session.prompt("second question"))
-    while not session.is_streaming:
+    for _ in range(2000):  # until the run has started
+        if session.is_streaming:
+            break
         await asyncio.sleep(0.005)
     busy_leaf = session.store.get_leaf_id()
     for move in (session.switch_branch(first_leaf), session.navigate(first_leaf)):
