@@ -18,7 +18,7 @@ def test_edit_an_earlier_prompt_from_the_tree(tmp_path: Path) -> None:
         terminal.send("first prompt")
         terminal.wait_for(lambda s: "said: first prompt" in s, "the first reply")
         terminal.send("second prompt")
-        terminal.wait_for(lambda s: "said: second prompt" in s, "the second reply")
+        terminal.wait_for_reply(lambda s: "said: second prompt" in s, "the second reply")
         terminal.keys("C-b", "Up", "Enter")  # one burst, as a fast typist sends them
         terminal.wait_for(lambda s: "Summarize the branch you are leaving?" in s, "the chooser")
         terminal.keys("Enter")  # No summary

@@ -34,7 +34,7 @@ def _model_edits_app_py(terminal: Terminal) -> None:
     terminal.wait_for(lambda s: "Branches" in s and "demo" in s, "the first frame")
     terminal.send_until("write app.py: port = 8080", lambda s: "y allow once" in s, "the approval")
     terminal.keys("y")
-    terminal.wait_for(lambda s: "I wrote app.py" in s, "the reply after the edit")
+    terminal.wait_for_reply(lambda s: "I wrote app.py" in s, "the reply after the edit")
 
 
 def _restore_question(terminal: Terminal) -> None:
@@ -75,6 +75,7 @@ def test_files_follow_the_branch(terminal: Terminal, project: Path) -> None:
     # A new version of the prompt: a sibling branch made on the old files.
     terminal.keys("C-c")
     terminal.send_until("hello", lambda s: "• user: hello" in s, "the new branch in the tree")
+    terminal.wait_for_reply(lambda s: "said: hello" in s, "the reply to hello")
     terminal.keys("M-Left")  # to the branch with the edit
     _restore_question(terminal)
     terminal.wait_for(lambda s: app.read_text() == "port = 8080", "the edit back", timeout=10)

@@ -49,7 +49,7 @@ def _go_to_first_message(terminal: Terminal, search: str = "") -> None:
 
 def test_text_put_back_by_a_navigation_is_edited_at_its_end(terminal: Terminal) -> None:
     terminal.send("hello")
-    terminal.wait_for(lambda s: "said: hello" in s, "the reply")
+    terminal.wait_for_reply(lambda s: "said: hello" in s, "the reply")
     _go_to_first_message(terminal)
     terminal.type(" and more")
     screen = terminal.wait_for(lambda s: "more" in _composer(s), "the typing")
@@ -58,7 +58,7 @@ def test_text_put_back_by_a_navigation_is_edited_at_its_end(terminal: Terminal) 
 
 def test_a_navigation_clears_the_branches_search(terminal: Terminal) -> None:
     terminal.send("hello")
-    terminal.wait_for(lambda s: "said: hello" in s, "the reply")
+    terminal.wait_for_reply(lambda s: "said: hello" in s, "the reply")
     # Capitals while typing a search are letters, not Shift+L.
     _go_to_first_message(terminal, search="HELLO")
     terminal.keys("C-u")

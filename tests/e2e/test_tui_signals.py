@@ -103,10 +103,7 @@ def _branch_summary(terminal: Terminal) -> None:
     for prompt in ("first prompt", "second prompt"):
         terminal.type(prompt)
         terminal.keys("Enter")
-        terminal.wait_for(_shows(f"said: {prompt}"), "the reply", timeout=60)
-        # The run's end (the working line goes): the tree refuses to move while a reply
-        # runs, as pi does.
-        terminal.wait_for(lambda s: "Working..." not in s, "the run's end", timeout=60)
+        terminal.wait_for_reply(_shows(f"said: {prompt}"), "the reply", timeout=60)
     terminal.keys("C-b", "Up", "Enter")  # back to the second prompt: its reply is left
     terminal.wait_for(lambda s: "Summarize the branch you are leaving?" in s, "the chooser")
     terminal.keys("Down", "Enter")  # Summarize

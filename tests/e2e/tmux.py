@@ -122,6 +122,14 @@ class Terminal:
 
         return self.wait_for(settled, what, timeout)
 
+    def wait_for_reply(self, found: Callable[[str], bool], what: str, timeout: float = 20) -> str:
+        """Wait for a reply's text and then for its run's end (the working line gone): the
+        tree refuses to move while a reply runs, as pi does, so a test that moves in the tree
+        next must wait for both."""
+        self.wait_for(found, what, timeout)
+        idle = "Working..."
+        return self.wait_for(lambda s: idle not in s, f"the run's end after {what}", timeout)
+
     def screen(self) -> str:
         result = subprocess.run(
             [*self._tmux, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True
