@@ -19,6 +19,7 @@ import msgspec
 import orjson
 import pydantic_core
 
+from pitui.ai._base import share_loaded_fields
 from pitui.core.blocking import run_blocking
 from pitui.core.context_report import ContextReport, NotSent, report_for_file
 from pitui.core.message_text import message_preview
@@ -204,6 +205,9 @@ def cmd_context(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON object")
     args = parser.parse_args(argv)
     leaf: LeafArg = UNSET if args.leaf is None else args.leaf
+    # A context of ~25,000 messages (a 100k-entry file with few branches) is ~100,000
+    # models: sharing their sets of set fields keeps ~75 MB of the peak (287 MB) away.
+    share_loaded_fields()
     # A 100k-entry report is ~a million short-lived objects without cycles: the cyclic
     # collector would walk them over and over (more than the work itself).
     with bulk_allocation():

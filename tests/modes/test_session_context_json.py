@@ -102,3 +102,21 @@ def test_the_printed_report_stays_with_its_table() -> None:
     (report,) = inspect_module._KEPT
     assert report.store is not None and report.store.entry_count() == report.entry_count
     inspect_module._KEPT.clear()
+
+
+def test_the_report_s_loaded_messages_share_their_sets_of_set_fields(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A 100k-entry file with few branches keeps ~25,000 messages (~100,000 models): their
+    # own sets of set fields were ~75 MB of the command's 287 MB peak.
+    import pitui.modes.session_inspect as inspect_module
+    from pitui.ai import _base
+
+    monkeypatch.setattr(_base, "_shared_fields", None)
+    inspect_module._KEPT.clear()
+    with contextlib.redirect_stdout(io.TextIOWrapper(io.BytesIO())):
+        assert inspect_module.cmd_context([str(COMPACTED), "--json"]) == 0
+    (report,) = inspect_module._KEPT
+    loaded = [m for m in report.transcript if id(m) in report.message_json]
+    assert loaded and all(_base.shares_fields(m) for m in loaded)
+    inspect_module._KEPT.clear()
