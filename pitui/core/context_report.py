@@ -397,7 +397,9 @@ async def report_for_file(
     # At the file's leaf the session's transcript and the report's are one context: built
     # (and validated) once.
     at_leaf = leaf is UNSET or leaf == store.get_leaf_id()
-    context = await build_context_off_loop(store, keep_json=keep_json) if at_leaf else None
+    context = (
+        await build_context_off_loop(store, keep_json=keep_json, one_shot=True) if at_leaf else None
+    )
     options = SessionOptions(cwd=cwd, store=store, context=context)
     session = await create_agent_session(options)
     try:

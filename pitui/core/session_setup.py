@@ -248,13 +248,15 @@ async def create_agent_session(options: SessionOptions) -> AgentSession:
     return session
 
 
-async def build_context_off_loop(store: SessionStore, *, keep_json: bool = False) -> SessionContext:
-    """``store``'s context at its leaf. Validating a long session's context (~10,000
-    messages) takes a while: off the loop (a short one is quicker on it than a thread's
-    round trip)."""
+async def build_context_off_loop(
+    store: SessionStore, *, keep_json: bool = False, one_shot: bool = False
+) -> SessionContext:
+    """``store``'s context at its leaf (``one_shot``: see :meth:`SessionStore.build_context`).
+    Validating a long session's context (~10,000 messages) takes a while: off the loop (a
+    short one is quicker on it than a thread's round trip)."""
     if store.entry_count() > LONG_SESSION_ENTRIES:
-        return await asyncio.to_thread(store.build_context, keep_json=keep_json)
-    return store.build_context(keep_json=keep_json)
+        return await asyncio.to_thread(store.build_context, keep_json=keep_json, one_shot=one_shot)
+    return store.build_context(keep_json=keep_json, one_shot=one_shot)
 
 
 def _builtin_names(options: SessionOptions, settings: Settings) -> list[str]:

@@ -12,11 +12,19 @@ cache), next to the parse that follows it.
 The file stays open, so a file replaced by a rename (pitui's rewrites) still reads as it
 was. A line that no longer reads back the same (another program rewrote the file in
 place: its length or CRC differ) is rebuilt from the typed entry instead: that is why
-only typed entries give their lines up.
+only typed entries give their lines up in a long-lived process.
+
+A one-shot reader of a large file (``pitui session context``) gives up, before it
+validates the context, the lines it will read at most a sample of (what a compaction
+replaced: ~70 MB of a 100k-entry file's lines). Their places come from the sizes loading
+measured (:meth:`LineSource.from_sizes`: no pass over the file, no CRC of 70 MB), and a
+line read again must hold its entry's id, else it counts as changed.
 """
 
 from __future__ import annotations
 
+import itertools
+import operator
 import os
 import weakref
 import zlib
@@ -25,10 +33,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 _CHUNK = 1 << 12
 _SKIPS = 8
 """Lines that are not entries (the header, a bad line) skipped before giving up: a line
 that is not found is not looked for in the whole file."""
+
+
+class _EntryId(msgspec.Struct):
+    """The one field of an entry line a line placed by its size is checked by."""
+
+    id: Any = None
+
+
+_decode_id = msgspec.json.Decoder(_EntryId).decode
 
 
 class LineSource:
@@ -40,8 +59,30 @@ class LineSource:
         self._fd = fd
         self._offsets = array("q", [-1]) * count
         self._lengths = array("I", [0]) * count
-        self._crcs = array("I", [0]) * count
+        self._crcs: array[int] | None = array("I", [0]) * count
+        """Each located line's CRC-32 (None: placed by size, checked by its entry id)."""
         self._closer = weakref.finalize(self, os.close, fd)
+
+    @classmethod
+    def from_sizes(cls, path: Path, origin: int, sizes: array[int]) -> LineSource | None:
+        """Open ``path``, whose entry lines start at byte ``origin`` and follow each other
+        with these sizes (one newline between: a file loading found sound); None when it
+        cannot be opened. A line read again is checked by its entry's id."""
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            return None
+        source = cls(fd, 0)
+        # Offsets in C: origin + the sizes before + one newline each.
+        starts = itertools.accumulate(sizes, initial=origin)
+        source._offsets = array("q", map(operator.add, starts, range(len(sizes))))
+        source._lengths, source._crcs = sizes, None
+        return source
+
+    @property
+    def sized(self) -> bool:
+        """Whether lines were placed by their sizes (:meth:`from_sizes`)."""
+        return self._crcs is None
 
     @classmethod
     def locate(cls, path: Path, raws: Sequence[Any]) -> LineSource | None:
@@ -62,6 +103,7 @@ class LineSource:
     def _find(self, raws: Sequence[Any]) -> None:
         fd, cursor = self._fd, 0
         offsets, lengths, crcs = self._offsets, self._lengths, self._crcs
+        assert crcs is not None
         for position, raw in enumerate(raws):
             if raw.__class__ is not bytes or not raw:
                 continue
@@ -93,9 +135,9 @@ class LineSource:
         """Whether the line of ``position`` was found in the file."""
         return position < len(self._offsets) and self._offsets[position] >= 0
 
-    def read(self, position: int) -> bytes | None:
-        """The line of ``position`` as it was read first (None: not located, the file
-        is closed, or it changed)."""
+    def read(self, position: int, entry_id: str | None = None) -> bytes | None:
+        """The line of ``position`` (the entry ``entry_id``'s) as it was read first
+        (None: not located, the file is closed, or it changed)."""
         if not self.located(position) or not self._closer.alive:
             return None
         size = self._lengths[position]
@@ -103,10 +145,21 @@ class LineSource:
             got = os.pread(self._fd, size, self._offsets[position])
         except OSError:
             return None
-        if len(got) != size or zlib.crc32(got) != self._crcs[position]:
+        if len(got) != size:
             return None
-        return got
+        crcs = self._crcs
+        if crcs is None:
+            return got if _holds_id(got, entry_id) else None
+        return got if zlib.crc32(got) == crcs[position] else None
 
     def close(self) -> None:
         """Close the file (lines given up are rebuilt from their entries after this)."""
         self._closer()
+
+
+def _holds_id(line: bytes, entry_id: str | None) -> bool:
+    """Whether ``line`` is an entry line with this id (decoded without the rest)."""
+    try:
+        return entry_id is not None and _decode_id(line).id == entry_id
+    except (msgspec.DecodeError, RecursionError):
+        return False

@@ -403,6 +403,7 @@ def _fast_table(
     labels: dict[str, str] = {}
     # Each line's size, for EntryTable.line_sizes (one C pass: the lines are at hand).
     table.line_sizes = array("I", map(len, body))
+    table.line_origin = sum(map(len, lines[:start])) + start  # each line and its newline
     try:
         if not _index_heads(table, map(_decode_sound_head, body), trial.duplicate_ids, labels):
             return None

@@ -291,13 +291,21 @@ class SessionStore(AppendMixin):
 
         return damage_notice(self.report, self._table, self._leaf, self.path)
 
-    def build_context(self, leaf_id: LeafArg = UNSET, *, keep_json: bool = False) -> SessionContext:
+    def build_context(
+        self, leaf_id: LeafArg = UNSET, *, keep_json: bool = False, one_shot: bool = False
+    ) -> SessionContext:
         """What the model sees at ``leaf_id`` (default: the current leaf).
 
         ``keep_json``: also map messages to the JSON they were read from (for printing).
+        ``one_shot``: for a process that builds this context once and ends: what a
+        compaction summarised gives its lines up first (see
+        :func:`~pitui.core.session.context.build_context_from_table`).
         """
         leaf = self._leaf if leaf_id is UNSET else leaf_id
-        return build_context_from_table(self._table, leaf, keep_json=keep_json)
+        lines_from = self.path if one_shot else None
+        return build_context_from_table(
+            self._table, leaf, keep_json=keep_json, lines_from=lines_from
+        )
 
     @property
     def table(self) -> EntryTable:

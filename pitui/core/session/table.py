@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from pitui.ai._base import loaded_fields_shared
 from pitui.core.session.entries import SessionEntry, UnknownEntry, parse_entry
 from pitui.core.session.invalid import describe_invalid
+from pitui.errors import SessionError
 
 if TYPE_CHECKING:
     from pitui.core.session.line_source import LineSource
@@ -153,6 +154,7 @@ class EntryTable:
         "ids",
         "index",
         "invalid",
+        "line_origin",
         "line_sizes",
         "parents",
         "raws",
@@ -178,11 +180,13 @@ class EntryTable:
         self.source: LineSource | None = None
         """Where given-up lines are read again (None: every line is in ``raws``)."""
         self.line_sizes: array[int] | None = None
-        """The size of each entry's line, from a fast load (None: not known), for readers
-        of many lines' sizes: reading it from each line touches 100k objects spread over
-        the file's 66 MB (a cache miss each, ~25 ms), which loading had at hand. True of
-        ``raws`` while no line was given up (:attr:`source` is None), for the positions
-        loaded (entries added later have none)."""
+        """The size of each entry's line as loaded, from a fast load (None: not known),
+        for readers of many lines' sizes: reading it from each line touches 100k objects
+        spread over the file's 66 MB (a cache miss each, ~25 ms), which loading had at
+        hand. For the positions loaded (entries added later have none)."""
+        self.line_origin: int | None = None
+        """With :attr:`line_sizes`: the byte offset of the first entry's line, the others
+        following it one newline apart (a fast load's file): where each line is."""
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -239,7 +243,7 @@ class EntryTable:
         """The lines of ``positions`` (non-empty) in bytes, from :attr:`line_sizes`; None
         when those are not known for all of them (sized from the lines then)."""
         sizes = self.line_sizes
-        if sizes is None or self.source is not None or max(positions) >= len(sizes):
+        if sizes is None or max(positions) >= len(sizes):
             return None
         return sum(map(sizes.__getitem__, positions))
 
@@ -257,13 +261,35 @@ class EntryTable:
         """A given-up line, read again; if the file no longer has it as it was, the
         typed entry's JSON (kept from then on)."""
         source = self.source
-        line = source.read(position) if source is not None else None
+        line = source.read(position, self.ids[position]) if source is not None else None
         if line is not None:
             return line
         typed = self._typed[position]
-        assert typed is not None, "only typed entries give their lines up"
+        if typed is None:  # given up untyped (give_up_lines): the file is all it has
+            raise SessionError(
+                f"the session file changed while it was read: entry {self.ids[position]} "
+                "is no longer where it was; run the command again"
+            )
         raw = self.raws[position] = typed.to_json_dict()
         return raw
+
+    def give_up_lines(self, positions: Sequence[int], path: Path) -> int:
+        """Give up the lines at ``positions``, typed or not, for a reader that will read
+        at most a few of them again (from ``path``, which the table was loaded from):
+        only where loading placed every line (:attr:`line_origin`), and while no typed
+        entry gave its line up otherwise. Returns how many were given up."""
+        sizes, origin = self.line_sizes, self.line_origin
+        if sizes is None or origin is None or not positions or max(positions) >= len(sizes):
+            return 0
+        if self.source is None:
+            from pitui.core.session.line_source import LineSource
+
+            self.source = LineSource.from_sizes(path, origin, sizes)
+        if self.source is None or not self.source.sized:
+            return 0
+        # In C: a Python step per line is ~5 ms on 100k of them.
+        list(map(self.raws.__setitem__, positions, itertools.repeat(b"", len(positions))))
+        return len(positions)
 
     def release_typed_lines(self, path: Path) -> int:
         """Give up the lines of typed entries read from ``path`` (their data is in the
