@@ -58,6 +58,7 @@ from pitui.core.permissions import ApprovalRequest, ApprovalResponse, Choice
 from pitui.core.sanitize import inert, visible
 from pitui.ui.approval_preview import ApprovalPreview
 from pitui.ui.view.approval_text import BodyRows, call_text, size_note, title_line
+from pitui.ui.widgets.key_gate import EnterHoldsKeys
 from pitui.ui.widgets.tool_renderers import render_diff
 
 MAX_ARG_CHARS = 4000
@@ -173,8 +174,14 @@ def _button(label: str, choice: str, variant: ButtonVariant) -> Button:
     return _ChoiceButton(Content(label), id=choice, variant=variant, compact=True)
 
 
-class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
-    """Asks the user about one :class:`ApprovalRequest`; dismisses with the answer."""
+class ApprovalScreen(EnterHoldsKeys, ModalScreen[ApprovalResponse | None]):
+    """Asks the user about one :class:`ApprovalRequest`; dismisses with the answer.
+
+    Enter in a field (the reason, the rule) or on a choice is a binding, run after the
+    keys typed behind it reached the widget (``because⏎more`` denied "becausemore", and
+    ``⏎hello`` un-armed the dialog before the press counted): once armed, the keys after
+    an Enter wait until it is handled (:class:`EnterHoldsKeys`), then go to the composer
+    (the dialog answered) or the field that has the focus now."""
 
     CSS_PATH = "approval.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -333,6 +340,12 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
         if self._arm_timer is not None:
             self._arm_timer.reset()
 
+    def hold_keys_for_pick(self) -> None:
+        """Enter is on its way to a field or a choice: an armed dialog acts on it, so the
+        keys behind it wait (an unarmed one takes it as it is handed over)."""
+        if self.armed and not self._answered and isinstance(self.focused, Input | Button):
+            super().hold_keys_for_pick()
+
     def _forward_event(self, event: events.Event) -> None:
         # Keys come here when no widget of the dialog has focus.
         if isinstance(event, events.Key) and self.intercept_key(event, self):
@@ -396,8 +409,10 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
         """Answer and close (only once armed: a click counts no more than a key)."""
         if not self.armed:
             self._restart_wait()
+            self.let_keys_go()
             return
         if choice == "always" and self.request.always_rule is None:
+            self.let_keys_go()
             return  # not offered: outside the project, or a destructive command
         reason = self.reason_text if choice == "deny" else None
         self._answer(ApprovalResponse(choice, reason or None))
@@ -415,6 +430,7 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
             return
         self.query_one("#approval-rule-box").display = True
         self.set_focus(self.query_one("#approval-rule", Input))  # now: the next key goes there
+        self.let_keys_go()
 
     def action_deny_with_reason(self) -> None:
         """``n``: type a reason, Enter sends the denial (Esc sends it too)."""
@@ -432,12 +448,14 @@ class ApprovalScreen(ModalScreen[ApprovalResponse | None]):
     def _save_rule(self) -> None:
         if not self.armed:
             self._restart_wait()
+            self.let_keys_go()
             return
         edited = self.query_one("#approval-rule", Input).value
         command = self.request.args.get("command")
         checked = validate_rule(edited, command if isinstance(command, str) else "")
         if isinstance(checked, str):
             self.query_one("#approval-rule-error", Static).update(f"Not saved: {checked}")
+            self.let_keys_go()  # the field stays: the keys typed after Enter go on there
             return
         self._answer(ApprovalResponse("always", rule=checked.label))
 

@@ -44,7 +44,13 @@ from pitui.core.session.listing_view import (
 )
 from pitui.errors import PituiError
 from pitui.ui.view.format import shorten_path
-from pitui.ui.widgets.key_gate import FLOW_HOLD_AT_MOST_S, KeyHold, hold_app_keys, let_go
+from pitui.ui.widgets.key_gate import (
+    FLOW_HOLD_AT_MOST_S,
+    EnterHoldsKeys,
+    KeyHold,
+    hold_app_keys,
+    let_go,
+)
 from pitui.ui.widgets.session_rows import SessionRows
 
 Scope = Literal["current", "all"]
@@ -73,8 +79,10 @@ class _ScopeRows:
         return self.total is None or self.done < self.total
 
 
-class ResumeScreen(ModalScreen[Path | None]):
-    """Pick a session; dismisses with its file, or None."""
+class ResumeScreen(EnterHoldsKeys, ModalScreen[Path | None]):
+    """Pick a session; dismisses with its file, or None. Enter in the rename field holds
+    the keys typed after it (:class:`EnterHoldsKeys`) until the name is saved and the
+    search field has the focus again: ``name⏎more`` names the session "name"."""
 
     CSS_PATH = "resume.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -372,7 +380,9 @@ class ResumeScreen(ModalScreen[Path | None]):
 
     def hold_keys_for_pick(self) -> None:
         row = self.rows.selected_row
-        if self.key_hold is None and self.mode == "list" and row is not None:
+        if self.mode == "rename":
+            super().hold_keys_for_pick()
+        elif self.key_hold is None and self.mode == "list" and row is not None:
             self.key_hold = hold_app_keys(self.app, FLOW_HOLD_AT_MOST_S)
 
     def _open(self) -> None:
@@ -442,9 +452,11 @@ class ResumeScreen(ModalScreen[Path | None]):
         name = value.strip()
         row = self.rows.selected_row
         if not name or row is None or self.renamer is None:
+            self.let_keys_go()  # still renaming: the keys typed after Enter are the name's
             return
         path = row.info.path
         self._back_to_list()
+        self.let_keys_go()  # to the search field, which has the focus again
         try:
             await self.renamer(Path(path), name)
         except PituiError as exc:
