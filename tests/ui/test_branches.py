@@ -484,14 +484,9 @@ async def test_the_screen_after_a_switch_is_a_fresh_open_of_that_leaf(tmp_path: 
         tree(app).refresh()  # every row drawn (a focus change let the old lines go)
         await pilot.pause()
         drawn = tree(app).rendered_rows
-        widgets_before = {id(w) for w in app.main.conversation.children}
         await pilot.press("alt+left")
         await wait_until(pilot, lambda: session.store.get_leaf_id() == switched_to, "the switch")
         await settle(pilot)
-        # The old tail's widgets are rebound to the longer new tail: only the surplus is made.
-        shown = list(app.main.conversation.children)
-        made = [w for w in shown if id(w) not in widgets_before]
-        assert made and len(made) == len(shown) - len(widgets_before)
         assert tree(app).state is other  # moved in place, not a new tree
         assert app.main.conversation.widget_for(app.chat.items[0].id) is first_widget
         assert tree(app).rendered_rows - drawn <= 7  # the rows below the branch point
