@@ -33,7 +33,6 @@ from textual.widgets import Static
 from pitui.ui.view.chat_state import ChatState
 from pitui.ui.widgets.conversation_factories import CONVERSATION_FACTORIES, WidgetFactory
 from pitui.ui.widgets.item_styles import load_item_styles
-from pitui.ui.widgets.laid_out import laid_out_size
 from pitui.ui.widgets.search_marks import SearchMarks
 from pitui.ui.widgets.type_through import TypesIntoComposer
 
@@ -57,9 +56,6 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
             self.pane = pane
             self.unseen = unseen
 
-    virtual_size = laid_out_size()
-    """Set by the layout that arranged the items (a scrollbar showing or hiding asks for
-    its own layout): see :mod:`~pitui.ui.widgets.laid_out`."""
     FACTORIES: ClassVar[Mapping[type, WidgetFactory]] = {}
     MAX_MOUNTED: ClassVar[int] = 40
     """Item widgets kept mounted while following the bottom."""

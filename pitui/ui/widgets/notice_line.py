@@ -32,9 +32,6 @@ class NoticeLine(ItemStatic):
     def render_item(self, item: NoticeItem) -> Content:
         return Content(inert(item.text))
 
-    def visual_of(self, content: Content) -> VisualType:
-        return PathWrapped(content)
-
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
-        shown = self.visual_of(content) if isinstance(content, Content) else content
+        shown = PathWrapped(content) if isinstance(content, Content) else content
         super().update(shown, layout=layout)
