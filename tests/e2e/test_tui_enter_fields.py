@@ -8,12 +8,14 @@ the focus. Each test types its burst in one tmux write."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from tests.e2e.test_tui_approval import _reply
-from tests.e2e.tmux import needs_tmux, new_project, started
+from tests.e2e.tmux import Terminal, needs_tmux, new_project, started
 from tests.modes.loopback import write_models
 from tests.replay_server import ReplayServer, Reply
 
@@ -51,12 +53,12 @@ def test_rename_in_resume_saves_the_name_typed_before_enter(
     assert names == ["newname"]
 
 
-@SIZES
-def test_a_denial_reason_is_what_was_typed_before_enter(
-    tmp_path: Path, replay_server: ReplayServer, size: tuple[int, int]
-) -> None:
-    """``n`` then ``because⏎more``: the model is told "because", and "more" goes on to
-    the composer once the dialog is gone."""
+@contextmanager
+def _armed_dialog(
+    tmp_path: Path, replay_server: ReplayServer, size: tuple[int, int] = (120, 36)
+) -> Iterator[tuple[Terminal, Path]]:
+    """pitui on a loopback model that asks to run ``touch MARKER`` and then says
+    "understood", with the approval dialog armed; yields the terminal and the marker."""
     home, project = tmp_path / "home", new_project(tmp_path)
     write_models(home, replay_server, defaultProvider="loop", defaultModel="tiny")
     marker = tmp_path / "ran"
@@ -71,6 +73,16 @@ def test_a_denial_reason_is_what_was_typed_before_enter(
     ) as term:
         term.send("go")
         term.wait_for(lambda s: "y allow once" in s, "the armed dialog", timeout=60)
+        yield term, marker
+
+
+@SIZES
+def test_a_denial_reason_is_what_was_typed_before_enter(
+    tmp_path: Path, replay_server: ReplayServer, size: tuple[int, int]
+) -> None:
+    """``n`` then ``because⏎more``: the model is told "because", and "more" goes on to
+    the composer once the dialog is gone."""
+    with _armed_dialog(tmp_path, replay_server, size) as (term, marker):
         term.keys("n")
         term.type("because\rmore")
         term.wait_for_reply(lambda s: "understood" in s, "the reply after the denial")
@@ -93,16 +105,7 @@ def test_enter_on_a_choice_counts_with_typing_behind_it(
     """Enter on the focused "Allow once", then ``hello`` at once: the call is allowed (the
     letters behind the Enter used to reach the dialog first and un-arm it, so the press
     did not count), and "hello" goes on to the composer."""
-    home, project = tmp_path / "home", new_project(tmp_path)
-    write_models(home, replay_server, defaultProvider="loop", defaultModel="tiny")
-    marker = tmp_path / "ran"
-    replay_server.add(
-        Reply(_reply([("bash", {"command": f"touch {marker}"})])),
-        Reply(_reply([("text", "understood")])),
-    )
-    with started(project, home, ready="tiny", args=("--no-session",), socket=SOCKET) as term:
-        term.send("go")
-        term.wait_for(lambda s: "y allow once" in s, "the armed dialog", timeout=60)
+    with _armed_dialog(tmp_path, replay_server) as (term, marker):
         term.type("\rhello")
         term.wait_for_reply(lambda s: "understood" in s, "the reply after the call")
         term.wait_for_settled(lambda s: _composer_line(s) == "hello", "'hello' in the composer")
