@@ -97,7 +97,32 @@ def _dump(out: Path) -> None:
     facts["glibc"] = _mallinfo()
     if tracemalloc.is_tracing():
         tracemalloc.take_snapshot().dump(str(out.with_suffix(".snap")))
+    if os.environ.get("PITUI_RSS_CENSUS"):
+        facts["census"] = _census()
     out.write_text(json.dumps(facts))
+
+
+def _census() -> list[tuple[str, int, int]]:
+    """Live objects by type: (type, count, bytes by ``sys.getsizeof``), largest first.
+    Objects the collector does not track (strings, numbers, bytes) are counted once each,
+    as found among the referents of those it does."""
+    import gc
+
+    sizes: Counter[str] = Counter()
+    counts: Counter[str] = Counter()
+    seen: set[int] = set()
+    tracked = gc.get_objects()
+    for obj in tracked:
+        name = type(obj).__qualname__
+        sizes[name] += sys.getsizeof(obj)
+        counts[name] += 1
+    for ref in gc.get_referents(*tracked):
+        if not gc.is_tracked(ref) and id(ref) not in seen:
+            seen.add(id(ref))
+            name = type(ref).__qualname__
+            sizes[name] += sys.getsizeof(ref)
+            counts[name] += 1
+    return [(name, counts[name], size) for name, size in sizes.most_common(40)]
 
 
 def serve(out: Path, argv: list[str]) -> int:
@@ -122,6 +147,8 @@ def _probe(options: argparse.Namespace, root: Path) -> dict[str, Any]:
     os.environ["PITUI_HOME"] = str(home)
     argv = [] if options.empty else ["--session", str(asyncio.run(write_session(cwd, n)))]
     env = {"PITUI_HOME": str(home), "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
+    if options.census:
+        env["PITUI_RSS_CENSUS"] = "1"
     if options.trace:
         env["PYTHONTRACEMALLOC"] = str(options.trace)
     flags = [x for key, value in env.items() for x in ("-e", f"{key}={value}")]
@@ -188,6 +215,9 @@ def main() -> int:
     parser.add_argument("--trace", type=int, default=0, help="tracemalloc frames (0: off)")
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--empty", action="store_true", help="a new session: the floor")
+    parser.add_argument(
+        "--census", action="store_true", help="live objects by type (sys.getsizeof)"
+    )
     options, rest = parser.parse_known_args()
     if options.serve is not None:
         return serve(options.serve, rest)
@@ -208,6 +238,8 @@ def main() -> int:
             heap, used, free = (glibc[k] / 1e6 for k in ("arena", "uordblks", "fordblks"))
             print(f"glibc heap: {heap:.1f} MB, {used:.1f} MB in use, {free:.1f} MB free; "
                   f"mmapped {glibc['hblkhd'] / 1e6:.1f} MB")  # fmt: skip
+        for name, count, size in facts.get("census") or []:
+            print(f"  {size / 1e6:7.2f} MB {count:8d}  {name}")
         snapshot = Path(tmp) / "facts.snap"
         if snapshot.exists():
             _groups(snapshot, options.top)

@@ -135,6 +135,9 @@ def _run_mode(module_name: str, args: argparse.Namespace) -> int:
         from pitui.ui.subclassing import install
 
         install()  # before the widget classes are created
+        from pitui.ui import strip_caches
+
+        strip_caches.install()  # before the first strip is made
     if module_name != "pitui.ui.app":
         _inert_output()
     try:
