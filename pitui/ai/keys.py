@@ -19,7 +19,7 @@ from typing import Any
 
 from pitui import paths
 from pitui.ai.files import read_config_text
-from pitui.ai.key_env import ENV_KEYS
+from pitui.ai.key_env import ENV_KEYS as ENV_KEYS  # re-exported: the keys API names it
 from pitui.errors import ConfigError
 from pitui.private_files import write_private
 
