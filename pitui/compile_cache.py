@@ -249,6 +249,18 @@ def install(path: Path | None = None, seed: Path | None = SEED_FILE) -> CompileC
     return cache
 
 
+def generated_code(source: str) -> CodeType:
+    """The code of ``source``, text pitui generates itself (a record's ``__init__``, the
+    view model's copiers: :mod:`pitui.records`, :mod:`pitui.ui.view.evolve`), compiled
+    as ``exec`` compiles it. Through the process's cache when :func:`install` was called:
+    a first start's notice needs three such texts before its first frame (~1 M
+    instructions each to compile), the seed holds them."""
+    cache = _installed
+    if cache is None:
+        return _builtin_compile(source, "<string>", "exec", dont_inherit=True)
+    return cache.code(source, "exec")
+
+
 def installed() -> CompileCache | None:
     """The process's cache, if :func:`install` was called."""
     return _installed

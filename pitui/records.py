@@ -25,6 +25,8 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, ClassVar, cast, dataclass_transform
 
+from pitui.compile_cache import generated_code
+
 _FIELD_KIND = dataclasses._FIELD  # type: ignore[attr-defined]  # what fields() lists
 
 
@@ -174,7 +176,7 @@ def _compile_init(cls: type[Record]) -> Callable[..., None]:
             params.append(name)
             body.append(f"    _set({_SELF}, {name!r}, {name})")
     source = f"def __init__({', '.join(params)}):\n" + ("\n".join(body) or "    pass")
-    exec(source, namespace)  # generated from the class's own field names
+    exec(generated_code(source), namespace)  # generated from the class's own field names
     init = cast("Callable[..., None]", namespace["__init__"])
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     setattr(cls, "__init__", init)  # noqa: B010  (a method assignment mypy would refuse)

@@ -259,6 +259,9 @@ def test_a_first_start_compiles_nothing_for_its_first_screen(tmp_path: Path) -> 
         "from pitui.compile_cache import install\n"
         "cache = install()\n"
         "import pitui.ui.launch, textual.app\n"
+        "from pitui.ui.view.chat_state import ChatState\n"
+        "from pitui.ui.view.items import notice\n"
+        "notice(ChatState(), 'No API key found', 'warning')\n"  # the demo notice's records
         "print(cache.compiled, cache.added)\n"
     )
     env = {**os.environ, "PITUI_HOME": str(tmp_path / "home")}
@@ -269,3 +272,28 @@ def test_a_first_start_compiles_nothing_for_its_first_screen(tmp_path: Path) -> 
     assert compiled == 0
     assert added > 100
     assert compile_cache.SEED_FILE.name == "compile_seed.marshal"
+
+
+def test_the_code_pitui_generates_goes_through_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record's ``__init__`` and the view model's copiers are compiled once per machine
+    too (a first start's notice makes three of them before its first frame)."""
+    from pitui.records import Record
+    from pitui.ui.view.evolve import replace
+
+    cache = CompileCache(None)
+    monkeypatch.setattr(compile_cache, "_installed", cache)
+
+    class Point(Record):
+        x: int
+        y: int = 0
+
+    moved = replace(Point(1), y=2)
+    assert moved == Point(1, 2)
+    sources = [source for mode, source in cache._used if mode == "exec"]
+    assert any(source.startswith("def __init__(__record_self__, x, y=") for source in sources)
+    assert any(source.startswith("def copy(obj, changes):") for source in sources)
+    assert cache.compiled == 2
+    monkeypatch.setattr(compile_cache, "_installed", None)  # no cache: compiled as exec would
+    assert compile_cache.generated_code("a = 1") == compile(
+        "a = 1", "<string>", "exec", dont_inherit=True
+    )

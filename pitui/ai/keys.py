@@ -19,31 +19,9 @@ from typing import Any
 
 from pitui import paths
 from pitui.ai.files import read_config_text
+from pitui.ai.key_env import ENV_KEYS as ENV_KEYS  # re-exported: the keys API names it
 from pitui.errors import ConfigError
 from pitui.private_files import write_private
-
-# pi's env map (packages/ai/src/env-api-keys.ts) plus DeepSeek. Earlier names win.
-ENV_KEYS: dict[str, tuple[str, ...]] = {
-    "anthropic": ("ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"),
-    "openai": ("OPENAI_API_KEY",),
-    "azure-openai-responses": ("AZURE_OPENAI_API_KEY",),
-    "google": ("GEMINI_API_KEY",),
-    "groq": ("GROQ_API_KEY",),
-    "cerebras": ("CEREBRAS_API_KEY",),
-    "xai": ("XAI_API_KEY",),
-    "openrouter": ("OPENROUTER_API_KEY",),
-    "vercel-ai-gateway": ("AI_GATEWAY_API_KEY",),
-    "zai": ("ZAI_API_KEY",),
-    "mistral": ("MISTRAL_API_KEY",),
-    "minimax": ("MINIMAX_API_KEY",),
-    "minimax-cn": ("MINIMAX_CN_API_KEY",),
-    "huggingface": ("HF_TOKEN",),
-    "opencode": ("OPENCODE_API_KEY",),
-    "opencode-go": ("OPENCODE_API_KEY",),
-    "kimi-coding": ("KIMI_API_KEY",),
-    "deepseek": ("DEEPSEEK_API_KEY",),
-    "github-copilot": ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"),
-}
 
 #: Providers that need no key; the value is the placeholder handed to the adapter.
 KEYLESS_PROVIDERS: dict[str, str] = {"demo": "demo", "ollama": "ollama"}

@@ -149,3 +149,30 @@ async def test_a_wrong_guess_is_corrected_at_attach(
         assert "an API key was found after all" in notices(app)[-1]
         live = app.live
         assert live is not None and not live.info().demo
+
+
+def test_the_guess_needs_no_key_resolution(tmp_path: Path) -> None:
+    """The check for a provider key variable reads the variable names alone: the key
+    machinery (auth file, key commands) is not loaded before the first frame."""
+    import os
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from pitui.cli import build_parser\n"
+        "from pitui.ui.live.first_run import first_run_facts\n"
+        "first_run_facts(build_parser().parse_args([]), Path.cwd())\n"
+        "assert 'pitui.ai.key_env' in sys.modules\n"
+        "assert 'pitui.ai.keys' not in sys.modules, 'the key machinery was loaded'\n"
+    )
+    env = {**os.environ, "HOME": str(tmp_path), "PITUI_HOME": str(tmp_path / "home")}
+    subprocess.run([sys.executable, "-c", probe], env=env, cwd=tmp_path, check=True)
+
+
+def test_the_keys_module_still_offers_the_table() -> None:
+    from pitui.ai import key_env, keys
+
+    assert keys.ENV_KEYS is key_env.ENV_KEYS
+    assert keys.ENV_KEYS["anthropic"] == ("ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY")

@@ -78,7 +78,7 @@ def first_run_listing(cwd: Path) -> list[str] | None:
 
 
 def _provider_key_set() -> bool:
-    from pitui.ai.keys import ENV_KEYS
+    from pitui.ai.key_env import ENV_KEYS
 
     return any(os.environ.get(name) for names in ENV_KEYS.values() for name in names)
 

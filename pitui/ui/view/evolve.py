@@ -13,6 +13,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from pitui.compile_cache import generated_code
+
 T = TypeVar("T")
 Copier = Callable[[Any, dict[str, Any]], Any]
 _COPIERS: dict[type, tuple[Copier, frozenset[str]] | None] = {}
@@ -29,7 +31,7 @@ def _make_copier(cls: type) -> tuple[Copier, frozenset[str]] | None:
         )
     lines.append("    return new")
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_set": object.__setattr__}
-    exec("\n".join(lines), namespace)  # generated from the class's own fields
+    exec(generated_code("\n".join(lines)), namespace)  # generated from the class's own fields
     return namespace["copy"], frozenset(names)
 
 

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import re
 
+from pitui.lazy_pattern import lazy_pattern
+
 _WORDS = re.compile(r"\S+\s*|\s+")
 """A word and the spaces after it (a line break at a space drops those spaces)."""
-_PARTS = re.compile(r"[^/\\]*[/\\]|[^/\\]+")
-"""A path's parts, each with the separator that ends it."""
+_PARTS = lazy_pattern(r"[^/\\]*[/\\]|[^/\\]+")
+"""A path's parts, each with the separator that ends it (only a word wider than the line
+is split: the first frame's notice has none, so it compiles on first use)."""
 
 
 def _part_offsets(word: str, start: int, width: int) -> tuple[list[int], int]:
