@@ -32,8 +32,8 @@ from pitui.core.session.tree_rows import (
     entry_tool_calls,
     has_text,
     row_text,
-    search_text,
 )
+from pitui.core.session.typed_search import search_text_at
 from pitui.core.session.visible_tree import ROOT, Children, PositionSet, VisibleTree, child_shape
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FilterMode", "TreeChange", "TreeRow", "TreeView"]
@@ -215,12 +215,12 @@ class TreeView:
         """The entry's search text, kept from the first search on (not before: 10,000
         entries hold ~2.7 MB of them, which an idle pane does not need). It is read from
         the keys a row decodes (``row_fields``), not the whole entry: the first search
-        keystroke of a 10,000-entry tree decodes each line in part once."""
+        keystroke of a 10,000-entry tree decodes each line in part once, and a typed
+        entry whose line was given up gives it from memory (``typed_search``)."""
         text = self._search.get(position)
         if text is None:
             label = self.labels.get(self.table.ids[position])
-            fields = row_fields(self.table, position)
-            text = self._search[position] = search_text(fields, label)
+            text = self._search[position] = search_text_at(self.table, position, label)
         return text
 
     def _tool_calls(self) -> Mapping[str, tuple[str, Mapping[str, Any]]]:
