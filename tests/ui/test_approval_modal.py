@@ -427,3 +427,25 @@ async def test_a_long_command_says_its_size_and_the_foot_covers_none_of_it(
         assert screen.query_one("#approval-size").display
         assert view.region.height >= 3 and view.region.bottom <= foot.region.y
         assert screen.query_one("#allow_once").region.height == 1
+
+
+@pytest.mark.parametrize("size", [(120, 36), (80, 24)], ids=["120x36", "80x24"])
+async def test_every_choice_is_inside_the_dialog_however_narrow(size: tuple[int, int]) -> None:
+    """A long command makes a long "always" button: when the three choices do not fit
+    one row they go one under another ("Deny [n]" was cut off at 80 columns)."""
+    source = FeedSource()
+    app = make_app(source)
+    command = "echo " + " ".join(f"word{n:04d}" for n in range(50))
+    request = ApprovalRequest("c1", "bash", {"command": command}, "runs a shell command",
+                              always_rule=command)  # fmt: skip
+    async with app.run_test(size=size) as pilot:
+        await wait_subscribed(pilot, source)
+        screen = ApprovalScreen(request, None, arm_delay=0.05)
+        await _open(pilot, screen, [])
+        await settle(pilot)
+        inside = screen.query_one("#approval-dialog").content_region
+        for choice in ("allow_once", "always", "deny"):
+            region = screen.query_one(f"#{choice}").region
+            assert region.height and inside.contains_region(region), (choice, region, inside)
+        view = screen.query_one("#approval-command")
+        assert view.region.bottom <= screen.query_one("#approval-foot").region.y

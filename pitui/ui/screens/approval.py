@@ -309,7 +309,10 @@ class ApprovalScreen(EnterHoldsKeys, ModalScreen[ApprovalResponse | None]):
             return
         view = views.first()
         dialog = self.query_one("#approval-dialog")
-        used = sum(
+        restacked = self._stack_choices()
+        if restacked:  # fitted again on the foot as the next layout draws it
+            self.call_after_refresh(self._fit_view)
+        used = restacked + sum(
             widget.outer_size.height
             for widget in dialog.children
             if widget.display and widget not in views
@@ -325,6 +328,19 @@ class ApprovalScreen(EnterHoldsKeys, ModalScreen[ApprovalResponse | None]):
             note.display = overflows
             room -= 1 if overflows else 0
         view.styles.max_height = max(3, min(20, room))
+
+    def _stack_choices(self) -> int:
+        """Put the choices one under another when they do not fit one row (a narrow
+        terminal, a long "always" rule: "Deny [n]" was cut off the dialog). Returns the
+        rows the foot gains or loses by it, before the next layout shows them."""
+        row = self.query_one("#approval-buttons")
+        buttons = list(row.query(Button))
+        needed = sum(b.outer_size.width + b.styles.margin.width for b in buttons)
+        stacked = needed > row.size.width > 0
+        if stacked == row.has_class("-stacked"):
+            return 0
+        row.set_class(stacked, "-stacked")
+        return (len(buttons) - 1) * (1 if stacked else -1)
 
     def action_scroll(self, how: str) -> None:
         """Scroll the command (or the diff) a line, a page, or to an end."""
