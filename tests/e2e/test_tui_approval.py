@@ -10,6 +10,7 @@ to the terminal; a write whose path hides 120 newlines still shows why it asks.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -143,3 +144,31 @@ def test_a_path_full_of_newlines_still_shows_why_it_asks(
         assert "Deny [n]" in screen and "y allow once" in screen
         term.keys("Escape")
         term.wait_for(lambda s: "understood" in s, "the reply after the denial")
+
+
+@pytest.mark.parametrize("size", [(120, 36), (80, 24)], ids=["120x36", "80x24"])
+def test_the_demo_dialog_is_never_seen_without_its_command_or_its_buttons(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """The demo model's "list files" asks about ``ls -a``: every screen from the
+    dialog's first frame to its arming shows the command in its view and the buttons
+    (the view used to be filled two refreshes after the first frame, and the dialog
+    could arm before it was; a one-row command also said its size)."""
+    width, height = size
+    body = re.compile(r"│ \$ ls -a +│")
+    with started(new_project(tmp_path), tmp_path / "home", width=width, height=height) as term:
+        term.send("list files")
+        deadline, seen = time.monotonic() + 60, []
+        while time.monotonic() < deadline:
+            screen = term.screen()
+            if "keys arm in a moment" in screen or "y allow once" in screen:
+                seen.append(screen)
+                if "y allow once" in screen:
+                    break
+            time.sleep(0.01)
+        assert seen and "y allow once" in seen[-1], seen[-1:] or "no dialog"
+        for screen in seen:
+            assert body.search(screen) and "Allow once [y]" in screen, screen
+            assert "characters ·" not in screen, screen
+        term.keys("Escape")
+        term.wait_for(lambda s: "Permission" not in s, "the dialog closed")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.tmux import Terminal, needs_tmux
+from tests.e2e.tmux import Terminal, needs_tmux, new_project, started
 
 pytestmark = [needs_tmux, pytest.mark.e2e]
 
@@ -69,3 +69,34 @@ def test_a_prompt_and_return_typed_during_the_start_are_sent(tmp_path: Path) -> 
         assert '"text":"say hi"' in sessions.replace('": "', '":"')
     finally:
         terminal.close()
+
+
+@pytest.mark.parametrize("size", [(120, 36), (80, 24)], ids=["120x36", "80x24"])
+def test_a_command_prefix_and_its_key_in_one_burst_act_on_its_suggestions(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """``/mo⏎``, ``/thi⇥`` and ``/hot↓↑⏎`` typed in one write each, faster than the list
+    above the composer appears: each key takes the highlighted command as pi does (the
+    model picker, not "Unknown command: /mo"); after Esc has closed the list, Enter sends
+    the text as typed."""
+    width, height = size
+    with started(new_project(tmp_path), tmp_path / "home", width=width, height=height) as term:
+        term.send("/mo", burst=True)
+        screen = term.wait_for(
+            lambda s: "Search models" in s or "Unknown command" in s, "the model picker"
+        )
+        assert "Search models" in screen
+        term.keys("Escape")
+        term.wait_for(lambda s: "Search models" not in s, "the composer again")
+        term.type("/thi\t")
+        term.wait_for(lambda s: "/thinking " in s and "minimal" in s, "the completed command")
+        term.keys("C-u")  # the composer's delete-to-line-start: empty again
+        term.wait_for(lambda s: "/thinking" not in s, "an empty composer")
+        term.type("/hot\x1b[B\x1b[A\r")
+        term.wait_for(lambda s: "Keyboard shortcuts" in s, "the hotkeys")
+        term.keys("Escape")
+        term.wait_for(lambda s: "Keyboard shortcuts" not in s, "the composer again")
+        term.type("/mo\x1b")  # Esc closes the list, and it stays closed
+        time.sleep(0.5)
+        term.keys("Enter")
+        term.wait_for(lambda s: "Unknown command: /mo" in s, "the text as typed")

@@ -367,3 +367,85 @@ async def test_scroll_keys_move_the_command_view() -> None:
         await pilot.press("home")
         await settle(pilot)
         assert view.scroll_y == 0
+
+
+@pytest.mark.parametrize("size", [(120, 36), (80, 24)], ids=["120x36", "80x24"])
+async def test_the_first_frame_shows_the_command_and_keys_arm_only_after_it(
+    size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dialog is never drawn, nor armed, without the command in its view: the rows
+    are cut as the dialog is laid out, and the wait to arm starts after that frame (it
+    used to start at mount, and the command came two refreshes later: under load the
+    dialog armed showing only its title). A short command says no size either."""
+    from pitui.ui.screens import approval
+
+    painted: list[int] = []
+    at_arm: list[list[int]] = []
+    draw, arm = approval._CommandView.render_line, ApprovalScreen._arm
+
+    def render_line(view: approval._CommandView, y: int) -> Any:
+        painted.append(view.line_count)
+        return draw(view, y)
+
+    def arm_now(screen: ApprovalScreen) -> None:
+        at_arm.append(list(painted))
+        arm(screen)
+
+    monkeypatch.setattr(approval._CommandView, "render_line", render_line)
+    monkeypatch.setattr(ApprovalScreen, "_arm", arm_now)
+    source = FeedSource()
+    app = make_app(source)
+    request = ApprovalRequest("c1", "bash", {"command": "ls -a"}, "runs a shell command",
+                              always_rule="ls -a")  # fmt: skip
+    async with app.run_test(size=size) as pilot:
+        await wait_subscribed(pilot, source)
+        screen = ApprovalScreen(request, None, arm_delay=0.001)
+        await _open(pilot, screen, [])
+        await settle(pilot)
+        assert painted and min(painted) == 1  # never drawn without its row
+        assert at_arm and at_arm[0] and min(at_arm[0]) == 1
+        view = screen.query_one("#approval-command")
+        assert view.region.height == 1
+        assert not screen.query_one("#approval-size").display
+
+
+@pytest.mark.parametrize("size", [(120, 36), (80, 24)], ids=["120x36", "80x24"])
+async def test_a_long_command_says_its_size_and_the_foot_covers_none_of_it(
+    size: tuple[int, int],
+) -> None:
+    source = FeedSource()
+    app = make_app(source)
+    command = "\n".join(f"line {n}" for n in range(200))
+    request = ApprovalRequest("c1", "bash", {"command": command}, "runs a shell command")
+    async with app.run_test(size=size) as pilot:
+        await wait_subscribed(pilot, source)
+        screen = ApprovalScreen(request, None, arm_delay=0.05)
+        await _open(pilot, screen, [])
+        await settle(pilot)
+        view = screen.query_one("#approval-command")
+        foot = screen.query_one("#approval-foot")
+        assert screen.query_one("#approval-size").display
+        assert view.region.height >= 3 and view.region.bottom <= foot.region.y
+        assert screen.query_one("#allow_once").region.height == 1
+
+
+@pytest.mark.parametrize("size", [(120, 36), (80, 24)], ids=["120x36", "80x24"])
+async def test_every_choice_is_inside_the_dialog_however_narrow(size: tuple[int, int]) -> None:
+    """A long command makes a long "always" button: when the three choices do not fit
+    one row they go one under another ("Deny [n]" was cut off at 80 columns)."""
+    source = FeedSource()
+    app = make_app(source)
+    command = "echo " + " ".join(f"word{n:04d}" for n in range(50))
+    request = ApprovalRequest("c1", "bash", {"command": command}, "runs a shell command",
+                              always_rule=command)  # fmt: skip
+    async with app.run_test(size=size) as pilot:
+        await wait_subscribed(pilot, source)
+        screen = ApprovalScreen(request, None, arm_delay=0.05)
+        await _open(pilot, screen, [])
+        await settle(pilot)
+        inside = screen.query_one("#approval-dialog").content_region
+        for choice in ("allow_once", "always", "deny"):
+            region = screen.query_one(f"#{choice}").region
+            assert region.height and inside.contains_region(region), (choice, region, inside)
+        view = screen.query_one("#approval-command")
+        assert view.region.bottom <= screen.query_one("#approval-foot").region.y

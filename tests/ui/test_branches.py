@@ -510,3 +510,41 @@ async def test_the_screen_after_a_switch_is_a_fresh_open_of_that_leaf(tmp_path: 
         await settle(pilot)
         assert _screen_text(fresh) == after_switch
     await reopened.close()
+
+
+async def test_alt_arrows_switch_both_ways_at_a_branch_under_a_tool_result(
+    tmp_path: Path,
+) -> None:
+    """The user went back to a tool result and sent a prompt from there: the tool
+    result's children are the model's reply (the old branch) and that prompt. The new
+    prompt is marked ‹ 2/2 ›; Alt+← goes to the old reply, and Alt+→ from there comes
+    back (it said "No other branch here")."""
+    from pitui.ai.types import ToolResultMessage
+
+    (tmp_path / "notes.txt").write_text("hello\n")
+    session = await make_session(tmp_path)
+    async with running(session, "read notes.txt") as (app, pilot):
+        old_leaf = session.store.get_leaf_id()
+        result = next(
+            e
+            for e in session.store.get_entries()
+            if isinstance(e, MessageEntry) and isinstance(e.message, ToolResultMessage)
+        )
+        await session.navigate(result.id)
+        await submit(pilot, "now count the lines")
+        await settle(pilot)
+        new_leaf = session.store.get_leaf_id()
+
+        def marks() -> list[tuple[int, int] | None]:
+            return [i.branch for i in app.chat.items if isinstance(i, UserItem)]
+
+        await wait_until(pilot, lambda: marks() == [None, (2, 2)], "the marker")
+        await pilot.press("alt+left")
+        await wait_until(pilot, lambda: session.store.get_leaf_id() == old_leaf, "the old reply")
+        await settle(pilot)
+        assert marks() == [None]  # the old branch starts with a reply: nothing to mark
+        await pilot.press("alt+right")
+        await wait_until(pilot, lambda: session.store.get_leaf_id() == new_leaf, "back")
+        await settle(pilot)
+        assert "No other branch here" not in notices(app)
+        assert marks() == [None, (2, 2)]

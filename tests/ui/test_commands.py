@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from textual.command import CommandPalette
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 
 from pitui.ui.commands.dispatch import split_command
 from pitui.ui.commands.model import exact_model_match
@@ -172,7 +172,11 @@ async def test_theme_picker(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         await submit(pilot, "/theme")
-        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the theme picker")
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, CommandPalette) and isinstance(app.focused, Input),
+            "the theme picker's field",
+        )
         await pilot.press(*"light")
         await pilot.pause(0.3)
         await pilot.press("enter")

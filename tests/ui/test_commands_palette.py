@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.command import CommandPalette
+from textual.pilot import Pilot
 from textual.widgets import Input
 
 from pitui.ui.commands.actions import ACTIONS
@@ -29,6 +30,18 @@ from tests.ui.harness import burst
 @pytest.fixture(autouse=True)
 def fast_demo(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PITUI_DEMO_PACE_MS", "0")
+
+
+async def open_palette(pilot: Pilot[None]) -> None:
+    """Ctrl+P, then wait for the palette's search field to have the focus: keys typed
+    before it has would go to the screen behind it (or nowhere)."""
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await wait_until(
+        pilot,
+        lambda: isinstance(app.screen, CommandPalette) and isinstance(app.focused, Input),
+        "the palette's field",
+    )
 
 
 async def test_palette_lists_every_command_and_action(tmp_path: Path) -> None:
@@ -84,8 +97,7 @@ async def test_palette_opens_and_runs_a_command(tmp_path: Path) -> None:
     app = make_app(session)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
+        await open_palette(pilot)
         await pilot.press(*"/hotkeys")
         await pilot.pause(0.3)
         await pilot.press("enter")
@@ -97,8 +109,7 @@ async def test_palette_runs_a_binding_action(tmp_path: Path) -> None:
     app = make_app(session)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
+        await open_palette(pilot)
         await pilot.press(*"show or hide the tool pane")
         await pilot.pause(0.3)
         await pilot.press("enter")
@@ -157,6 +168,43 @@ async def test_enter_in_a_burst_acts_on_the_text_as_typed_not_an_older_list(
         )
         assert len(app.screen_stack) == 1 and app.main.query_one(Composer).text == ""
         assert not suggestions.display
+
+
+async def test_keys_typed_before_the_list_appears_act_on_its_suggestions(
+    tmp_path: Path,
+) -> None:
+    """A burst that starts the command and presses Enter, Tab, ↓ or Esc before the list
+    has appeared at all: the key acts on the suggestions for the text typed (pi: Enter on
+    a command prefix takes the highlighted command), never on an empty list."""
+    from pitui.ui.screens.models import ModelPicker
+
+    session = await make_session(tmp_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        suggestions = app.main.query_one(SuggestionList)
+        composer = app.main.query_one(Composer)
+        burst(app, *"/mo", "enter")  # /model, not "Unknown command: /mo"
+        await wait_until(pilot, lambda: isinstance(app.screen, ModelPicker), "the picker")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert composer.text == ""
+        burst(app, *"/thi", "tab")
+        await wait_until(pilot, lambda: composer.text == "/thinking ", "the completion")
+        composer.clear()
+        await settle(pilot)
+        burst(app, *"/hot", "down", "up", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, HotkeysScreen), "hotkeys")
+        await pilot.press("escape")
+        await settle(pilot)
+        burst(app, *"/mo", "escape")  # closes the list; its late refresh must not reopen it
+        await settle(pilot)
+        assert composer.text == "/mo" and not suggestions.display
+        burst(app, "enter")  # the list was closed: the text as typed
+        unknown = "Unknown command: /mo"
+        await wait_until(
+            pilot, lambda: unknown in [getattr(i, "text", "") for i in app.chat.items], unknown
+        )
 
 
 async def test_autocomplete_escape_and_plain_text(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pitui.core.session.branch_points import PathBranch, newest_under, path_branches, user_switches
 from pitui.core.session.custom_types import CHECKPOINT_TYPE
 from pitui.core.session.row_fields import row_fields
 from pitui.core.session.table import EntryTable
@@ -31,8 +32,8 @@ from pitui.core.session.tree_rows import (
     entry_tool_calls,
     has_text,
     row_text,
-    search_text,
 )
+from pitui.core.session.typed_search import search_text_at
 from pitui.core.session.visible_tree import ROOT, Children, PositionSet, VisibleTree, child_shape
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FilterMode", "TreeChange", "TreeRow", "TreeView"]
@@ -214,12 +215,12 @@ class TreeView:
         """The entry's search text, kept from the first search on (not before: 10,000
         entries hold ~2.7 MB of them, which an idle pane does not need). It is read from
         the keys a row decodes (``row_fields``), not the whole entry: the first search
-        keystroke of a 10,000-entry tree decodes each line in part once."""
+        keystroke of a 10,000-entry tree decodes each line in part once, and a typed
+        entry whose line was given up gives it from memory (``typed_search``)."""
         text = self._search.get(position)
         if text is None:
             label = self.labels.get(self.table.ids[position])
-            fields = row_fields(self.table, position)
-            text = self._search[position] = search_text(fields, label)
+            text = self._search[position] = search_text_at(self.table, position, label)
         return text
 
     def _tool_calls(self) -> Mapping[str, tuple[str, Mapping[str, Any]]]:
@@ -393,20 +394,20 @@ class TreeView:
 
     # ------------------------------------------------------------------ sibling branches
 
-    def branch_switches(self) -> list[tuple[str, int, int]]:
-        """``(entry id, position among its siblings from 1, sibling count)`` for each user
-        message of the active path, root first (a count above 1: the conversation shows
-        ``‹ 2/3 ›`` there)."""
+    def path_branches(self) -> list[PathBranch]:
+        """The branch points of the active path, root first (see
+        :mod:`pitui.core.session.branch_points`)."""
         leaf = self.table.index.get(self.leaf_id) if self.leaf_id is not None else None
         if leaf is None:
             return []
-        switches = []
-        for position in self.table.path_positions(leaf):
-            if self.table.roles[position] != "user":
-                continue
-            kids = self._siblings(position)
-            switches.append((self.table.ids[position], kids.index(position) + 1, len(kids)))
-        return switches
+        return path_branches(self.table, self.table.path_positions(leaf), self._siblings)
+
+    def branch_switches(self) -> list[tuple[str, int, int]]:
+        """``(entry id, i, n)`` for each user message of the active path, root first (see
+        :func:`~pitui.core.session.branch_points.user_switches`)."""
+        leaf = self.table.index.get(self.leaf_id) if self.leaf_id is not None else None
+        path = self.table.path_positions(leaf) if leaf is not None else []
+        return user_switches(self.table, path, self.path_branches())
 
     def _siblings(self, position: int) -> Sequence[int]:
         parent = self.table.parent_position(position)
@@ -422,12 +423,7 @@ class TreeView:
         if len(kids) < 2:
             return None
         sibling = kids[(kids.index(position) + step) % len(kids)]
-        newest, stack = sibling, [sibling]
-        while stack:  # the newest entry of a subtree is one of its leaves
-            current = stack.pop()
-            newest = max(newest, current)
-            stack.extend(self._children[current])
-        return self.table.ids[newest]
+        return self.table.ids[newest_under(self._children.__getitem__, sibling)]
 
     # ------------------------------------------------------------------ live changes
 

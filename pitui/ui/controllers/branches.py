@@ -153,10 +153,15 @@ class BranchesController:
         session = self.session
         if rows.state is None or session is None:
             return
-        candidates = [(item, entry) for item, (entry, _, n) in self._path_users.items() if n > 1]
-        chosen = next((e for i, e in candidates if i == item_id), None)
-        if chosen is None and candidates:
-            chosen = candidates[0][1]  # pairs were made from the end: the latest first
+        # Every branch point of the path, whatever starts its branches: the chosen
+        # message's, else the deepest (a branch that starts with an assistant reply has
+        # no marker, and Alt+←/→ reach its siblings all the same).
+        branches = rows.state.view.path_branches()
+        by_user = {b.user: b.child for b in branches if b.user}
+        marked = self._path_users.get(item_id) if item_id is not None else None
+        chosen = by_user.get(marked[0]) if marked is not None else None
+        if chosen is None and branches:
+            chosen = branches[-1].child
         target = rows.state.view.sibling_leaf(chosen, step) if chosen else None
         if target is not None and self._refuses_move(session):
             return

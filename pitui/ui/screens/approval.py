@@ -142,23 +142,44 @@ class _CommandView(ScrollView, can_focus=False):
     (:class:`BodyRows` slices them from the command when drawn), so a 1 MB command costs
     one scan to count its rows, not a list of them.
 
+    The rows are cut while the dialog is laid out (:meth:`get_content_height`), at the
+    width the view gets, so the dialog's first frame already shows the command.
+
     Not focusable (every focusable widget here must be a _GuardedKeys): the dialog's
     arrow and page keys scroll it, and so does the mouse wheel.
     """
 
-    def __init__(self, *, id: str) -> None:
+    def __init__(self, text: str, *, id: str) -> None:
         super().__init__(id=id)
+        self._text = text
         self.rows: Sequence[str] = ()
+        self._cut_at: tuple[int, int | None] | None = None
+        """The width and the max height the rows were cut for."""
 
     @property
     def line_count(self) -> int:
         """How many rows the command takes."""
         return len(self.rows)
 
-    def show(self, rows: Sequence[str]) -> None:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        self._cut(width)
+        return len(self.rows)
+
+    def _cut(self, width: int) -> None:
+        """Cut the command at ``width`` cells, less the scrollbar's column when its rows
+        will not all fit (the max height is a number of cells: CSS's, or the dialog's fit)."""
+        limit = self.styles.max_height
+        most = int(limit.value) if limit is not None and limit.is_cells else None
+        if width <= 0 or (width, most) == self._cut_at:
+            return
+        self._cut_at = (width, most)
+        rows = BodyRows(self._text, width)
+        if most is not None and len(rows) > most:
+            rows = BodyRows(self._text, width - self.styles.scrollbar_size_vertical)
         self.rows = rows
-        self.virtual_size = Size(self.scrollable_content_region.width, len(rows))
-        self.refresh()
+        # Set during layout: no second layout pass for it (the placement that follows
+        # updates the scrollbars from it).
+        self.set_reactive(_CommandView.virtual_size, Size(rows.width, len(rows)))
 
     def render_line(self, y: int) -> Strip:
         style = self.rich_style
@@ -231,7 +252,9 @@ class ApprovalScreen(EnterHoldsKeys, ModalScreen[ApprovalResponse | None]):
             with Vertical(id="approval-foot"):  # docked: on screen whatever the call's size
                 yield from self._compose_foot()
             if bash_command(request) is not None:
-                yield _CommandView(id="approval-command")
+                yield _CommandView(
+                    call_text(request.tool_name, request.args), id="approval-command"
+                )
             else:
                 # Not focusable: every focusable widget here must be a _GuardedKeys.
                 with VerticalScroll(id="approval-preview", can_focus=False):
@@ -263,49 +286,61 @@ class ApprovalScreen(EnterHoldsKeys, ModalScreen[ApprovalResponse | None]):
         # Keys made before this moment were typed before the dialog appeared.
         self._shown_at = event.time
         self.query_one("#allow_once", Button).focus()
-        self._arm_timer = self.set_timer(self.arm_delay, self._arm)
-        if bash_command(self.request) is not None:
-            self.call_after_refresh(self._fill_command)
+        # The wait to arm starts once the dialog is on screen with the call fitted in it:
+        # never armed while the call is not shown yet.
+        self.call_after_refresh(self._fit_then_start_arming)
 
-    # ------------------------------------------------------------------ the command view
+    # ------------------------------------------------------------------ the call's view
 
-    def _fill_command(self) -> None:
-        """Cut the call into rows as wide as the view, then say its size if it overflows."""
-        view = self.query_one(_CommandView)
-        width = view.scrollable_content_region.width or view.size.width or 80
-        rows = BodyRows(call_text(self.request.tool_name, self.request.args), width)
-        view.show(rows)
-        view.styles.height = len(rows)  # capped by max-height; the dialog lays out again
-        self.call_after_refresh(self._fit_then_say_size)
-
-    def _fit_then_say_size(self) -> None:
+    def _fit_then_start_arming(self) -> None:
         self._fit_view()
-        self.call_after_refresh(self._say_size)
+        if not self._answered and self._arm_timer is None:
+            self._arm_timer = self.set_timer(self.arm_delay, self._arm)
 
     def on_resize(self, _event: events.Resize) -> None:
         self.call_after_refresh(self._fit_view)
 
     def _fit_view(self) -> None:
         """Give the call's view the rows the dialog has left once its head and its docked
-        foot are drawn (the foot would cover the view's last rows otherwise)."""
+        foot are drawn (the foot would cover the view's last rows otherwise), and say the
+        command's size when it does not fit them (a row of the foot, taken from the view)."""
         views = self.query("#approval-command, #approval-preview")
         if not views:
             return
+        view = views.first()
         dialog = self.query_one("#approval-dialog")
-        used = sum(
+        restacked = self._stack_choices()
+        if restacked:  # fitted again on the foot as the next layout draws it
+            self.call_after_refresh(self._fit_view)
+        used = restacked + sum(
             widget.outer_size.height
             for widget in dialog.children
             if widget.display and widget not in views
         )
         room = int(self.size.height * 0.9) - dialog.styles.gutter.height - used - 2  # margins
-        views.first().styles.max_height = max(3, min(20, room))
+        note = self.query_one("#approval-size", Static)
+        if isinstance(view, _CommandView):
+            room += 1 if note.display else 0  # the room without the note
+            overflows = view.line_count > max(3, min(20, room))
+            if overflows and not note.display:
+                command = bash_command(self.request) or ""
+                note.update(f"{size_note(command)} · {SCROLL_HINT}")
+            note.display = overflows
+            room -= 1 if overflows else 0
+        view.styles.max_height = max(3, min(20, room))
 
-    def _say_size(self) -> None:
-        view = self.query_one(_CommandView)
-        if view.max_scroll_y > 0:
-            note = f"{size_note(bash_command(self.request) or '')} · {SCROLL_HINT}"
-            self.query_one("#approval-size", Static).update(note)
-            self.query_one("#approval-size").display = True
+    def _stack_choices(self) -> int:
+        """Put the choices one under another when they do not fit one row (a narrow
+        terminal, a long "always" rule: "Deny [n]" was cut off the dialog). Returns the
+        rows the foot gains or loses by it, before the next layout shows them."""
+        row = self.query_one("#approval-buttons")
+        buttons = list(row.query(Button))
+        needed = sum(b.outer_size.width + b.styles.margin.width for b in buttons)
+        stacked = needed > row.size.width > 0
+        if stacked == row.has_class("-stacked"):
+            return 0
+        row.set_class(stacked, "-stacked")
+        return (len(buttons) - 1) * (1 if stacked else -1)
 
     def action_scroll(self, how: str) -> None:
         """Scroll the command (or the diff) a line, a page, or to an end."""

@@ -35,6 +35,8 @@ EXTERNAL_EDITOR_KEYS = frozenset({"ctrl+g"})
 PASTE_IMAGE_KEYS = frozenset({"ctrl+v"})
 """pi's ``pasteImage`` default."""
 Completer = Callable[[str], Sequence["Suggestion"]]
+_LIST_KEYS = frozenset({"up", "down", "tab", "escape"})
+"""The keys the suggestion list takes while it is up (and the submit keys)."""
 
 
 class Composer(TextArea):
@@ -263,7 +265,10 @@ class Composer(TextArea):
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         self.set_class(self.text.lstrip().startswith("!"), "-bash")
-        self.refresh_suggestions()
+        if self._suggested_for != (self.text, self.cursor_location):
+            # Not when a key of the same burst has already built the list for this text:
+            # the list it built (or closed, with Esc) stands.
+            self.refresh_suggestions()
 
     def refresh_suggestions(self) -> None:
         """Show what fits the text: commands after ``/``, files after ``@``."""
@@ -301,16 +306,19 @@ class Composer(TextArea):
         """↑/↓ move, Tab completes, Enter completes and sends, Esc closes the list.
 
         The list follows the text on ``Changed``, which arrives after the keys of a burst
-        already queued: one built for an older text is rebuilt first, so a key acts on the
-        suggestions for the text as it is now (none: the key is the editor's again).
+        already queued: a list built for an older text, or not built yet (``/mo⏎`` in one
+        burst), is rebuilt first, so a key acts on the suggestions for the text as it is
+        now (none: the key is the editor's again).
         """
+        if key not in _LIST_KEYS and key not in self.submit_keys:
+            return False
         suggestions = self._suggestion_list()
-        if suggestions is None or not suggestions.active:
+        if suggestions is None:
             return False
         if self._suggested_for != (self.text, self.cursor_location):
             self.refresh_suggestions()
-            if not suggestions.active:
-                return False
+        if not suggestions.active:
+            return False
         if key in ("up", "down"):
             suggestions.move(-1 if key == "up" else 1)
         elif key == "escape":
