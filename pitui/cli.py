@@ -115,10 +115,12 @@ def _compile_once() -> None:
     instructions of a print turn; see pitui.compile_cache), and so are the regular
     expressions the libraries compile as they load (see pitui.regex_cache)."""
     from pitui import regex_cache
+
+    regex_cache.install()  # first: the compile cache's imports (inspect …) compile patterns
+
     from pitui.compile_cache import install
 
     install()
-    regex_cache.install()
 
 
 def _run_mode(module_name: str, args: argparse.Namespace) -> int:
