@@ -13,7 +13,9 @@ checks the code it is given (code it rejects is compiled again, as without the f
 
 The file is code for the regular expression engine: read only when it is the user's own
 and nobody else may write it, for this exact interpreter (else ignored); written (0600,
-atomically) at exit, only if it lacked a pattern this process compiled.
+atomically) at exit, only if it lacked a pattern this process compiled. Only patterns
+compiled while a module is imported are added (:func:`in_import`): what is compiled later
+can come from what someone typed, and is compiled as without the file.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import marshal
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 # ``re``'s private parts, the same from Python 3.11 to 3.13 (untyped: no stubs name them).
@@ -33,6 +36,7 @@ _parser: Any = importlib.import_module("re._parser")
 _DEBUG: int = _compiler.SRE_FLAG_DEBUG
 
 FORMAT = 1
+_LAZY_PATTERNS = "pitui.lazy_pattern"
 MAX_ENTRIES = 2000
 """Entries kept when the file is rewritten: those used by this process, then older ones."""
 
@@ -46,13 +50,19 @@ class RegexCache:
     """``re``'s compile step, remembering the engine's arguments per (pattern, flags)."""
 
     def __init__(
-        self, path: Path | None, stored: dict[_Key, bytes], original: Callable[..., Any]
+        self,
+        path: Path | None,
+        stored: dict[_Key, bytes],
+        original: Callable[..., Any],
+        keep_new: Callable[[], bool] | None = None,
     ) -> None:
         self.path = path
         self._stored = stored
         """The file's entries, each marshalled on its own: only the used ones are read."""
         self._used: dict[_Key, _Args] = {}
         self._original = original
+        self._keep_new = keep_new or in_import
+        """Whether a pattern the file lacks is added to it (see :func:`in_import`)."""
         self.added = 0
         """Patterns the file lacked: it is rewritten at exit."""
 
@@ -72,6 +82,8 @@ class RegexCache:
             if compiled is not None:
                 self._used[key] = args
                 return compiled
+        if not self._keep_new():
+            return self._original(pattern, flags)
         args = _engine_args(pattern, flags)
         self._used[key] = args
         self.added += 1
@@ -99,6 +111,21 @@ class RegexCache:
         except (OSError, ValueError):
             return
         self._stored, self.added = entries, 0
+
+
+def in_import() -> bool:
+    """Whether the pattern is a module's own: compiled while a module is imported (its
+    top-level code is on the stack), or a pitui module's :func:`pitui.lazy_pattern` on its
+    first use. Those are the same on every start, worth keeping. Others may come from what
+    the user or the model typed (a search, a ``grep`` pattern, a project's ignore rules):
+    they are never written down."""
+    frame: FrameType | None = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_globals.get("__name__")
+        if name == _LAZY_PATTERNS or (frame.f_code.co_name == "<module>" and name != "__main__"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _engine_args(pattern: str | bytes, flags: int) -> _Args:

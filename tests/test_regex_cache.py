@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from pitui import regex_cache
+from pitui.lazy_pattern import lazy_pattern
 from pitui.regex_cache import RegexCache, _header, read_entries
 
 _compile = regex_cache._compiler.compile
@@ -31,8 +32,9 @@ PATTERNS: list[tuple[str | bytes, int]] = [
 
 
 def _cache(path: Path | None = None) -> RegexCache:
+    """A cache that keeps every new pattern (as if each were compiled by an import)."""
     stored = read_entries(path) if path is not None else {}
-    return RegexCache(path, stored, _compile)
+    return RegexCache(path, stored, _compile, keep_new=lambda: True)
 
 
 def test_cached_patterns_are_the_ones_re_compiles(tmp_path: Path) -> None:
@@ -97,16 +99,54 @@ def test_a_foreign_damaged_or_shared_file_is_ignored(tmp_path: Path, case: str) 
     assert cache.added == 1
 
 
+def test_only_patterns_compiled_by_an_import_are_kept(tmp_path: Path) -> None:
+    cache = RegexCache(tmp_path / "regex.marshal", {}, _compile)
+    typed = "what-the-user-searched-(for)"
+    assert cache.compile(typed, 0) == _compile(typed, 0)  # a test function: no import
+    assert cache.added == 0
+    (tmp_path / "pattern_module.py").write_text(
+        "import re\nPATTERN = re.compile(r'imported-(\\d+)')\n"
+    )
+    real = regex_cache._compiler.compile
+    regex_cache._compiler.compile = cache.compile
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import pattern_module  # type: ignore[import-not-found]  # written just above
+    finally:
+        sys.path.remove(str(tmp_path))
+        regex_cache._compiler.compile = real
+        sys.modules.pop("pattern_module", None)
+    assert pattern_module.PATTERN.match("imported-7").group(1) == "7"
+    assert cache.added == 1
+    # A pitui module's lazy pattern is its own too, compiled on its first use.
+    lazy = lazy_pattern(r"lazy-(\w)")
+    regex_cache._compiler.compile = cache.compile
+    try:
+        assert lazy.match("lazy-x") is not None
+    finally:
+        regex_cache._compiler.compile = real
+    assert cache.added == 2
+    cache.save()
+    stored = [key[0] for key in read_entries(tmp_path / "regex.marshal")]
+    assert sorted(stored) == [r"imported-(\d+)", r"lazy-(\w)"]
+
+
 def test_install_routes_re_through_the_file(tmp_path: Path) -> None:
-    """In a fresh process: ``re.compile`` takes the stored code on the second start."""
+    """In a fresh process: ``re.compile`` takes the stored code on the second start (the
+    pattern is compiled by a module as it is imported)."""
+    (tmp_path / "uses_a_pattern.py").write_text(
+        "import re\nPATTERN = re.compile(r'pitui-(\\d+)-test')\n"
+    )
     script = (
         "import re, sys\n"
         "from pitui import regex_cache\n"
         "cache = regex_cache.install()\n"
-        "assert re.compile(r'pitui-(\\d+)-test').match('pitui-42-test').group(1) == '42'\n"
+        "from uses_a_pattern import PATTERN\n"
+        "assert PATTERN.match('pitui-42-test').group(1) == '42'\n"
         "print(cache.added, regex_cache.cache_file().name)\n"
     )
-    env = {**os.environ, "PITUI_HOME": str(tmp_path / "home")}
+    path = os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])
+    env = {**os.environ, "PITUI_HOME": str(tmp_path / "home"), "PYTHONPATH": path}
     runs = [
         subprocess.run(
             [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
