@@ -33,7 +33,7 @@ from typing import Any
 _sre: Any = importlib.import_module("_sre")
 _compiler: Any = importlib.import_module("re._compiler")
 _parser: Any = importlib.import_module("re._parser")
-_DEBUG: int = _compiler.SRE_FLAG_DEBUG
+_DEBUG: int = getattr(_compiler, "SRE_FLAG_DEBUG", 128)
 
 FORMAT = 1
 _LAZY_PATTERNS = "pitui.lazy_pattern"
@@ -84,7 +84,10 @@ class RegexCache:
                 return compiled
         if not self._keep_new():
             return self._original(pattern, flags)
-        args = _engine_args(pattern, flags)
+        try:
+            args = _engine_args(pattern, flags)
+        except Exception:  # a bad pattern (re raises its own error) or another re inside
+            return self._original(pattern, flags)
         self._used[key] = args
         self.added += 1
         return _sre.compile(pattern, *args)

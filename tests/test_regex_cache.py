@@ -155,3 +155,16 @@ def test_install_routes_re_through_the_file(tmp_path: Path) -> None:
     ]
     assert runs[0][0] != "0" and runs[1][0] == "0"
     assert (tmp_path / "home" / "cache" / runs[0][1]).is_file()
+
+
+def test_an_re_of_another_shape_is_left_to_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Python whose ``re`` internals differ (no ``_code``): every pattern is compiled by
+    ``re`` itself, nothing is kept."""
+
+    def changed(pattern: str | bytes, flags: int) -> None:
+        raise AttributeError("module 're._compiler' has no attribute '_code'")
+
+    monkeypatch.setattr(regex_cache, "_engine_args", changed)
+    cache = _cache()
+    assert cache.compile("a(b)c", 0) == _compile("a(b)c", 0)
+    assert cache.added == 0
