@@ -97,7 +97,10 @@ class RegexCache:
         if not self.added or self.path is None:
             return
         entries: dict[_Key, bytes] = {}
-        for key, args in self._used.items():
+        for key, (final_flags, code, groups, groupindex, indexgroup) in self._used.items():
+            # The code holds the engine's opcodes as named int constants: plain ints for
+            # the file (converted here, at exit, not while the process starts).
+            args = (final_flags, list(map(int, code)), groups, groupindex, indexgroup)
             try:
                 entries[key] = marshal.dumps(args)
             except ValueError:  # not of the plain types marshal writes: compiled each time
@@ -141,8 +144,6 @@ def _engine_args(pattern: str | bytes, flags: int) -> _Args:
     indexgroup: list[str | None] = [None] * state.groups
     for name, index in groupindex.items():
         indexgroup[index] = name
-    # The code holds the engine's opcodes as named int constants: plain ints for the file.
-    code = [int(word) for word in code]
     return (int(flags | state.flags), code, state.groups - 1, groupindex, tuple(indexgroup))
 
 
