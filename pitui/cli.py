@@ -112,7 +112,12 @@ def _mode_module(args: argparse.Namespace | SimpleNamespace) -> str:
 def _compile_once() -> None:
     """Before pydantic and Textual load: the source their dataclasses and string
     annotations generate is compiled once per machine, not on every start (~130 M
-    instructions of a print turn; see pitui.compile_cache)."""
+    instructions of a print turn; see pitui.compile_cache), and so are the regular
+    expressions the libraries compile as they load (see pitui.regex_cache)."""
+    from pitui import regex_cache
+
+    regex_cache.install()  # first: the compile cache's imports (inspect …) compile patterns
+
     from pitui.compile_cache import install
 
     install()

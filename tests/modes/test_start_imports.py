@@ -74,6 +74,8 @@ tool_module = sys.modules.get("pitui.agent.tool")
 schemas_generated = tool_module.computed_schema.cache_info().currsize if tool_module else 0
 cache_module = sys.modules.get("pitui.compile_cache")
 compile_cache = cache_module.installed() if cache_module else None
+regex_module = sys.modules.get("pitui.regex_cache")
+regex_cache = regex_module.installed() if regex_module else None
 report = {
     "code": code,
     "schemas_generated": schemas_generated,
@@ -86,6 +88,7 @@ report = {
     "string_annotated": sorted(set(string_annotated)),
     "compiled": compile_cache.compiled if compile_cache else None,
     "added": compile_cache.added if compile_cache else None,
+    "regex_added": regex_cache.added if regex_cache else None,
 }
 print("\\nPROBE " + json.dumps(report))
 """
@@ -304,8 +307,9 @@ def test_a_second_turn_compiles_no_generated_source(
     tmp_path: Path, pitui_home: Path, server: ReplayServer
 ) -> None:
     """pydantic's dataclasses and annotations are compiled (or taken from the shipped
-    seed) on the first start only (pitui/compile_cache.py): the next start reads their
-    code from the pitui home."""
+    seed) on the first start only (pitui/compile_cache.py), the libraries' regular
+    expressions too (pitui/regex_cache.py): the next start reads their code from the
+    pitui home."""
     write_models(pitui_home, server)
     server.add(Reply(body=ANTHROPIC_TEXT), Reply(body=ANTHROPIC_TEXT))
     first = probed(["-p", "--model", "loop/tiny", "hi"], tmp_path)
@@ -314,6 +318,11 @@ def test_a_second_turn_compiles_no_generated_source(
     assert second["compiled"] == second["added"] == 0
     (stored,) = (pitui_home / "cache").glob("compiled-*.marshal")
     assert oct(stored.stat().st_mode & 0o777) == "0o600"
+    # Nor the regular expressions the libraries compile as they load (pitui/regex_cache.py).
+    assert first["regex_added"] > 20  # textwrap, string, tokenize, json, fractions …
+    assert second["regex_added"] == 0
+    (patterns,) = (pitui_home / "cache").glob("regex-*.marshal")
+    assert oct(patterns.stat().st_mode & 0o777) == "0o600"
 
 
 def test_session_context_loads_no_tui_provider_tree_view_or_check(tmp_path: Path) -> None:
