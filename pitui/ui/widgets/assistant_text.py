@@ -39,10 +39,16 @@ class _LiveTail(Static):
         self._source = source
 
     def show(self, source: str) -> None:
-        """Draw ``source`` on the next frame."""
+        """Draw ``source`` on the next frame; lay the screen out again only if the tail's
+        height changes (most tokens end on the line that is there: a layout of the whole
+        screen would place every widget again for nothing)."""
         if source != self._source:
             self._source = source
-            self.refresh(layout=True)
+            width, height = self.content_size
+            # What Textual's layout would find (Widget.get_content_height), cached on the
+            # content for the layout or the drawing that follows.
+            same = width > 0 and self._content().get_height(self.styles, width) == height
+            self.refresh(layout=not same)
 
     def _content(self) -> Content:
         if self._drawn is None or self._drawn[0] != self._source:
