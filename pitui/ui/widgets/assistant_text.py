@@ -11,7 +11,7 @@ hundreds, all laid out again on every frame).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -22,6 +22,9 @@ from pitui.core.sanitize import inert
 from pitui.ui import md_render
 from pitui.ui.view.state import AssistantItem
 from pitui.ui.widgets.search_marks import SearchMarks, highlight
+
+if TYPE_CHECKING:
+    from textual.css.styles import RulesMap
 
 
 class _LiveTail(Static):
@@ -47,7 +50,8 @@ class _LiveTail(Static):
             width, height = self.content_size
             # What Textual's layout would find (Widget.get_content_height), cached on the
             # content for the layout or the drawing that follows.
-            same = width > 0 and self._content().get_height(self.styles, width) == height
+            rules = cast("RulesMap", self.styles)  # as Textual passes them (a mapping of rules)
+            same = width > 0 and self._content().get_height(rules, width) == height
             self.refresh(layout=not same)
 
     def _content(self) -> Content:
