@@ -201,6 +201,9 @@ class BenchApp(PituiApp):
     batches = 0
 
     async def on_agent_event_batch(self, message: AgentEventBatch) -> None:
+        # Textual calls the handler of every class in the MRO: without this, the app's
+        # own would run again after the super() call, and every batch be applied twice.
+        message.prevent_default()
         await super().on_agent_event_batch(message)
         self.batches += len(message.events)
 

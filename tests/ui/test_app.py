@@ -212,3 +212,38 @@ async def test_switch_theme() -> None:
         assert app.query_one("#composer").styles.background != dark_bg
         assert app.theme_variables["pi-toolSuccessBg"] == "#e8f0e8"
         assert not app.switch_theme("nope") and app.theme == "pi-light"
+
+
+async def test_a_token_on_the_same_line_repaints_the_tail_without_a_layout() -> None:
+    """Most tokens end on the line already there: the tail is drawn again, but the screen
+    is not laid out (a layout places every widget of the screen again); a token that
+    starts a new line lays it out, and the tail grows."""
+    from typing import Any
+
+    from pitui.ui.widgets.assistant_text import _LiveTail
+
+    source = FeedSource()
+    app = make_app(source)
+    s = Script().start().user("hi").assistant().text("alpha ", "beta ", "\n\ngamma", end=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        source.emit(s.events[:-2])
+        await settle(pilot)
+        tail = app.query_one(_LiveTail)
+        height = tail.size.height
+        layouts: list[object] = []
+        screen: Any = app.screen
+        laid_out = screen._refresh_layout
+
+        def counted(*args: object, **kwargs: object) -> None:
+            layouts.append(args)
+            laid_out(*args, **kwargs)
+
+        screen._refresh_layout = counted
+        source.emit(s.events[-2:-1])
+        await settle(pilot)
+        assert tail.render_line(0).text.startswith("alpha beta")
+        assert tail.size.height == height and layouts == []
+        source.emit(s.events[-1:])
+        await settle(pilot)
+        assert tail.size.height == height + 2 and layouts
+        assert tail.render_line(height + 1).text.startswith("gamma")

@@ -74,3 +74,31 @@ async def test_typing_with_a_pane_focused_goes_to_the_composer(pane: str) -> Non
         composer = app.query_one(Composer)
         assert composer.text == "fix the por!"
         assert app.focused is composer
+
+
+async def test_keys_do_not_query_the_screen_for_the_suggestion_list() -> None:
+    """The autocomplete list is looked up once, not on every key and every change (a
+    query walks the whole screen: with a long conversation mounted, the echo waits)."""
+    from pitui.ui.widgets.suggestions import SuggestionList
+
+    source = FeedSource()
+    app = make_app(source)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_subscribed(pilot, source)
+        burst(app, "a")
+        await pilot.pause()
+        screen = app.screen
+        queried: list[object] = []
+        query = screen.query
+
+        def counted(selector: object = None) -> object:
+            queried.append(selector)
+            return query(selector)  # type: ignore[call-overload]
+
+        screen.query = counted  # type: ignore[assignment,method-assign]
+        burst(app, "b", "c", "/")
+        for _ in range(3):
+            await pilot.pause()
+        composer = app.query_one(Composer)
+        assert composer.text == "abc/"
+        assert SuggestionList not in queried

@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
+from pitui.ui.live.gc_pacing import RunCollection
 from pitui.ui.view.chat_state import ChatState
 from pitui.ui.view.session_info import SessionInfo
 from pitui.ui.widgets.branch_tree import PANE_HINTS, BranchesPane, BranchTree
@@ -80,6 +81,8 @@ class MainScreen(Screen[None]):
         listing: list[str] | None = None,
     ) -> None:
         super().__init__()
+        self.run_collection = RunCollection()
+        """The cyclic collector, paced while the agent runs (see its module)."""
         self.listing: list[str] = listing or []
         """The start-up listing's lines on screen (none: not shown)."""
         self._listing_dismissed = False
@@ -210,6 +213,7 @@ class MainScreen(Screen[None]):
     ) -> None:
         """Update only the widgets of the ``changed`` items (and the lines whose state
         changed)."""
+        self.run_collection.follow(state.busy)
         if changed:
             await self.conversation.sync(state, changed)
             await self.tools.sync(state, changed)
@@ -218,6 +222,9 @@ class MainScreen(Screen[None]):
             self.query_one("#queue", QueueView).show(*queue)
         if previous is None or state.activity != previous.activity:
             self.query_one("#activity", ActivityLine).show(state.activity)
+
+    def on_unmount(self) -> None:
+        self.run_collection.follow(False)  # an app closed mid-run leaves nothing frozen
 
     @property
     def branches(self) -> BranchesPane:

@@ -11,7 +11,7 @@ hundreds, all laid out again on every frame).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -22,6 +22,9 @@ from pitui.core.sanitize import inert
 from pitui.ui import md_render
 from pitui.ui.view.state import AssistantItem
 from pitui.ui.widgets.search_marks import SearchMarks, highlight
+
+if TYPE_CHECKING:
+    from textual.css.styles import RulesMap
 
 
 class _LiveTail(Static):
@@ -39,10 +42,17 @@ class _LiveTail(Static):
         self._source = source
 
     def show(self, source: str) -> None:
-        """Draw ``source`` on the next frame."""
+        """Draw ``source`` on the next frame; lay the screen out again only if the tail's
+        height changes (most tokens end on the line that is there: a layout of the whole
+        screen would place every widget again for nothing)."""
         if source != self._source:
             self._source = source
-            self.refresh(layout=True)
+            width, height = self.content_size
+            # What Textual's layout would find (Widget.get_content_height), cached on the
+            # content for the layout or the drawing that follows.
+            rules = cast("RulesMap", self.styles)  # as Textual passes them (a mapping of rules)
+            same = width > 0 and self._content().get_height(rules, width) == height
+            self.refresh(layout=not same)
 
     def _content(self) -> Content:
         if self._drawn is None or self._drawn[0] != self._source:

@@ -101,6 +101,8 @@ class Composer(TextArea):
         gate, in order, and reach what the command opens."""
         self._suggested_for: tuple[str, tuple[int, int]] | None = None
         """The text and cursor the suggestion list was last built for."""
+        self._suggestions: SuggestionList | None = None
+        """The autocomplete list, once found (:meth:`_suggestion_list`)."""
 
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
@@ -296,11 +298,17 @@ class Composer(TextArea):
             suggestions.show(items)
 
     def _suggestion_list(self) -> SuggestionList | None:
-        """The screen's autocomplete list; None until it is mounted (after the first frame)."""
+        """The screen's autocomplete list; None until it is mounted (after the first frame).
+
+        Looked up once, then kept: every key and every change asks for it, and a query
+        walks the whole screen (~2 ms a key with a long conversation mounted)."""
         from pitui.ui.widgets.suggestions import SuggestionList
 
-        found = self.screen.query(SuggestionList)
-        return found.first() if found else None
+        kept = self._suggestions
+        if kept is not None and kept.is_attached and kept.screen is self.screen:
+            return kept
+        kept = self._suggestions = next(iter(self.screen.query(SuggestionList)), None)
+        return kept
 
     def _complete_key(self, key: str) -> bool:
         """↑/↓ move, Tab completes, Enter completes and sends, Esc closes the list.
