@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from textual import events
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from pitui.agent.events import AgentEvent
 from pitui.ui.app import PituiApp
@@ -79,8 +80,12 @@ async def settle(pilot: Pilot[None]) -> None:
 
 
 def freeze(app: PituiApp) -> None:
-    """Make the screen deterministic for snapshots (no cursor blink)."""
+    """Make the screen deterministic for snapshots (no cursor blink): the composer, and
+    every field on the screen now (a find bar opened by the keys; call it again after them,
+    or a loaded machine may capture the field's cursor in its off phase)."""
     app.query_one(Composer).cursor_blink = False
+    for field in app.screen.query(Input):
+        field.cursor_blink = False
 
 
 _KEY_NAMES = {" ": "space", ",": "comma", ".": "full_stop", "/": "slash", "!": "exclamation_mark"}

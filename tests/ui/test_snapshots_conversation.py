@@ -36,6 +36,7 @@ def _fed(keys: tuple[str, ...]) -> tuple[Any, Callable[[Pilot[Any]], Any]]:
         source.emit(demo_conversation())
         await settle(pilot)
         await pilot.press(*keys)
+        freeze(app)
         await settle(pilot)
 
     return app, run_before
