@@ -112,7 +112,8 @@ async def test_deny_with_reason_reaches_the_model(
 
 async def test_abort_mid_stream(project: Path, replay_server: ReplayServer) -> None:
     long_text = "word " * 400
-    _queue(replay_server, {"text": long_text}, chunk_size=4000, delay_s=0.1)
+    # ~4 s of stream (38 KB in 1 KB chunks): Esc lands mid-stream even at load ~10.
+    _queue(replay_server, {"text": long_text}, chunk_size=1000, delay_s=0.1)
     app = launch(project, *MODEL, "--no-session")
     async with app.run_test(size=(100, 30)) as pilot:
         await started(pilot)
