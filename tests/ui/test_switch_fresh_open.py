@@ -24,6 +24,7 @@ from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.ui.app import PituiApp
 from pitui.ui.live.session import LiveSession
 from pitui.ui.theme import discover_themes
+from pitui.ui.widgets.composer import Composer
 from pitui.ui.widgets.conversation import ItemPane
 from tests.ui.command_support import make_registry, running, settle, submit, wait_until
 from tests.ui.test_branches import tree, user_entries
@@ -102,6 +103,7 @@ async def _fresh_view(
     try:
         async with fresh.run_test(size=(120, 36)) as pilot:
             await fresh.attach_session(LiveSession(reopened))
+            fresh.query_one(Composer).cursor_blink = False  # as in the switched app
             await settle(pilot)
             return _view(fresh)
     finally:
@@ -135,6 +137,7 @@ async def test_the_screen_after_a_switch_is_a_fresh_open_of_that_leaf(tmp_path: 
     )
     session = await create_agent_session(options)
     async with running(session, *SHARED, *LONGER) as (app, pilot):
+        app.query_one(Composer).cursor_blink = False  # the cursor drawn, whatever the clock
         await session.navigate(user_entries(session)[3].id)  # at "second prompt"'s reply
         for prompt in SHORTER:
             await submit(pilot, prompt)
