@@ -123,7 +123,7 @@ async def until_shown(app: Any, session: Any, leaf: str | None, chat: Any) -> No
     """Until a move away from ``leaf`` is on screen: the leaf moved, the view that showed
     ``chat`` was rebuilt (and no rebuild is under way), the move's workers are done, and
     the next frame is drawn."""
-    deadline = time.perf_counter() + 30
+    deadline = time.perf_counter() + 600  # under callgrind a move takes minutes
     while session.store.get_leaf_id() == leaf or app.chat is chat or app._rebuilding.locked():
         if time.perf_counter() > deadline:
             raise TimeoutError("the move never showed")

@@ -15,11 +15,9 @@ from pitui.core.agent_session import AgentSession
 from pitui.core.session.entries import BranchSummaryEntry, LabelEntry, MessageEntry
 from pitui.core.session_setup import SessionOptions, create_agent_session
 from pitui.ui.app import PituiApp
-from pitui.ui.live.session import LiveSession
 from pitui.ui.screens.fork import ForkPicker
 from pitui.ui.screens.label import LabelEditor
 from pitui.ui.screens.navigate import SummaryChooser
-from pitui.ui.theme import discover_themes
 from pitui.ui.view.state import ProgressItem, UserItem
 from pitui.ui.widgets.branch_tree import BranchTree
 from pitui.ui.widgets.composer import Composer
@@ -458,58 +456,6 @@ async def test_a_resumed_path_gives_its_lines_up_and_still_reads_them(tmp_path: 
         assert {p for p in range(len(table)) if table.raws[p] == b""} > given_up
         assert any("second prompt" in line for line in row_lines(app))
     await resumed.close()
-
-
-def _screen_text(app: PituiApp) -> list[str]:
-    """Every cell of the screen as drawn: characters and styles, line by line."""
-    strips = app.screen._compositor.render_strips()
-    return ["".join(f"{s.text}\x00{s.style}" for s in strip) for strip in strips]
-
-
-async def test_the_screen_after_a_switch_is_a_fresh_open_of_that_leaf(tmp_path: Path) -> None:
-    """Alt+← moves the tree and the view in place (the rows above the branch point and the
-    shared items' widgets are kept): what the screen shows then (conversation, Tools pane,
-    tree cursor and marks, ‹ i/n ›, status) is what opening the session at that leaf shows,
-    cell by cell; and the model's context is that leaf's."""
-    session = await make_session(tmp_path)
-    prompts = ("first prompt", "read README.md", "second prompt", "third prompt")
-    async with running(session, *prompts) as (app, pilot):
-        switched_to = session.store.get_leaf_id()  # the end of "third prompt"
-        await session.navigate(user_entries(session)[2].id)
-        await submit(pilot, "changed prompt")
-        await settle(pilot)
-        other = tree(app).state
-        assert other is not None
-        first_widget = app.main.conversation.widget_for(app.chat.items[0].id)
-        tree(app).refresh()  # every row drawn (a focus change let the old lines go)
-        await pilot.pause()
-        drawn = tree(app).rendered_rows
-        await pilot.press("alt+left")
-        await wait_until(pilot, lambda: session.store.get_leaf_id() == switched_to, "the switch")
-        await settle(pilot)
-        assert tree(app).state is other  # moved in place, not a new tree
-        assert app.main.conversation.widget_for(app.chat.items[0].id) is first_widget
-        assert tree(app).rendered_rows - drawn <= 7  # the rows below the branch point
-        after_switch = _screen_text(app)
-        context = [m.to_json_dict() for m in session.messages]
-    path = session.session_file
-    await session.close()
-    assert path is not None
-    options = SessionOptions(
-        cwd=tmp_path, model="demo/demo", session_file=path, registry=session.registry
-    )
-    reopened = await create_agent_session(options)
-    assert reopened.store.get_leaf_id() != switched_to  # the file ends on the other branch
-    assert switched_to is not None
-    reopened.store.branch(switched_to)
-    reopened.rebuild_from_session()
-    assert [m.to_json_dict() for m in reopened.messages] == context
-    fresh = PituiApp(themes=discover_themes([]))  # attached as a launch attaches it
-    async with fresh.run_test(size=(120, 36)) as pilot:
-        await fresh.attach_session(LiveSession(reopened))
-        await settle(pilot)
-        assert _screen_text(fresh) == after_switch
-    await reopened.close()
 
 
 async def test_alt_arrows_switch_both_ways_at_a_branch_under_a_tool_result(

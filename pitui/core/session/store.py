@@ -59,6 +59,8 @@ class SessionStore(AppendMixin):
         self.report = LoadReport()
         """Problems found when the file was opened."""
         self._table = EntryTable()
+        self._named: tuple[EntryTable, int, str | None] = (self._table, 0, None)
+        """(table, entries read, the name they give) for :meth:`get_session_name`."""
         self._labels: dict[str, str] = {}
         self._leaf: str | None = None
         self._has_assistant = False
@@ -276,14 +278,23 @@ class SessionStore(AppendMixin):
         return dict(self._labels)
 
     def get_session_name(self) -> str | None:
-        """Name from the latest ``session_info`` with a non-empty name."""
+        """Name from the latest ``session_info`` with a non-empty name. Entries are only
+        ever appended, so a call reads only those added since the last one (the status
+        bar asks several times per switch; a 10,000-entry file without a name was a scan
+        of every entry each time)."""
         table = self._table
-        for position in range(len(table) - 1, -1, -1):
-            if table.types[position] == "session_info":
-                name = table.raw(position).get("name")
-                if isinstance(name, str) and name:
-                    return name
-        return None
+        named, read, name = self._named
+        if named is not table:
+            read, name = 0, None
+        types = table.types
+        for position in range(len(table) - 1, read - 1, -1):
+            if types[position] == "session_info":
+                found = table.raw(position).get("name")
+                if isinstance(found, str) and found:
+                    name = found
+                    break
+        self._named = (table, len(table), name)
+        return name
 
     def damage_notice(self) -> str | None:
         """One line on what opening the file skipped or cut (None for a sound file)."""

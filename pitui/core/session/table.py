@@ -149,6 +149,7 @@ class EntryTable:
     """Entries in file order. ``parents`` holds effective parents (broken links cut)."""
 
     __slots__ = (
+        "_path_memo",
         "_ppos",
         "_typed",
         "ids",
@@ -177,6 +178,8 @@ class EntryTable:
         """position → validation error, for entries that did not fit their type's model."""
         self._typed: list[SessionEntry | None] = []
         self._ppos: list[int] | None = None
+        self._path_memo: tuple[list[int], int, list[int]] | None = None
+        """(parent positions, leaf, its path): the last :meth:`path_positions`."""
         self.source: LineSource | None = None
         """Where given-up lines are read again (None: every line is in ``raws``)."""
         self.line_sizes: array[int] | None = None
@@ -419,6 +422,12 @@ class EntryTable:
         cycle ends the path where it would repeat.
         """
         ppos = self.parent_positions()
+        memo = self._path_memo
+        # A switch asks for the same path several times (context, tree, marks, stats).
+        # Appends leave every existing entry's path as it was; a parent replaced makes
+        # new parent positions (so the memo no longer matches).
+        if memo is not None and memo[0] is ppos and memo[1] == leaf:
+            return list(memo[2])
         path: list[int] = []
         append = path.append
         current = leaf
@@ -432,7 +441,8 @@ class EntryTable:
         else:  # more steps than entries: a cycle; keep the first visit of each entry
             path = list(dict.fromkeys(path))
         path.reverse()
-        return path
+        self._path_memo = (ppos, leaf, path)
+        return list(path)
 
     def assistant_model(self, position: int) -> tuple[str, str] | None:
         """(provider, model) of an assistant message entry."""

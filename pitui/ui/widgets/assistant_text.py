@@ -21,6 +21,7 @@ from textual.widgets import Static
 from pitui.core.sanitize import inert
 from pitui.ui import md_render
 from pitui.ui.view.state import AssistantItem
+from pitui.ui.widgets.base import PANE_MARKS
 from pitui.ui.widgets.search_marks import SearchMarks, highlight
 
 if TYPE_CHECKING:
@@ -120,6 +121,21 @@ class AssistantMarkdown(Vertical):
             while self.streaming and self._freeze_ready():
                 await self.mount(self._freeze(), before=self._live)
             self._draw_live()
+
+    async def rebind(self, item: AssistantItem) -> None:
+        """Show another reply, as ``AssistantMarkdown(item)`` would: drawn from scratch (a
+        reply streamed here has frozen parts a fresh widget would not have), no marks."""
+        self.item_id = item.id
+        self.remove_class(*PANE_MARKS)
+        self.set_search(None)
+        self._raw = item.text
+        self._shown = inert(item.text)
+        await self._reset()
+        self.streaming = item.streaming
+        self.set_class(item.streaming, "-streaming")
+        while self.streaming and self._freeze_ready():
+            await self.mount(self._freeze(), before=self._live)
+        self._draw_live()
 
     def set_search(self, marks: SearchMarks | None) -> None:
         """Highlight the search's matches across the parts (None: none)."""

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from textual.content import Content
 from textual.message import Message
+from textual.visual import VisualType
 from textual.widgets import Static
 
 from pitui.ui.widgets.search_marks import SearchMarks, highlight
@@ -35,6 +36,10 @@ class ItemWidget(Protocol):
     async def update_item(self, item: Any) -> None:
         """Show the new version of the item."""
 
+    async def rebind(self, item: Any) -> None:
+        """Show another item of the same kind, as a widget made for it would (a resync
+        reuses the widgets of a tail it replaces: :mod:`~pitui.ui.widgets.item_resync`)."""
+
     def set_search(self, marks: SearchMarks | None) -> None:
         """Highlight the search's matches (None: none)."""
 
@@ -51,13 +56,18 @@ class ItemStatic(Static):
     FOLDABLE: ClassVar[bool] = False
 
     def __init__(self, item: ChatItem) -> None:
-        super().__init__(classes=self.classes_for(item))
         self.item_id = item.id
         self.item: ChatItem = item
         self._marks: SearchMarks | None = None
         self._content = self.render_item(item)
         self._highlighted = 0  # matches highlighted in what is shown
-        self.update(self._content)
+        # Given to Static, not update()d: an update before the widget is mounted asks for
+        # a layout of its own, a frame after the one that lays the new widget out.
+        super().__init__(self.visual_of(self._content), classes=self.classes_for(item))
+
+    def visual_of(self, content: Content) -> VisualType:
+        """What is drawn for ``content`` (the notice line wraps long paths)."""
+        return content
 
     def classes_for(self, item: ChatItem) -> str:
         """CSS classes that depend on the item's state."""
@@ -75,6 +85,17 @@ class ItemStatic(Static):
         self._content = self.render_item(item)
         shown, self._highlighted = highlight(self._content, self._marks)
         self.update(shown)
+
+    async def rebind(self, item: Any) -> None:
+        """Show another item of the same kind, as ``type(self)(item)`` would: its id, its
+        classes (the pane's marks dropped: the pane decorates it again), no search marks."""
+        self.item_id = item.id
+        self.item = item
+        self._marks = None
+        self._highlighted = 0
+        self.set_classes(self.classes_for(item))
+        self._content = self.render_item(item)
+        self.update(self._content)
 
     def set_search(self, marks: SearchMarks | None) -> None:
         """Highlight the search's matches (None: none). Only the styles change, so the

@@ -32,6 +32,9 @@ class NoticeLine(ItemStatic):
     def render_item(self, item: NoticeItem) -> Content:
         return Content(inert(item.text))
 
+    def visual_of(self, content: Content) -> VisualType:
+        return PathWrapped(content)
+
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
-        shown = PathWrapped(content) if isinstance(content, Content) else content
+        shown = self.visual_of(content) if isinstance(content, Content) else content
         super().update(shown, layout=layout)

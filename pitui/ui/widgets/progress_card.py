@@ -52,6 +52,18 @@ class ProgressCard(ItemStatic):
         await super().update_item(item)
         self._show_or_hide()
 
+    async def rebind(self, item: Any) -> None:
+        """Another operation's card, timed from its own start."""
+        self._since = item.started if item.started is not None else type(self).clock()
+        await super().rebind(item)
+        self._show_or_hide()
+        running = self._in_progress
+        if running and self._timer is None:
+            self._timer = self.set_interval(self.TICK_SECONDS, self._tick)
+        elif not running and self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
     def _show_or_hide(self) -> None:
         item = self.item
         self.display = not (isinstance(item, ProgressItem) and item.outcome == "")

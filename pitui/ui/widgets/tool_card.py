@@ -19,7 +19,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from pitui.ui.view.state import ToolCardItem, ToolState
-from pitui.ui.widgets.base import ToggleRequested
+from pitui.ui.widgets.base import PANE_MARKS, ToggleRequested
 from pitui.ui.widgets.messages import GLYPH_STYLES, GLYPHS
 from pitui.ui.widgets.tool_renderers import renderer_for
 
@@ -64,6 +64,18 @@ class ToolCard(Static):
     async def update_item(self, item: ToolCardItem) -> None:
         """Show the card's new state (called only when this card changed)."""
         self.item = item
+        self._render_item()
+
+    async def rebind(self, item: ToolCardItem) -> None:
+        """Show another call, as ``ToolCard(item)`` would once mounted (not picked, no
+        preview of the old call's diff)."""
+        self.item_id = item.id
+        self.item = item
+        self.remove_class(*PANE_MARKS)
+        self._frame = 0
+        self._body = None
+        self._preview = None
+        self._preview_args = None
         self._render_item()
 
     def _render_item(self) -> None:
