@@ -25,15 +25,15 @@ import functools
 import importlib
 import inspect
 import os
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
+
+from callgrind_count import instructions
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -169,23 +169,8 @@ async def _quiet(app: Any) -> None:
 
 
 def _instructions(tree: Path, runs: int) -> int:
-    out = Path(tempfile.mkdtemp()) / "callgrind.out"
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(tree),
-        "PYTHONHASHSEED": "0",
-        "PITUI_DEMO_PACE_MS": "0",
-    }
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    command = [
-        "setarch", "-R", "valgrind", "--tool=callgrind", "--dump-instr=no",
-        f"--callgrind-out-file={out}", sys.executable, __file__, "--runs", str(runs), "--quiet",
-    ]  # fmt: skip
-    done = subprocess.run(command, env=env, cwd=tree, capture_output=True, text=True, check=False)
-    match = re.search(r"Collected : (\d+)", done.stderr)
-    if done.returncode != 0 or match is None:
-        raise SystemExit(f"callgrind failed:\n{done.stderr[-2000:]}")
-    return int(match.group(1))
+    pace = {"PITUI_DEMO_PACE_MS": "0"}
+    return instructions(tree, __file__, "--runs", str(runs), "--quiet", extra_env=pace)
 
 
 def main() -> int:

@@ -25,15 +25,13 @@ import asyncio
 import compileall
 import cProfile
 import gc
-import os
-import re
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from callgrind_count import instructions
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -138,19 +136,10 @@ async def _run(history_size: int, frames: int, per_frame: int, profile: str | No
 
 
 def _instructions(tree: Path, options: argparse.Namespace, frames: int) -> int:
-    out = Path(tempfile.mkdtemp()) / "callgrind.out"
-    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    command = [
-        "setarch", "-R", "valgrind", "--tool=callgrind", "--dump-instr=no",
-        f"--callgrind-out-file={out}", sys.executable, __file__, "--frames", str(frames),
+    return instructions(
+        tree, __file__, "--frames", str(frames),
         "--history", str(options.history), "--per-frame", str(options.per_frame),
-    ]  # fmt: skip
-    done = subprocess.run(command, env=env, cwd=tree, capture_output=True, text=True, check=False)
-    match = re.search(r"Collected : (\d+)", done.stderr)
-    if done.returncode != 0 or match is None:
-        raise SystemExit(f"callgrind failed:\n{done.stderr[-2000:]}")
-    return int(match.group(1))
+    )  # fmt: skip
 
 
 def main() -> int:
