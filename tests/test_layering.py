@@ -417,6 +417,7 @@ UI_RANKS: tuple[tuple[str, int], ...] = (
     ("pitui.ui.theme", 1),
     ("pitui.ui.css_cache", 1),
     ("pitui.ui.subclassing", 1),
+    ("pitui.ui.strip_caches", 1),
     ("pitui.ui.md_render", 1),
     ("pitui.ui.approval_preview", 1),
     ("pitui.ui.screens", 2),
