@@ -46,13 +46,17 @@ class PathBranch:
 
 
 def path_branches(
-    table: EntryTable, path: Sequence[int], siblings: Callable[[int], Sequence[int]]
+    table: EntryTable,
+    path: Sequence[int],
+    siblings: Callable[[int], Sequence[int]],
+    starts: Sequence[int],
 ) -> list[PathBranch]:
     """Every branch point of ``path`` (positions, root first), root first.
 
-    ``siblings(position)`` is the position's parent's children (the roots for a root).
+    ``siblings(position)`` is the position's parent's children (the roots for a root);
+    ``starts`` the indexes of ``path`` whose entry has siblings, ascending (asked of the
+    tree at once: a 10,000-entry path has a few dozen).
     """
-    starts = [k for k, position in enumerate(path) if len(siblings(position)) > 1]
     found = []
     for number, k in enumerate(starts):
         position = path[k]

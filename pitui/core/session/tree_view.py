@@ -400,7 +400,11 @@ class TreeView:
         leaf = self.table.index.get(self.leaf_id) if self.leaf_id is not None else None
         if leaf is None:
             return []
-        return path_branches(self.table, self.table.path_positions(leaf), self._siblings)
+        path = self.table.path_positions(leaf)
+        starts = self._children.forks_on(path)
+        if path and len(self._siblings(path[0])) > 1:  # several roots
+            starts.insert(0, 0)
+        return path_branches(self.table, path, self._siblings, starts)
 
     def branch_switches(self) -> list[tuple[str, int, int]]:
         """``(entry id, i, n)`` for each user message of the active path, root first (see

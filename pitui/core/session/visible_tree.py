@@ -103,6 +103,13 @@ class Children:
         """Whether the entry has a child."""
         return self._first[position] >= 0
 
+    def forks_on(self, path: Sequence[int]) -> list[int]:
+        """The indexes ``k >= 1`` of ``path`` (a chain, root first: ``path[k - 1]`` is
+        ``path[k]``'s parent) whose entry has siblings: its parent's first child has a
+        next one. No tuple of children per step (a switch asks twice, on the whole path)."""
+        first, after = self._first, self._next
+        return [k for k in range(1, len(path)) if after[first[path[k - 1]]] >= 0]
+
     def depth_first(self, roots: Sequence[int], first: PositionSet) -> list[int]:
         """Every entry under ``roots`` in depth-first order, parents first; of several
         children those in ``first`` come first (else file order, as stored)."""
