@@ -16,6 +16,15 @@ and nobody else may write it, for this exact interpreter (else ignored); written
 atomically) at exit, only if it lacked a pattern this process compiled. Only patterns
 compiled while a module is imported are added (:func:`in_import`): what is compiled later
 can come from what someone typed, and is compiled as without the file.
+
+A first start has no file yet: it compiled every one of those patterns (~90 M
+instructions of a first screen, 9 %). So the package ships a seed (``regex_seed.marshal``
+beside this module, written with the other seeds by ``python -m pitui.ui.css_seed_build``:
+what a first start with no key compiles until it is ready for keys). Its code is what this
+module would store, and used on the same terms: only for the exact interpreter that wrote
+it (``re``'s compiler and the Unicode tables its case folding reads change between
+releases; ``_sre.MAGIC`` alone would not say so), unless anyone may write it; a pattern it
+lacks (another library version) is simply compiled, and the engine checks the rest.
 """
 
 from __future__ import annotations
@@ -36,12 +45,15 @@ _parser: Any = importlib.import_module("re._parser")
 _DEBUG: int = getattr(_compiler, "SRE_FLAG_DEBUG", 128)
 
 FORMAT = 1
+SEED_FILE = Path(__file__).with_name("regex_seed.marshal")
 _LAZY_PATTERNS = "pitui.lazy_pattern"
 MAX_ENTRIES = 2000
 """Entries kept when the file is rewritten: those used by this process, then older ones."""
 
 _Key = tuple[str | bytes, int]
 """(pattern, flags) as ``re`` passes them to its compiler"""
+Entries = dict[_Key, bytes]
+"""A file's entries: each pattern's engine arguments, marshalled on their own"""
 _Args = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
 """``_sre.compile``'s arguments after the pattern: flags, code, groups - 1, the two indexes"""
 
@@ -55,16 +67,22 @@ class RegexCache:
         stored: dict[_Key, bytes],
         original: Callable[..., Any],
         keep_new: Callable[[], bool] | None = None,
+        seed: Path | None = None,
     ) -> None:
         self.path = path
         self._stored = stored
         """The file's entries, each marshalled on its own: only the used ones are read."""
+        self.seed_path = seed
+        self._seed: dict[_Key, bytes] | None = None
+        """The shipped seed's entries, read on the first pattern the file lacks."""
         self._used: dict[_Key, _Args] = {}
         self._original = original
         self._keep_new = keep_new or in_import
         """Whether a pattern the file lacks is added to it (see :func:`in_import`)."""
         self.added = 0
         """Patterns the file lacked: it is rewritten at exit."""
+        self.compiled = 0
+        """Patterns this process compiled for the file (none when the seed had them all)."""
 
     def compile(self, pattern: Any, flags: int = 0) -> Any:
         """``re._compiler.compile`` for a ``str`` or ``bytes`` pattern and ``int`` flags."""
@@ -75,12 +93,16 @@ class RegexCache:
         if args is None:
             args = _args_of(self._stored.pop(key, None))
         if args is not None:
-            try:
-                compiled = _sre.compile(pattern, *args)
-            except Exception:  # code the engine rejects (a damaged entry): compile anew
-                compiled = None
+            compiled = _checked(pattern, args)
             if compiled is not None:
                 self._used[key] = args
+                return compiled
+        args = self._seeded(key)
+        if args is not None:
+            compiled = _checked(pattern, args)
+            if compiled is not None:  # a package's own pattern: the file keeps it too
+                self._used[key] = args
+                self.added += 1
                 return compiled
         if not self._keep_new():
             return self._original(pattern, flags)
@@ -90,7 +112,13 @@ class RegexCache:
             return self._original(pattern, flags)
         self._used[key] = args
         self.added += 1
+        self.compiled += 1
         return _sre.compile(pattern, *args)
+
+    def _seeded(self, key: _Key) -> _Args | None:
+        if self._seed is None:
+            self._seed = read_seed(self.seed_path) if self.seed_path is not None else {}
+        return _args_of(self._seed.pop(key, None))
 
     def save(self) -> None:
         """Write the file if this process compiled a pattern it lacked (errors ignored)."""
@@ -147,6 +175,15 @@ def _engine_args(pattern: str | bytes, flags: int) -> _Args:
     return (int(flags | state.flags), code, state.groups - 1, groupindex, tuple(indexgroup))
 
 
+def _checked(pattern: str | bytes, args: _Args) -> Any:
+    """The pattern built from stored ``args`` (None: code the engine rejects, a damaged
+    entry; the pattern is compiled anew)."""
+    try:
+        return _sre.compile(pattern, *args)
+    except Exception:
+        return None
+
+
 def _args_of(raw: object) -> _Args | None:
     """A stored entry's arguments (None: none stored, or not of their shape)."""
     if type(raw) is not bytes:
@@ -177,8 +214,11 @@ def read_entries(path: Path) -> dict[_Key, bytes]:
     from pitui.private_files import read_own_file
 
     data = read_own_file(path)
-    if data is None:
-        return {}
+    return {} if data is None else _entries_of(data)
+
+
+def _entries_of(data: bytes) -> dict[_Key, bytes]:
+    """The entries of a file's ``data`` if it was written by this interpreter (else none)."""
     try:
         header, entries = marshal.loads(data)
     except Exception:  # damaged or from another interpreter's marshal format
@@ -188,16 +228,38 @@ def read_entries(path: Path) -> dict[_Key, bytes]:
     return entries
 
 
+def read_seed(path: Path = SEED_FILE) -> dict[_Key, bytes]:
+    """The shipped entries (empty when missing, damaged, for another interpreter, or
+    writable by anyone: a group-writable install, umask 002, is as the modules beside it)."""
+    import os
+    import stat
+
+    try:
+        with open(path, "rb") as handle:
+            if stat.S_IMODE(os.fstat(handle.fileno()).st_mode) & 0o002:
+                return {}
+            data = handle.read()
+    except OSError:
+        return {}
+    return _entries_of(data)
+
+
+def seed_bytes(entries: dict[_Key, bytes]) -> bytes:
+    """The seed file for ``entries`` (in a fixed order: str and bytes patterns apart)."""
+    ordered = sorted(entries.items(), key=lambda item: (type(item[0][0]) is bytes, item[0]))
+    return marshal.dumps((_header(), dict(ordered)))
+
+
 _installed: RegexCache | None = None
 
 
-def install(path: Path | None = None) -> RegexCache:
+def install(path: Path | None = None, seed: Path | None = SEED_FILE) -> RegexCache:
     """Route ``re``'s compiling through the cache (once per process) and save it at exit."""
     global _installed
     if _installed is not None:
         return _installed
     path = path or cache_file()
-    cache = RegexCache(path, read_entries(path), _compiler.compile)
+    cache = RegexCache(path, read_entries(path), _compiler.compile, seed=seed)
     _compiler.compile = cache.compile
     atexit.register(cache.save)
     _installed = cache

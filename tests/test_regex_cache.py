@@ -168,3 +168,98 @@ def test_an_re_of_another_shape_is_left_to_itself(monkeypatch: pytest.MonkeyPatc
     cache = _cache()
     assert cache.compile("a(b)c", 0) == _compile("a(b)c", 0)
     assert cache.added == 0
+
+
+def _seed(tmp_path: Path, patterns: list[tuple[str | bytes, int]]) -> Path:
+    """A seed as ``pitui.ui.css_seed_build`` writes it, holding ``patterns``."""
+    builder = _cache(tmp_path / "built.marshal")
+    for pattern, flags in patterns:
+        builder.compile(pattern, flags)
+    builder.save()
+    path = tmp_path / "seed.marshal"
+    path.write_bytes(regex_cache.seed_bytes(read_entries(tmp_path / "built.marshal")))
+    path.chmod(0o644)  # as installed: readable by all, written by its owner
+    return path
+
+
+def test_what_the_file_lacks_comes_from_the_seed_and_is_saved(tmp_path: Path) -> None:
+    seed = _seed(tmp_path, PATTERNS)
+    path = tmp_path / "regex.marshal"
+    cache = RegexCache(path, {}, _compile, keep_new=lambda: True, seed=seed)
+    for pattern, flags in PATTERNS:
+        assert cache.compile(pattern, flags) == _compile(pattern, flags)
+    assert cache.compiled == 0 and cache.added == len(PATTERNS)
+    assert cache.compile("not-(in)-the-seed", 0) == _compile("not-(in)-the-seed", 0)
+    assert cache.compiled == 1  # a pattern the seed lacks (another library) is compiled
+    cache.save()  # the user's own file has them now: a later start reads no seed
+    assert set(read_entries(path)) == {*PATTERNS, ("not-(in)-the-seed", 0)}
+    typed = RegexCache(path, {}, _compile, seed=seed)  # keeps only an import's patterns
+    assert typed.compile(*PATTERNS[0]) == _compile(*PATTERNS[0])  # the package's own: kept
+    assert typed.compiled == 0 and typed.added == 1
+
+
+@pytest.mark.parametrize("damage", ["other interpreter", "damaged", "writable by all", "bad code"])
+def test_a_bad_seed_is_ignored(tmp_path: Path, damage: str) -> None:
+    """A seed for another interpreter, damaged, that anyone may write, or whose code the
+    engine rejects: the pattern is compiled as without it."""
+    path = _seed(tmp_path, PATTERNS[:1])
+    entries = marshal.loads(path.read_bytes())[1]
+    if damage == "other interpreter":
+        path.write_bytes(marshal.dumps(((1, "3.11.0 (other build)", 20221023), entries)))
+    elif damage == "damaged":
+        path.write_bytes(path.read_bytes()[:-9])
+    elif damage == "writable by all":
+        path.chmod(0o646)
+    else:
+        bad = {key: marshal.dumps((32, [99999, 1, 2], 0, {}, (None,))) for key in entries}
+        path.write_bytes(marshal.dumps((_header(), bad)))
+    if damage != "bad code":
+        assert regex_cache.read_seed(path) == {}
+    cache = RegexCache(None, {}, _compile, keep_new=lambda: True, seed=path)
+    assert cache.compile(*PATTERNS[0]) == _compile(*PATTERNS[0])
+    assert cache.compiled == 1
+
+
+def test_a_stale_regex_seed_is_named() -> None:
+    """The seed check (``python -m pitui.ui.css_seed_build --check``) compares patterns and
+    the engine's code for each."""
+    from pitui.ui.css_seed_build import FOREIGN_INTERPRETER, _regex_seed_stale
+
+    def stored(pattern: str) -> bytes:
+        flags, code, groups, groupindex, indexgroup = regex_cache._engine_args(pattern, 0)
+        ints = list(map(int, code))  # as the file keeps it
+        return marshal.dumps((flags, ints, groups, groupindex, indexgroup))
+
+    key = ("a(b)c", 0)
+    code = stored("a(b)c")
+    assert _regex_seed_stale({key: code}, {key: code}) is None
+    assert _regex_seed_stale({}, {key: code}) == FOREIGN_INTERPRETER
+    assert "lacks 1 patterns" in str(_regex_seed_stale({("x", 0): code}, {key: code}))
+    other = stored("a(b)d")
+    assert "other code for 1" in str(_regex_seed_stale({key: other}, {key: code}))
+
+
+def test_a_first_start_compiles_no_pattern_for_its_first_screen(tmp_path: Path) -> None:
+    """A fresh home: the patterns the first screen's modules compile as they load come from
+    the shipped seed (~90 M instructions of a first start with no key)."""
+    if not regex_cache.read_seed():
+        pytest.skip("the regex seed was built by another interpreter")
+    probe = (
+        "from pitui import regex_cache\n"
+        "cache = regex_cache.install()\n"
+        "from pitui.compile_cache import install\n"
+        "install()\n"
+        "import pitui.ui.launch, textual.app\n"
+        "from pitui.ui.view.chat_state import ChatState\n"
+        "from pitui.ui.view.items import notice\n"
+        "notice(ChatState(), 'No API key found', 'warning')\n"  # the demo notice's modules
+        "print(cache.compiled, cache.added)\n"
+    )
+    env = {**os.environ, "PITUI_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    )
+    compiled, added = map(int, done.stdout.split())
+    assert compiled == 0
+    assert added > 40
+    assert regex_cache.SEED_FILE.name == "regex_seed.marshal"

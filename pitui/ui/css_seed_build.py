@@ -1,5 +1,5 @@
 """Writes (or checks) the parsed-CSS seed shipped with the package (pitui/ui/css_cache.py),
-and the compile seed beside it (pitui/compile_cache.py).
+and the compile and regex seeds beside it (pitui/compile_cache.py, pitui/regex_cache.py).
 
 A first start has no CSS cache of its own: without a seed it parses every stylesheet of
 the first screen (~45 M instructions, ~5 % of it). This runs pitui's first start with no
@@ -7,12 +7,15 @@ key (the demo model and its notice, the default theme) headless in a fresh home,
 the app is ready for keys, and keeps what it parsed by seed key: the seed holds exactly
 the sources such a start reads. The same start runs with an empty compile cache: the code
 it compiled (Textual's dataclasses, string annotations) is the compile seed
-(``pitui/compile_seed.marshal``, ~75 M instructions of a first start).
+(``pitui/compile_seed.marshal``, ~75 M instructions of a first start), and so with an empty
+regex cache: the patterns the modules compiled as they loaded are the regex seed
+(``pitui/regex_seed.marshal``, ~90 M).
 
 Run ``python -m pitui.ui.css_seed_build`` after changing a ``.tcss`` file, a widget's
 ``DEFAULT_CSS``, the default theme or the Textual version (``--check`` only says whether
 the committed seeds are stale; tests/ui/test_css_seed.py runs it). The compile seed
-also follows the Python version (its bytecode) and the libraries' dataclasses.
+also follows the Python version (its bytecode) and the libraries' dataclasses, the regex
+seed the exact interpreter and the libraries' patterns.
 """
 
 from __future__ import annotations
@@ -26,12 +29,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pitui import compile_cache
+from pitui import compile_cache, regex_cache
 from pitui.ui.css_cache import SEED_FILE, seed_bytes, textual_sources_digest
 
 COLLECT = """
 import sys
+from pitui import regex_cache
 from pathlib import Path
+regex_cache.install(Path(sys.argv[3]), seed=None)  # first, as pitui.cli installs it
 from pitui.compile_cache import install
 install(Path(sys.argv[2]), seed=None)  # compile everything: what is compiled is kept
 from pitui.cli import build_parser
@@ -69,8 +74,8 @@ def fresh_seed() -> bytes:
     return fresh_seeds()[0]
 
 
-def fresh_seeds() -> tuple[bytes, bytes]:
-    """The CSS seed and the compile seed a first start gives now (in a child process with
+def fresh_seeds() -> tuple[bytes, bytes, bytes]:
+    """The CSS, compile and regex seeds a first start gives now (in a child process with
     a fresh home and no provider keys, as a newcomer's first run)."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -84,8 +89,9 @@ def fresh_seeds() -> tuple[bytes, bytes]:
         env.update(HOME=str(root / "home"), PITUI_HOME=str(root / "home" / ".pitui"))
         env["PYTHONHASHSEED"] = "0"  # the same bytes for the same rules (sets inside)
         out, compiled = root / "seed", root / "compiled.marshal"
+        patterns = root / "home" / "regex.marshal"  # in the home: written 0600, read back
         subprocess.run(
-            [sys.executable, "-c", COLLECT, str(out), str(compiled)],
+            [sys.executable, "-c", COLLECT, str(out), str(compiled), str(patterns)],
             cwd=root / "project",
             env=env,
             check=True,
@@ -93,7 +99,8 @@ def fresh_seeds() -> tuple[bytes, bytes]:
             stdin=subprocess.DEVNULL,
         )
         code = compile_cache.read_entries(compiled)
-        return out.read_bytes(), compile_cache.seed_bytes(code, library_versions())
+        regexes = regex_cache.seed_bytes(regex_cache.read_entries(patterns))
+        return out.read_bytes(), compile_cache.seed_bytes(code, library_versions()), regexes
 
 
 COMPILED_FROM = ("textual", "rich", "typing-extensions", "pydantic", "pydantic-core")
@@ -117,14 +124,17 @@ def library_versions() -> tuple[tuple[str, str], ...]:
 FOREIGN_TEXTUAL = "it was built for another Textual"
 FOREIGN_PYTHON = "the compile seed was built for another Python"
 FOREIGN_LIBRARIES = "the compile seed was built for other versions of its libraries"
+FOREIGN_INTERPRETER = "the regex seed is missing or was built by another interpreter"
 
 
 def stale_reason(
-    committed: Path = SEED_FILE, compiled: Path = compile_cache.SEED_FILE
+    committed: Path = SEED_FILE,
+    compiled: Path = compile_cache.SEED_FILE,
+    patterns: Path = regex_cache.SEED_FILE,
 ) -> str | None:
     """Why the committed seeds do not match what a first start parses and compiles
     (None: they do)."""
-    css, code = fresh_seeds()
+    css, code, regexes = fresh_seeds()
     fresh = pickle.loads(css)  # our own child's output
     try:
         stored = pickle.loads(committed.read_bytes())  # the committed file: ours too
@@ -145,6 +155,20 @@ def stale_reason(
     if fresh_code != set(stored_code):
         new, old = len(fresh_code - set(stored_code)), len(set(stored_code) - fresh_code)
         return f"the compile seed lacks {new} texts a first start compiles, {old} are unused"
+    return _regex_seed_stale(regex_cache.read_seed(patterns), marshal.loads(regexes)[1])
+
+
+def _regex_seed_stale(stored: regex_cache.Entries, fresh: regex_cache.Entries) -> str | None:
+    """Why the committed regex seed is not what a first start compiles: its patterns, and
+    for each the engine's code (decoded: marshal's bytes may differ for equal values)."""
+    if not stored:
+        return FOREIGN_INTERPRETER
+    new, old = len(set(fresh) - set(stored)), len(set(stored) - set(fresh))
+    if new or old:
+        return f"the regex seed lacks {new} patterns a first start compiles, {old} are unused"
+    differ = sum(marshal.loads(stored[key]) != marshal.loads(raw) for key, raw in fresh.items())
+    if differ:
+        return f"the regex seed holds other code for {differ} patterns"
     return None
 
 
@@ -159,7 +183,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print("the CSS and compile seeds are up to date")
         return 0
-    for path, data in zip((SEED_FILE, compile_cache.SEED_FILE), fresh_seeds(), strict=True):
+    files = (SEED_FILE, compile_cache.SEED_FILE, regex_cache.SEED_FILE)
+    for path, data in zip(files, fresh_seeds(), strict=True):
         path.write_bytes(data)
         os.chmod(path, 0o644)
         print(f"wrote {path}")
