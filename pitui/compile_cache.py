@@ -1,21 +1,24 @@
 """Source text the standard library generates, compiled once per machine, not per start.
 
-Two standard modules compile text they write themselves, on every start: ``dataclasses``
+Three standard modules compile text they write themselves, on every start: ``dataclasses``
 writes each dataclass's ``__init__``, ``__repr__``, ``__eq__``… as source and ``exec``s it,
-and ``typing.ForwardRef`` compiles every string annotation. Nearly all of it comes from
+``typing.ForwardRef`` compiles every string annotation, and ``collections.namedtuple``
+``eval``s each named tuple's ``__new__`` (~65 of them, Textual's geometry among them,
+before a first screen: ~10 M instructions). Nearly all of it comes from
 libraries pitui imports: pydantic and annotated_types define ~50 dataclasses, and
 pydantic_core's schema TypedDicts hold ~700 string annotations (~210 distinct). Parsing
 and compiling that text was ~130 M instructions of a ``pitui -p`` turn (14 %), more than
 the turn itself.
 
 The code object a text compiles to depends only on the text, the mode (``exec`` or
-``eval``) and the interpreter, so :func:`install` gives those two modules a ``exec`` and
-a ``compile`` of their own (module globals shadow the builtins; nothing else in the
-process sees them) that look the text up first: in memory (a text seen again in this
-process) and in a file of the pitui home's cache folder that keeps what earlier starts
-compiled. Each is compiled exactly as the builtin would (no inherited ``__future__``
-flags: neither module has any; the interpreter's own optimisation level, part of the
-file's name), so the code, and everything built from it, is the same.
+``eval``) and the interpreter, so :func:`install` gives those modules an ``exec``, a
+``compile`` and an ``eval`` of their own (module globals shadow the builtins; nothing
+else in the process sees them) that look the text up first: in memory (a text seen again
+in this process) and in a file of the pitui home's cache folder that keeps what earlier
+starts compiled. Each is compiled exactly as the builtin would (no inherited
+``__future__`` flags: none of the three modules has any; the interpreter's own
+optimisation level, part of the file's name), so the code, and everything built from it,
+is the same.
 
 The file holds code, like a ``.pyc``: it is read only when it is the user's own and
 nobody else may write it (else, or when it is damaged or from another interpreter, it is
@@ -48,6 +51,7 @@ ones up to this many (library upgrades leave texts behind that no start asks for
 
 _builtin_compile = builtins.compile
 _builtin_exec = builtins.exec
+_builtin_eval = builtins.eval
 
 _Key = tuple[str, str]
 """(mode, source text)"""
@@ -104,6 +108,17 @@ class CompileCache:
         if type(source) is str:
             source = self.code(source, "exec")
         _builtin_exec(source, globals, locals)
+
+    def eval_(self, source: Any, globals: Any = None, locals: Any = None, /) -> Any:
+        """``eval`` for :mod:`collections` (each named tuple's ``__new__``, a lambda's
+        source). Text ``eval`` itself would treat otherwise (leading blanks, which it
+        strips) and a call without globals (it reads the caller's) go to it unchanged."""
+        if type(source) is str and globals is not None and source[:1] not in (" ", "\t"):
+            source = self.code(source, "eval")
+        elif globals is None:
+            caller = sys._getframe(1)
+            globals, locals = caller.f_globals, caller.f_locals if locals is None else locals
+        return _builtin_eval(source, globals, locals)
 
     def compile_(
         self,
@@ -237,6 +252,7 @@ def install(path: Path | None = None, seed: Path | None = SEED_FILE) -> CompileC
     global _installed
     if _installed is not None:
         return _installed
+    import collections
     import dataclasses
     import typing
 
@@ -244,6 +260,7 @@ def install(path: Path | None = None, seed: Path | None = SEED_FILE) -> CompileC
     cache = CompileCache(path, read_entries(path), seed)
     dataclasses.exec = cache.exec_  # type: ignore[attr-defined]
     typing.compile = cache.compile_  # type: ignore[attr-defined]
+    collections.eval = cache.eval_  # type: ignore[attr-defined]
     atexit.register(cache.save)
     _installed = cache
     return cache

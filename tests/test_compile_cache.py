@@ -297,3 +297,27 @@ def test_the_code_pitui_generates_goes_through_the_cache(monkeypatch: pytest.Mon
     assert compile_cache.generated_code("a = 1") == compile(
         "a = 1", "<string>", "exec", dont_inherit=True
     )
+
+
+def test_named_tuples_take_their_code_from_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``collections.namedtuple`` ``eval``s each ``__new__``'s source: through the cache it
+    is the code ``eval`` compiles, and a second named tuple of the same fields compiles
+    nothing; what ``eval`` treats otherwise goes to it unchanged."""
+    import collections
+
+    cache = CompileCache(None)
+    monkeypatch.setattr(collections, "eval", cache.eval_, raising=False)
+    Point = collections.namedtuple("Point", "x y")
+
+    class Size(typing.NamedTuple):
+        x: int
+        y: int
+
+    monkeypatch.undo()
+    Plain = collections.namedtuple("Plain", "x y")
+    assert Point.__new__.__code__ == Plain.__new__.__code__
+    assert Point(1, y=2) == (1, 2) and Size(3, 4).y == 4 and Point._make([5, 6]).x == 5
+    assert cache.compiled == 1 and cache._used  # one text for both
+    assert cache.eval_("INIT[:3]") == "def"  # no globals: the caller's, as eval reads them
+    assert cache.eval_("  x + 2", {"x": 1}) == 3  # leading blanks: eval strips them
+    assert cache.compiled == 1
