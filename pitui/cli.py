@@ -64,12 +64,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parse(args_list: list[str]) -> argparse.Namespace:
-    """The command line's flags: a simple print-mode command line is read without
-    argparse (:func:`pitui.cli_options.simple_arguments`), any other by it."""
+    """The command line's flags: a simple print-mode or TUI command line (a bare
+    ``pitui``) is read without argparse (:func:`pitui.cli_options.simple_arguments`,
+    ~11 M instructions of a start), any other by it."""
     simple = simple_arguments(args_list)
     if simple is not None:
         args = SimpleNamespace(**simple)
-        if _mode_module(args) == PRINT_MODE:
+        if _mode_module(args) in (PRINT_MODE, "pitui.ui.launch"):
             # The modes read the flags as attributes, nothing more.
             return cast("argparse.Namespace", args)
     return build_parser().parse_args(args_list)

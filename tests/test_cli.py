@@ -71,3 +71,21 @@ def test_version_import_profile_has_no_textual(tmp_path: Path) -> None:
     assert "pitui.cli" in imported
     assert not [name for name in imported if name.split(".")[0] == "textual"]
     assert "pitui.ui" not in imported
+
+
+def test_a_bare_tui_command_line_is_read_without_argparse() -> None:
+    """``pitui`` and other simple TUI command lines take the flags argparse would give them
+    from pitui/cli_options.py's table (~11 M instructions of a first frame); anything
+    else (here ``--flag=value``) is still argparse's."""
+    probe = (
+        "import sys\n"
+        "from pitui.cli import _mode_module, _parse\n"
+        "for argv in ([], ['--model', 'a/b', '--theme', 'light'], ['-c']):\n"
+        "    args = _parse(argv)\n"
+        "    assert _mode_module(args) == 'pitui.ui.launch', argv\n"
+        "assert 'argparse' not in sys.modules and 'gettext' not in sys.modules\n"
+        "assert vars(_parse(['--model=a/b']))['model'] == 'a/b'\n"
+        "assert 'argparse' in sys.modules\n"
+    )
+    tty = "import os, pty; _, fd = pty.openpty(); os.dup2(fd, 0)\n"  # a terminal: the TUI
+    subprocess.run([sys.executable, "-c", tty + probe], check=True, timeout=60)
