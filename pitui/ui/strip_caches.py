@@ -16,12 +16,13 @@ installs it before the first strip is made (``pitui.cli``);
 
 from __future__ import annotations
 
-import hashlib
 from types import MappingProxyType
 from typing import Any
 
 import textual.strip
 from textual.cache import FIFOCache
+
+from pitui.digests import sha256
 
 KNOWN_DIGESTS = frozenset(
     {
@@ -49,7 +50,7 @@ def fifo_cache_digest(cls: type[Any] = FIFOCache) -> str:
     """A digest of the code of ``cls``'s methods that touch its dict, and of its slots:
     their bytecode, names and constants other than text (docstrings: their repr is most
     of the work, ~0.2 ms a start)."""
-    digest = hashlib.sha256(repr(cls.__dict__.get("__slots__")).encode())
+    digest = sha256(repr(cls.__dict__.get("__slots__")).encode())
     for name in _METHODS:
         code = getattr(cls.__dict__.get(name), "__code__", None)
         if code is None:

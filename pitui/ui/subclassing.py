@@ -18,12 +18,13 @@ The TUI installs it before it imports Textual's widgets (``pitui.cli``).
 
 from __future__ import annotations
 
-import hashlib
 from types import CodeType
 from typing import Any
 
 from textual.dom import DOMNode
 from textual.reactive import Reactive
+
+from pitui.digests import sha256
 
 KNOWN_DIGESTS = frozenset(
     {
@@ -40,7 +41,7 @@ _COMPUTE_PREFIXES = ("_compute_", "compute_")
 def code_digest(code: CodeType) -> str:
     """A digest of a function's code: its bytecode, names and constants (nested code
     objects by their own digest: their repr has an address)."""
-    digest = hashlib.sha256(code.co_code)
+    digest = sha256(code.co_code)
     digest.update(repr(code.co_names).encode())
     for const in code.co_consts:
         text = code_digest(const) if isinstance(const, CodeType) else repr(const)

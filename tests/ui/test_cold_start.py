@@ -44,7 +44,11 @@ NOT_FIRST_FRAME = (
 
 def test_the_tui_modules_leave_later_parts_unimported() -> None:
     code = (
-        "import sys, pitui.cli, pitui.ui.app, pitui.ui.launch\n"
+        "import sys, pitui.cli\n"
+        # What pitui.cli installs before Textual's widgets load, as a start does.
+        "from pitui.ui import subclassing, strip_caches\n"
+        "subclassing.install(); strip_caches.install()\n"
+        "import pitui.ui.app, pitui.ui.launch\n"
         f"late = [m for m in {NOT_FIRST_FRAME!r} if m in sys.modules]\n"
         "assert not late, late\n"
     )
