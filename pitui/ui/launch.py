@@ -8,12 +8,12 @@ file or two; the session itself is created after the first frame by the
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pitui import paths
 from pitui.ui.app import PituiApp
@@ -24,6 +24,9 @@ from pitui.ui.live.first_run import first_run_facts, first_run_listing
 from pitui.ui.live.snapshot import info_of, listing_of, snapshot_key, stored_entry
 from pitui.ui.theme import discover_themes
 from pitui.ui.view.session_info import SessionInfo
+
+if TYPE_CHECKING:
+    import argparse  # the TUI's flags may come without it (pitui.cli)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -39,6 +39,8 @@ NOT_FIRST_FRAME = (
     "pydantic",
     "msgspec",
     "hashlib",  # OpenSSL's load: the start-up fingerprints use pitui.digests
+    "argparse",  # a bare ``pitui`` is read from the flag table (pitui.cli_options)
+    "gettext",
 )
 
 

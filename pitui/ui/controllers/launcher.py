@@ -8,7 +8,6 @@ the end of its file first; ``pitui -r`` opens the resume picker at once.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 from pathlib import Path
@@ -22,6 +21,8 @@ from pitui.ui.host import push_for_result
 from pitui.ui.live.session import LiveSession
 
 if TYPE_CHECKING:
+    import argparse  # the TUI's flags may come without it (pitui.cli)
+
     from pitui.core.agent_session import AgentSession
     from pitui.core.session_setup import SessionOptions
     from pitui.ui.controllers.tmux_keys import EarlyTmuxQuery

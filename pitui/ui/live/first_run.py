@@ -15,14 +15,17 @@ checks the guess against what the core resolves.
 
 from __future__ import annotations
 
-import argparse
 import errno
 import os
 import socket
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pitui import paths
 from pitui.ui.view.session_info import SessionInfo
+
+if TYPE_CHECKING:
+    import argparse  # the TUI's flags may come without it (pitui.cli)
 
 DEMO_MODEL_ID = "demo"
 DEMO_THINKING = "off"

@@ -21,16 +21,19 @@ Plain JSON, no Textual, no pydantic: this runs before the first frame.
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pitui import __version__, paths
 from pitui.digests import sha256
 from pitui.private_files import write_private
 from pitui.ui.view.session_info import SessionInfo
+
+if TYPE_CHECKING:
+    import argparse  # the TUI's flags may come without it (pitui.cli)
 
 _log = logging.getLogger(__name__)
 KEEP = 32
