@@ -202,8 +202,10 @@ class PituiApp(HostServices, TreeMessages, PiThemedApp, inherit_bindings=False):
             await super().on_event(event)
 
     def _passes_gate(self, event: textual_events.Key) -> bool:
-        """Esc while commands typed during the start-up hold the keys: it cancels them."""
-        return self.key_gate.holding and self.loading and self.prompts.cancels_waiting(event.key)
+        """Esc while commands typed during the start-up hold the keys: it cancels them (they
+        wait in the prompt controller: a key before it exists loads none of its modules)."""
+        prompts = self.__dict__.get("prompts") if self.key_gate.holding and self.loading else None
+        return prompts is not None and bool(prompts.cancels_waiting(event.key))
 
     def on_held_key_done(self, message: HeldKeyDone) -> None:
         """A sibling-switch key is done (see :meth:`_route_key`): the action took its own
@@ -403,11 +405,9 @@ class PituiApp(HostServices, TreeMessages, PiThemedApp, inherit_bindings=False):
             resume_collection()
 
     async def attach_session(self, live: LiveSession) -> None:
-        """Connect a session after the first frame (sessions load after the UI shows).
-
-        Replaces any previous event source, rebuilds the view from the session's
-        transcript and starts listening to its events.
-        """
+        """Connect a session after the first frame (sessions load after the UI shows):
+        replaces any previous event source, rebuilds the view from the session's
+        transcript and starts listening to its events."""
         from pitui.ui.view.items import carry_notices
         from pitui.ui.view.replay import state_from_messages
 

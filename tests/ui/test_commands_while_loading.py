@@ -77,6 +77,31 @@ async def test_a_key_typed_while_loading_waits_for_the_session(project: Path) ->
         await settle(pilot)
 
 
+async def test_a_key_while_loading_with_nothing_waiting_loads_no_prompt_controller(
+    project: Path,
+) -> None:
+    """Commands wait in the prompt controller: a key while the keys are held and nothing
+    waits (one the terminal sends as Textual starts) does not make it, nor load its
+    modules before the first frame; once it exists, Esc asks it."""
+    from textual.events import Key
+
+    app = launch(project, "--no-session")
+    release = slow_startup(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert app.loading
+        vars(app).pop("prompts", None)  # as before the first frame: not made yet
+        hold = app.key_gate.hold()
+        assert not app._passes_gate(Key("escape", None))
+        assert "prompts" not in vars(app)
+        await submit(pilot, "/mcp")  # waits for the session, in the controller
+        await pilot.pause(0.05)
+        assert "prompts" in vars(app) and app._passes_gate(Key("escape", None))
+        hold.release()
+        release.set()
+        await started(pilot)
+        await settle(pilot)
+
+
 async def test_esc_cancels_the_commands_waiting_for_the_session(project: Path) -> None:
     app = launch(project, "--no-session")
     release = slow_startup(app)
