@@ -124,7 +124,7 @@ def library_versions() -> tuple[tuple[str, str], ...]:
 FOREIGN_TEXTUAL = "it was built for another Textual"
 FOREIGN_PYTHON = "the compile seed was built for another Python"
 FOREIGN_LIBRARIES = "the compile seed was built for other versions of its libraries"
-FOREIGN_INTERPRETER = "the regex seed is missing or was built by another interpreter"
+FOREIGN_INTERPRETER = "the regex seed was built by another interpreter"
 
 
 def stale_reason(
@@ -155,6 +155,8 @@ def stale_reason(
     if fresh_code != set(stored_code):
         new, old = len(fresh_code - set(stored_code)), len(set(stored_code) - fresh_code)
         return f"the compile seed lacks {new} texts a first start compiles, {old} are unused"
+    if not patterns.exists():
+        return f"{patterns} is missing"
     return _regex_seed_stale(regex_cache.read_seed(patterns), marshal.loads(regexes)[1])
 
 
@@ -181,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         if reason is not None:
             print(f"the seeds are stale: {reason}; run python -m pitui.ui.css_seed_build")
             return 1
-        print("the CSS and compile seeds are up to date")
+        print("the CSS, compile and regex seeds are up to date")
         return 0
     files = (SEED_FILE, compile_cache.SEED_FILE, regex_cache.SEED_FILE)
     for path, data in zip(files, fresh_seeds(), strict=True):
