@@ -128,6 +128,9 @@ def _run_mode(module_name: str, args: argparse.Namespace) -> int:
     if module_name == PRINT_MODE:
         gc.disable()  # until the session is ready (see pitui.modes.print_mode.run)
         _compile_once()
+        from pitui.asyncio_import import import_asyncio
+
+        import_asyncio()  # without ssl until a TLS connection needs it (~25 M)
     elif module_name == "pitui.ui.launch":
         # The TUI runs without garbage collection until its first frame (see
         # pitui.ui.launch.run). Pause it already for the imports: loading Textual allocates

@@ -13,8 +13,11 @@ only talks to ``http://`` never builds one.
 from __future__ import annotations
 
 import os
-import ssl
 import threading
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import ssl  # imported when a context is built: a plain-http run never loads it
 
 _lock = threading.Lock()
 _thread: threading.Thread | None = None
@@ -34,7 +37,10 @@ def prepare(url: str) -> None:
     with _lock:
         if _thread is None:
             # Imported here, not in the thread: a module imported by two threads at once
-            # can deadlock.
+            # can deadlock. (ssl is first imported here too, which hands it to asyncio if
+            # that was imported without it: pitui.asyncio_import.)
+            import ssl  # noqa: F401
+
             import certifi
 
             _thread = threading.Thread(
@@ -57,6 +63,8 @@ def context() -> ssl.SSLContext:
 def create_default(certifi_bundle: str) -> ssl.SSLContext:
     """httpx's default context (``verify=True, trust_env=True``): ``SSL_CERT_FILE``, else
     ``SSL_CERT_DIR``, else certifi's bundle; the one protocol spoken is HTTP/1.1."""
+    import ssl
+
     if cafile := os.environ.get("SSL_CERT_FILE"):
         context = ssl.create_default_context(cafile=cafile)
     elif capath := os.environ.get("SSL_CERT_DIR"):

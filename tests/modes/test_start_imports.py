@@ -335,3 +335,30 @@ def test_session_context_loads_no_tui_provider_tree_view_or_check(tmp_path: Path
     unwanted = ["textual", "pitui.ui", "httpx", "pitui.ai.providers", "pitui.core.compaction.apply"]
     unwanted += ["pitui.core.session.tree_view", "pitui.core.session.check"]
     assert under(modules, *unwanted) == []
+
+
+def test_a_turn_over_plain_http_never_loads_ssl(
+    tmp_path: Path, pitui_home: Path, server: ReplayServer
+) -> None:
+    """asyncio is imported without ssl (pitui/asyncio_import.py: ~14 M instructions of the
+    bench's turn); a ``http://`` model never needs it. (The probe above imports ssl itself,
+    to watch CA bundles, so this runs the command line bare.)"""
+    write_models(pitui_home, server)
+    server.add(Reply(body=ANTHROPIC_TEXT))
+    script = (
+        "import sys\nfrom pitui.cli import main\ncode = main(sys.argv[1:])\n"
+        "print('\\nSSL', 'ssl' in sys.modules, 'asyncio' in sys.modules, code)"
+    )
+    no_proxy = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "-p", "--model", "loop/tiny", "hi"],
+        cwd=tmp_path,
+        env=no_proxy,
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.stdout.rsplit("SSL ", 1)[1].split() == ["False", "True", "0"], proc.stderr
+    assert len(server.requests) == 1

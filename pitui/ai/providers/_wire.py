@@ -20,13 +20,16 @@ from __future__ import annotations
 import asyncio
 import base64
 import socket
-import ssl
 import zlib
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from pitui import __version__
+
+if TYPE_CHECKING:
+    import ssl  # the contexts come from pitui.ai.tls: a plain-http run never loads ssl
 
 #: The stream reader's buffer limit: the longest header or chunk-size line accepted.
 _LINE_LIMIT = 1 << 20
