@@ -409,7 +409,7 @@ async def test_the_first_frame_shows_the_command_and_keys_arm_only_after_it(
         assert not screen.query_one("#approval-size").display
 
 
-@pytest.mark.parametrize("size", [(120, 36), (80, 24)], ids=["120x36", "80x24"])
+@pytest.mark.parametrize("size", [(120, 36), (80, 24), (60, 24)], ids=["120x36", "80x24", "60x24"])
 async def test_a_long_command_says_its_size_and_the_foot_covers_none_of_it(
     size: tuple[int, int],
 ) -> None:
@@ -429,7 +429,9 @@ async def test_a_long_command_says_its_size_and_the_foot_covers_none_of_it(
         assert screen.query_one("#allow_once").region.height == 1
 
 
-@pytest.mark.parametrize("size", [(120, 36), (80, 24)], ids=["120x36", "80x24"])
+@pytest.mark.parametrize(
+    "size", [(120, 36), (80, 24), (60, 24), (60, 36)], ids=["120x36", "80x24", "60x24", "60x36"]
+)
 async def test_every_choice_is_inside_the_dialog_however_narrow(size: tuple[int, int]) -> None:
     """A long command makes a long "always" button: when the three choices do not fit
     one row they go one under another ("Deny [n]" was cut off at 80 columns)."""

@@ -58,6 +58,7 @@ from pitui.core.permissions import ApprovalRequest, ApprovalResponse, Choice
 from pitui.core.sanitize import inert, visible
 from pitui.ui.approval_preview import ApprovalPreview
 from pitui.ui.view.approval_text import BodyRows, call_text, size_note, title_line
+from pitui.ui.widgets.after_layout import AfterLayout
 from pitui.ui.widgets.key_gate import EnterHoldsKeys
 from pitui.ui.widgets.tool_renderers import render_diff
 
@@ -235,6 +236,8 @@ class ApprovalScreen(EnterHoldsKeys, ModalScreen[ApprovalResponse | None]):
         self._shown_at = float("inf")
         self._arm_timer: Timer | None = None
         self._answered = False
+        # A refit after the choices were (un)stacked waits for the layout that drew them so.
+        self._after_restack = AfterLayout(self, self._choices_drawn)
 
     @property
     def edits_rule(self) -> bool:
@@ -310,8 +313,8 @@ class ApprovalScreen(EnterHoldsKeys, ModalScreen[ApprovalResponse | None]):
         view = views.first()
         dialog = self.query_one("#approval-dialog")
         restacked = self._stack_choices()
-        if restacked:  # fitted again on the foot as the next layout draws it
-            self.call_after_refresh(self._fit_view)
+        if restacked:  # fitted again on the foot as the layout draws it
+            self._after_restack.call(self._fit_view)
         used = restacked + sum(
             widget.outer_size.height
             for widget in dialog.children
@@ -341,6 +344,12 @@ class ApprovalScreen(EnterHoldsKeys, ModalScreen[ApprovalResponse | None]):
             return 0
         row.set_class(stacked, "-stacked")
         return (len(buttons) - 1) * (1 if stacked else -1)
+
+    def _choices_drawn(self) -> bool:
+        """Whether the last layout drew the choices' row as its class says (one row, or
+        one under another): until then the foot's height is the old one."""
+        row = self.query_one("#approval-buttons")
+        return (row.size.height > 1) == row.has_class("-stacked")
 
     def action_scroll(self, how: str) -> None:
         """Scroll the command (or the diff) a line, a page, or to an end."""

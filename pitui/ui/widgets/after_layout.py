@@ -6,7 +6,8 @@ when it is idle, and the layout a mount asks for reaches it as a message from th
 widgets, so on a loaded machine the callbacks can run first and measure the old content
 (the item pane then took a pane of one-line items for a short one and mounted a batch too
 many, or lost the reader's place when it mounted a batch above). The screen publishes a
-signal after each layout: the callbacks wait for the first one that placed the widget.
+signal after each layout: the callbacks wait for the first one after which what they
+measure is ready (the widget placed, the row drawn at its new height).
 """
 
 from __future__ import annotations
@@ -34,17 +35,16 @@ def placed(screen: Screen[object], widget: Widget) -> bool:
 
 
 class AfterLayout:
-    """Callbacks of ``owner`` to run after the layout that placed ``target()`` (checked at
-    each layout: the widget to wait for may be mounted after the callback is queued;
-    ``None`` means nothing to wait for)."""
+    """Callbacks of ``owner`` to run after the first layout at which ``ready()`` holds (it
+    is asked at each layout: what it waits for may be mounted after a callback is queued)."""
 
-    def __init__(self, owner: Widget, target: Callable[[], Widget | None]) -> None:
+    def __init__(self, owner: Widget, ready: Callable[[], bool]) -> None:
         self._owner = owner
-        self._target = target
+        self._ready = ready
         self._calls: list[Callable[[], object]] = []
 
     def call(self, callback: Callable[[], object]) -> None:
-        """Queue ``callback`` (in order with the others) until the target is laid out."""
+        """Queue ``callback`` (in order with the others) until a layout makes it ready."""
         self._calls.append(callback)
         if len(self._calls) == 1:
             signal = self._owner.screen.screen_layout_refresh_signal
@@ -52,8 +52,7 @@ class AfterLayout:
             self._owner.refresh(layout=True)  # a layout will come, even if nothing moved
 
     def _laid_out(self, screen: Screen[object]) -> None:
-        target = self._target()
-        if target is not None and not placed(screen, target):
+        if not self._ready():
             return  # a layout of what was there before: wait for the next
         screen.screen_layout_refresh_signal.unsubscribe(self._owner)
         calls, self._calls = self._calls, []

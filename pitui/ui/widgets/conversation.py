@@ -31,7 +31,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pitui.ui.view.chat_state import ChatState
-from pitui.ui.widgets.after_layout import AfterLayout
+from pitui.ui.widgets.after_layout import AfterLayout, placed
 from pitui.ui.widgets.conversation_factories import CONVERSATION_FACTORIES, WidgetFactory
 from pitui.ui.widgets.item_styles import load_item_styles
 from pitui.ui.widgets.search_marks import SearchMarks
@@ -88,11 +88,12 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         self._earlier = Static(classes="earlier-marker")
         self._later = Static(classes="earlier-marker later-marker")
         # Measuring the mounted window waits for the layout that placed its first widget.
-        self.after_layout = AfterLayout(self, self._first_mounted)
+        self.after_layout = AfterLayout(self, self._window_placed)
 
-    def _first_mounted(self) -> Widget | None:
+    def _window_placed(self) -> bool:
         order = self._order
-        return self._widgets.get(order[self._first]) if self._first < len(order) else None
+        first = self._widgets.get(order[self._first]) if self._first < len(order) else None
+        return first is None or placed(self.screen, first)
 
     def widget_for(self, item_id: str) -> Widget | None:
         """The widget showing ``item_id``, if mounted."""
