@@ -451,3 +451,22 @@ async def test_every_choice_is_inside_the_dialog_however_narrow(size: tuple[int,
             assert region.height and inside.contains_region(region), (choice, region, inside)
         view = screen.query_one("#approval-command")
         assert view.region.bottom <= screen.query_one("#approval-foot").region.y
+
+
+@pytest.mark.parametrize("size", [(120, 36), (60, 24)], ids=["120x36", "60x24"])
+async def test_the_armed_key_row_is_never_cut(size: tuple[int, int]) -> None:
+    """At 60 columns the full row lost its "esc deny": a short one is shown there."""
+    source = FeedSource()
+    app = make_app(source)
+    request = ApprovalRequest("c1", "bash", {"command": "ls -a"}, "runs a shell command",
+                              always_rule="ls -a")  # fmt: skip
+    async with app.run_test(size=size) as pilot:
+        await wait_subscribed(pilot, source)
+        screen = ApprovalScreen(request, None, arm_delay=0.01)
+        await _open(pilot, screen, [])
+        await wait_for(pilot, lambda: screen.armed, "armed")
+        await settle(pilot)
+        keys = screen.query_one("#approval-keys", Static)
+        shown = str(keys.content)
+        assert len(shown) <= keys.size.width and shown.endswith("esc deny")
+        assert (shown == ARMED_HINT) == (size[0] == 120)

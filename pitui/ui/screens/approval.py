@@ -73,6 +73,11 @@ BUTTON_CHOICES: dict[str, Choice] = {"allow_once": "allow_once", "always": "alwa
 UNARMED_HINT = "keys arm in a moment…"
 ARMED_HINT = "y allow once · a always · n deny with a reason · esc deny"
 NO_ALWAYS_HINT = "y allow once · n deny with a reason · esc deny"
+SHORT_HINTS = {
+    ARMED_HINT: "y once · a always · n deny · esc deny",
+    NO_ALWAYS_HINT: "y once · n deny · esc deny",
+}
+"""The key row where the full one would be cut (60 columns cut off "esc deny")."""
 RULE_HINT = "Remember for this project (edit it; end with ' *' for a prefix), Enter saves:"
 
 
@@ -312,6 +317,8 @@ class ApprovalScreen(EnterHoldsKeys, ModalScreen[ApprovalResponse | None]):
             return
         view = views.first()
         dialog = self.query_one("#approval-dialog")
+        if self.armed:  # a resize: the key row's width changed
+            self.query_one("#approval-keys", Static).update(self._armed_hint())
         restacked = self._stack_choices()
         if restacked:  # fitted again on the foot as the layout draws it
             self._after_restack.call(self._fit_view)
@@ -371,8 +378,13 @@ class ApprovalScreen(EnterHoldsKeys, ModalScreen[ApprovalResponse | None]):
     def _arm(self) -> None:
         self.armed = True
         self.query_one("#approval-dialog").remove_class("-unarmed")
+        self.query_one("#approval-keys", Static).update(self._armed_hint())
+
+    def _armed_hint(self) -> str:
+        """The armed key row, shortened when the row is narrower than it."""
         hint = ARMED_HINT if self.request.always_rule is not None else NO_ALWAYS_HINT
-        self.query_one("#approval-keys", Static).update(hint)
+        width = self.query_one("#approval-keys").size.width
+        return SHORT_HINTS[hint] if 0 < width < len(hint) else hint
 
     def _disarm(self) -> None:
         self.armed = False
