@@ -7,6 +7,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from pitui.core.mcp.runtime import STARTUP_WAIT_ENV
 from tests.core.mcp.helpers import (
     demo_entry,
     processes_running,
@@ -17,6 +20,14 @@ from tests.core.mcp.helpers import (
 )
 from tests.modes.loopback import messages, run_pitui, session_lines, write_models
 from tests.replay_server import ReplayServer
+
+
+@pytest.fixture(autouse=True)
+def _patient_first_prompt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first prompt waits for the servers as long as the run may take: pi's 10 s are
+    not enough for a Python server to start on a loaded machine (its tools would then be
+    missing from the first request the test checks)."""
+    monkeypatch.setenv(STARTUP_WAIT_ENV, "45")
 
 
 def tool_names(request: Any) -> list[str]:

@@ -409,7 +409,7 @@ async def test_the_first_frame_shows_the_command_and_keys_arm_only_after_it(
         assert not screen.query_one("#approval-size").display
 
 
-@pytest.mark.parametrize("size", [(120, 36), (80, 24)], ids=["120x36", "80x24"])
+@pytest.mark.parametrize("size", [(120, 36), (80, 24), (60, 24)], ids=["120x36", "80x24", "60x24"])
 async def test_a_long_command_says_its_size_and_the_foot_covers_none_of_it(
     size: tuple[int, int],
 ) -> None:
@@ -429,7 +429,9 @@ async def test_a_long_command_says_its_size_and_the_foot_covers_none_of_it(
         assert screen.query_one("#allow_once").region.height == 1
 
 
-@pytest.mark.parametrize("size", [(120, 36), (80, 24)], ids=["120x36", "80x24"])
+@pytest.mark.parametrize(
+    "size", [(120, 36), (80, 24), (60, 24), (60, 36)], ids=["120x36", "80x24", "60x24", "60x36"]
+)
 async def test_every_choice_is_inside_the_dialog_however_narrow(size: tuple[int, int]) -> None:
     """A long command makes a long "always" button: when the three choices do not fit
     one row they go one under another ("Deny [n]" was cut off at 80 columns)."""
@@ -449,3 +451,22 @@ async def test_every_choice_is_inside_the_dialog_however_narrow(size: tuple[int,
             assert region.height and inside.contains_region(region), (choice, region, inside)
         view = screen.query_one("#approval-command")
         assert view.region.bottom <= screen.query_one("#approval-foot").region.y
+
+
+@pytest.mark.parametrize("size", [(120, 36), (60, 24)], ids=["120x36", "60x24"])
+async def test_the_armed_key_row_is_never_cut(size: tuple[int, int]) -> None:
+    """At 60 columns the full row lost its "esc deny": a short one is shown there."""
+    source = FeedSource()
+    app = make_app(source)
+    request = ApprovalRequest("c1", "bash", {"command": "ls -a"}, "runs a shell command",
+                              always_rule="ls -a")  # fmt: skip
+    async with app.run_test(size=size) as pilot:
+        await wait_subscribed(pilot, source)
+        screen = ApprovalScreen(request, None, arm_delay=0.01)
+        await _open(pilot, screen, [])
+        await wait_for(pilot, lambda: screen.armed, "armed")
+        await settle(pilot)
+        keys = screen.query_one("#approval-keys", Static)
+        shown = str(keys.content)
+        assert len(shown) <= keys.size.width and shown.endswith("esc deny")
+        assert (shown == ARMED_HINT) == (size[0] == 120)

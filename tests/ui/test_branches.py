@@ -18,7 +18,7 @@ from pitui.ui.app import PituiApp
 from pitui.ui.screens.fork import ForkPicker
 from pitui.ui.screens.label import LabelEditor
 from pitui.ui.screens.navigate import SummaryChooser
-from pitui.ui.view.state import ProgressItem, UserItem
+from pitui.ui.view.state import AssistantItem, ProgressItem, UserItem
 from pitui.ui.widgets.branch_tree import BranchTree
 from pitui.ui.widgets.composer import Composer
 from tests.replay_server import ReplayServer, Reply, write_fake_anthropic_models
@@ -463,8 +463,8 @@ async def test_alt_arrows_switch_both_ways_at_a_branch_under_a_tool_result(
 ) -> None:
     """The user went back to a tool result and sent a prompt from there: the tool
     result's children are the model's reply (the old branch) and that prompt. The new
-    prompt is marked ‹ 2/2 ›; Alt+← goes to the old reply, and Alt+→ from there comes
-    back (it said "No other branch here")."""
+    prompt is marked ‹ 2/2 ›; Alt+← goes to the old reply, marked ‹ 1/2 › (it had no
+    marker), and Alt+→ from there comes back (it said "No other branch here")."""
     from pitui.ai.types import ToolResultMessage
 
     (tmp_path / "notes.txt").write_text("hello\n")
@@ -488,9 +488,14 @@ async def test_alt_arrows_switch_both_ways_at_a_branch_under_a_tool_result(
         await pilot.press("alt+left")
         await wait_until(pilot, lambda: session.store.get_leaf_id() == old_leaf, "the old reply")
         await settle(pilot)
-        assert marks() == [None]  # the old branch starts with a reply: nothing to mark
+        assert marks() == [None]  # the old branch starts with a reply: it carries the marker
+        replies = [i for i in app.chat.items if isinstance(i, AssistantItem)]
+        assert [i.branch for i in replies] == [None] * (len(replies) - 1) + [(1, 2)]
+        shown = app.main.conversation.widget_for(replies[-1].id)
+        assert shown is not None and "‹ 1/2 ›" in str(shown.query_one(".branch-switch").render())
         await pilot.press("alt+right")
         await wait_until(pilot, lambda: session.store.get_leaf_id() == new_leaf, "back")
         await settle(pilot)
         assert "No other branch here" not in notices(app)
         assert marks() == [None, (2, 2)]
+        assert not [i for i in app.chat.items if isinstance(i, AssistantItem) and i.branch]

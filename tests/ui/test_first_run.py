@@ -176,3 +176,11 @@ def test_the_keys_module_still_offers_the_table() -> None:
 
     assert keys.ENV_KEYS is key_env.ENV_KEYS
     assert keys.ENV_KEYS["anthropic"] == ("ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY")
+
+
+def test_the_demo_hint_names_the_command_not_a_key() -> None:
+    """It is shown before keybindings.json is read, and "ctrl+l" was wrong for a user who
+    bound the model picker elsewhere (ctrl+l then did nothing)."""
+    from pitui.ui.controllers.launcher import DEMO_HINT
+
+    assert DEMO_HINT.endswith("pick a model with /model.") and "ctrl+" not in DEMO_HINT

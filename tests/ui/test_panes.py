@@ -76,3 +76,20 @@ async def test_a_flood_of_items_mounts_only_the_tail() -> None:
         assert marker.display and f"{1000 - ItemPane.TAIL_WINDOW} earlier items" in str(
             marker.render()
         )
+
+
+async def test_the_tail_window_is_measured_after_its_layout() -> None:
+    """The pane is measured once its new widgets are laid out, not at the first refresh
+    callback: a loaded machine (here: a batch update holding the layout back) runs those
+    callbacks before the layout, and the old measure mounted a batch too many."""
+    source = FeedSource()
+    app = make_app(source)
+    async with app.run_test(size=(100, 30)) as pilot:
+        with app.batch_update():  # the screen runs refresh callbacks but lays nothing out
+            source.emit(history(500).events)
+            await settle(pilot)
+            pane = app.query_one(ConversationView)
+            assert pane.mounted_count == ItemPane.TAIL_WINDOW
+        await settle(pilot)
+        await settle(pilot)
+        assert pane.mounted_count == ItemPane.TAIL_WINDOW

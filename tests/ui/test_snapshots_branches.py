@@ -57,6 +57,8 @@ def _setup(
         if then is not None:
             await then(pilot, store)
             await settle(pilot)
+            freeze(app)  # the fields of the screen just pushed (their cursor's blink)
+            await settle(pilot)
 
     return run_before
 

@@ -109,13 +109,13 @@ def test_resume_picker_threaded_with_a_fork(snap_compare: SnapCompare) -> None:
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await wait_subscribed(pilot, source)
-        freeze(app)
         screen = ResumeScreen(_picker_files())
-        await app.push_screen(screen)
-        for _ in range(200):
-            if not screen.lists["current"].loading:
-                break
-            await pilot.pause(0.02)
+        await app.push_screen(screen)  # mounted: its listing worker has started
+        await app.workers.wait_for_complete()
+        assert not screen.lists["current"].loading
+        # The picker's search field came after the screen: freeze it too (its cursor
+        # blinking, a loaded machine could capture the cursor's off phase).
+        freeze(app)
         screen.rows.now_ms = NOW_MS
         screen.rows.refresh()
         await settle(pilot)

@@ -2,7 +2,9 @@
 
 The runtime starts every enabled, allowed server in the background when the session
 starts (nothing waits for it); the first prompt waits up to 10 s only for servers that
-may have ``direct`` tools, which must be declared in its first request. Before each
+may have ``direct`` tools, which must be declared in its first request (as pi; the
+``PITUI_MCP_STARTUP_WAIT_S`` variable changes the 10 s, for a slow machine or a test
+that must not depend on how fast a server starts). Before each
 prompt it sets the agent's tools (the session's own, then the MCP ones declared on this
 branch) and the ``mcp_servers`` section of the system prompt.
 
@@ -16,6 +18,7 @@ above. ``codemode`` (pi's JavaScript sandbox, which pitui does not have) counts 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal
@@ -43,6 +46,17 @@ from pitui.core.mcp.tools import McpTool, McpToolSpec, make_tool
 NoticeLevel = Literal["info", "warning"]
 DIRECT_TOOL_LIMIT = 15
 STARTUP_WAIT_S = 10.0
+STARTUP_WAIT_ENV = "PITUI_MCP_STARTUP_WAIT_S"
+
+
+def startup_wait() -> float:
+    """The first prompt's wait in seconds: ``PITUI_MCP_STARTUP_WAIT_S``, else (unset,
+    not a number, negative) pi's 10 s."""
+    try:
+        wait = float(os.environ.get(STARTUP_WAIT_ENV, ""))
+    except ValueError:
+        return STARTUP_WAIT_S
+    return wait if wait >= 0 else STARTUP_WAIT_S
 
 
 def effective_exposure(entry: ServerEntry, tool: str, tool_count: int) -> str:
@@ -127,8 +141,9 @@ class McpRuntime:
         """Wait for servers still connecting (each bounded by its own timeout)."""
         await asyncio.gather(*(c.wait_ready() for c in self.connections.values()))
 
-    async def wait_for_direct(self, within: float = STARTUP_WAIT_S) -> bool:
-        """The first prompt's wait; False when some server was still connecting."""
+    async def wait_for_direct(self, within: float | None = None) -> bool:
+        """The first prompt's wait (``within`` seconds, default :func:`startup_wait`);
+        False when some server was still connecting."""
         # Tools --tools names are declared, so a filter makes every server worth waiting for.
         waiting = [
             c
@@ -137,7 +152,8 @@ class McpRuntime:
         ]
         if not waiting:
             return True
-        results = await asyncio.gather(*(c.wait_ready(within) for c in waiting))
+        wait = startup_wait() if within is None else within
+        results = await asyncio.gather(*(c.wait_ready(wait) for c in waiting))
         return all(results)
 
     # ------------------------------------------------------------------ tools

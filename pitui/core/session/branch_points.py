@@ -9,12 +9,13 @@ label or a model change continued two ways. Its branches are its children in fil
 the path goes through one of them. Both directions are the same relation: from any
 branch of a point, the others are its siblings.
 
-The switch is shown on the branch's first user message when the branch starts with one,
-past the entries the conversation does not show (a model or thinking-level change, a
-label, an extension's ``custom`` entry, a session name), as happens when the user picks
-a model before sending the new version. A branch that starts with an assistant reply (the
-old side of a branch made under a tool result) has no marker, but Alt+←/→ reach it too:
-with no message chosen they switch at the deepest branch point of the path.
+The switch is shown on the branch's first message, past the entries the conversation
+does not show (a model or thinking-level change, a label, an extension's ``custom``
+entry, a session name), as happens when the user picks a model before sending the new
+version: a user message, or an assistant reply (the old side of a branch made under a
+tool result, marked on the reply's first text block; one without text has no marker).
+A branch that starts with anything else has no marker, but Alt+←/→ reach it too: with
+no message chosen they switch at the deepest branch point of the path.
 """
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ class PathBranch:
     user: str | None
     """The user message that starts the branch (the marker's message), if it starts
     with one."""
+    assistant: str | None = None
+    """The assistant reply that starts the branch (the marker's message then), if it
+    starts with one."""
 
 
 def path_branches(
@@ -62,25 +66,27 @@ def path_branches(
         position = path[k]
         kids = siblings(position)
         end = starts[number + 1] if number + 1 < len(starts) else len(path)
+        first, role = _first_shown(table, path[k:end])
         found.append(
             PathBranch(
                 table.ids[position],
                 kids.index(position) + 1,
                 len(kids),
-                _first_user(table, path[k:end]),
+                first if role == "user" else None,
+                first if role == "assistant" else None,
             )
         )
     return found
 
 
-def _first_user(table: EntryTable, branch: Sequence[int]) -> str | None:
-    """The branch's first shown entry if it is a user message (the branch stops at the
-    next branch point: a marker belongs to one point)."""
+def _first_shown(table: EntryTable, branch: Sequence[int]) -> tuple[str | None, str | None]:
+    """The branch's first shown entry and its message role (the branch stops at the next
+    branch point: a marker belongs to one point)."""
     for position in branch:
         if table.types[position] in SILENT_TYPES:
             continue
-        return table.ids[position] if table.roles[position] == "user" else None
-    return None
+        return table.ids[position], table.roles[position]
+    return None, None
 
 
 def user_switches(
@@ -88,9 +94,17 @@ def user_switches(
 ) -> list[tuple[str, int, int]]:
     """``(entry id, i, n)`` for each user message of ``path``, root first: the i-th of
     the n branches of a point when it starts one (``‹ i/n ›``), else ``(1, 1)``."""
-    marked = {b.user: (b.index, b.count) for b in branches if b.user}
+    return message_switches(table, path, branches, "user")
+
+
+def message_switches(
+    table: EntryTable, path: Sequence[int], branches: Sequence[PathBranch], role: str
+) -> list[tuple[str, int, int]]:
+    """:func:`user_switches` for the messages of ``role`` (``user`` or ``assistant``)."""
+    starts = (b.user if role == "user" else b.assistant for b in branches)
+    marked = {first: (b.index, b.count) for b, first in zip(branches, starts, strict=True) if first}
     roles, ids = table.roles, table.ids
-    return [(ids[p], *marked.get(ids[p], (1, 1))) for p in path if roles[p] == "user"]
+    return [(ids[p], *marked.get(ids[p], (1, 1))) for p in path if roles[p] == role]
 
 
 def newest_under(children: Callable[[int], Sequence[int]], position: int) -> int:

@@ -21,7 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pitui.core.session.branch_points import PathBranch, newest_under, path_branches, user_switches
+from pitui.core.session import branch_points
+from pitui.core.session.branch_points import PathBranch, newest_under, path_branches
 from pitui.core.session.custom_types import CHECKPOINT_TYPE
 from pitui.core.session.row_fields import row_fields
 from pitui.core.session.table import EntryTable
@@ -406,12 +407,11 @@ class TreeView:
             starts.insert(0, 0)
         return path_branches(self.table, path, self._siblings, starts)
 
-    def branch_switches(self) -> list[tuple[str, int, int]]:
-        """``(entry id, i, n)`` for each user message of the active path, root first (see
-        :func:`~pitui.core.session.branch_points.user_switches`)."""
+    def branch_switches(self, role: str = "user") -> list[tuple[str, int, int]]:
+        """``(entry id, i, n)`` per message of ``role`` on the path (``user_switches``)."""
         leaf = self.table.index.get(self.leaf_id) if self.leaf_id is not None else None
         path = self.table.path_positions(leaf) if leaf is not None else []
-        return user_switches(self.table, path, self.path_branches())
+        return branch_points.message_switches(self.table, path, self.path_branches(), role)
 
     def _siblings(self, position: int) -> Sequence[int]:
         parent = self.table.parent_position(position)

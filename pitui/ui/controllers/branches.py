@@ -18,9 +18,10 @@ from functools import partial
 from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar
 
 from pitui.errors import PituiError
+from pitui.ui.controllers.branch_marks import item_switches
 from pitui.ui.host import push_for_result
 from pitui.ui.view.events import AddNotice, ProgressEnded, ProgressStarted, ShowBranchSwitches
-from pitui.ui.view.state import UserItem
+from pitui.ui.view.state import AssistantItem, UserItem
 from pitui.ui.widgets.key_gate import let_go
 
 if TYPE_CHECKING:
@@ -136,13 +137,13 @@ class BranchesController:
         session = self.session
         if state is None or session is None:
             return None
-        # A user message shown but not ended yet has no entry: leave it out.
-        in_context = sum(1 for m in session.messages if getattr(m, "role", None) == "user")
-        users = [i.id for i in chat.items if isinstance(i, UserItem)][:in_context]
-        path = state.view.branch_switches()
-        self._path_users = dict(zip(reversed(users), reversed(path), strict=False))
+        roles = (getattr(m, "role", None) for m in session.messages)
+        view = state.view
+        users, replies = view.branch_switches(), view.branch_switches("assistant")
+        self._path_users = item_switches(chat, roles, users, replies)
         switches = {item: (i, n) for item, (_, i, n) in self._path_users.items() if n > 1}
-        if switches or any(isinstance(i, UserItem) and i.branch for i in chat.items):
+        marked = (UserItem, AssistantItem)
+        if switches or any(isinstance(i, marked) and i.branch for i in chat.items):
             return ShowBranchSwitches(switches)
         return None
 
@@ -154,10 +155,10 @@ class BranchesController:
         if rows.state is None or session is None:
             return
         # Every branch point of the path, whatever starts its branches: the chosen
-        # message's, else the deepest (a branch that starts with an assistant reply has
-        # no marker, and Alt+←/→ reach its siblings all the same).
+        # message's, else the deepest (a branch that starts with neither a user message
+        # nor a reply has no marker, and Alt+←/→ reach its siblings all the same).
         branches = rows.state.view.path_branches()
-        by_user = {b.user: b.child for b in branches if b.user}
+        by_user = {b.user or b.assistant: b.child for b in branches if b.user or b.assistant}
         marked = self._path_users.get(item_id) if item_id is not None else None
         chosen = by_user.get(marked[0]) if marked is not None else None
         if chosen is None and branches:

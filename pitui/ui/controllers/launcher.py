@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 DEMO_HINT = (
     "No API key found: running the offline demo model. Set ANTHROPIC_API_KEY or "
-    "OPENAI_API_KEY (or add models.json) and pick a model with ctrl+l."
+    "OPENAI_API_KEY (or add models.json) and pick a model with /model."
 )
 TUI_TRUST_HINT = "Answer the trust question to load them (or run `pitui trust`)."
 _log = logging.getLogger(__name__)

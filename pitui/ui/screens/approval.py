@@ -58,6 +58,7 @@ from pitui.core.permissions import ApprovalRequest, ApprovalResponse, Choice
 from pitui.core.sanitize import inert, visible
 from pitui.ui.approval_preview import ApprovalPreview
 from pitui.ui.view.approval_text import BodyRows, call_text, size_note, title_line
+from pitui.ui.widgets.after_layout import AfterLayout
 from pitui.ui.widgets.key_gate import EnterHoldsKeys
 from pitui.ui.widgets.tool_renderers import render_diff
 
@@ -72,6 +73,11 @@ BUTTON_CHOICES: dict[str, Choice] = {"allow_once": "allow_once", "always": "alwa
 UNARMED_HINT = "keys arm in a moment…"
 ARMED_HINT = "y allow once · a always · n deny with a reason · esc deny"
 NO_ALWAYS_HINT = "y allow once · n deny with a reason · esc deny"
+SHORT_HINTS = {
+    ARMED_HINT: "y once · a always · n deny · esc deny",
+    NO_ALWAYS_HINT: "y once · n deny · esc deny",
+}
+"""The key row where the full one would be cut (60 columns cut off "esc deny")."""
 RULE_HINT = "Remember for this project (edit it; end with ' *' for a prefix), Enter saves:"
 
 
@@ -235,6 +241,8 @@ class ApprovalScreen(EnterHoldsKeys, ModalScreen[ApprovalResponse | None]):
         self._shown_at = float("inf")
         self._arm_timer: Timer | None = None
         self._answered = False
+        # A refit after the choices were (un)stacked waits for the layout that drew them so.
+        self._after_restack = AfterLayout(self, self._choices_drawn)
 
     @property
     def edits_rule(self) -> bool:
@@ -309,9 +317,11 @@ class ApprovalScreen(EnterHoldsKeys, ModalScreen[ApprovalResponse | None]):
             return
         view = views.first()
         dialog = self.query_one("#approval-dialog")
+        if self.armed:  # a resize: the key row's width changed
+            self.query_one("#approval-keys", Static).update(self._armed_hint())
         restacked = self._stack_choices()
-        if restacked:  # fitted again on the foot as the next layout draws it
-            self.call_after_refresh(self._fit_view)
+        if restacked:  # fitted again on the foot as the layout draws it
+            self._after_restack.call(self._fit_view)
         used = restacked + sum(
             widget.outer_size.height
             for widget in dialog.children
@@ -342,6 +352,12 @@ class ApprovalScreen(EnterHoldsKeys, ModalScreen[ApprovalResponse | None]):
         row.set_class(stacked, "-stacked")
         return (len(buttons) - 1) * (1 if stacked else -1)
 
+    def _choices_drawn(self) -> bool:
+        """Whether the last layout drew the choices' row as its class says (one row, or
+        one under another): until then the foot's height is the old one."""
+        row = self.query_one("#approval-buttons")
+        return (row.size.height > 1) == row.has_class("-stacked")
+
     def action_scroll(self, how: str) -> None:
         """Scroll the command (or the diff) a line, a page, or to an end."""
         views = self.query("#approval-command, #approval-preview")
@@ -362,8 +378,13 @@ class ApprovalScreen(EnterHoldsKeys, ModalScreen[ApprovalResponse | None]):
     def _arm(self) -> None:
         self.armed = True
         self.query_one("#approval-dialog").remove_class("-unarmed")
+        self.query_one("#approval-keys", Static).update(self._armed_hint())
+
+    def _armed_hint(self) -> str:
+        """The armed key row, shortened when the row is narrower than it."""
         hint = ARMED_HINT if self.request.always_rule is not None else NO_ALWAYS_HINT
-        self.query_one("#approval-keys", Static).update(hint)
+        width = self.query_one("#approval-keys").size.width
+        return SHORT_HINTS[hint] if 0 < width < len(hint) else hint
 
     def _disarm(self) -> None:
         self.armed = False

@@ -49,6 +49,9 @@ class AssistantItem(Record):
     text: str
     streaming: bool = True
     copied: bool = False
+    branch: tuple[int, int] | None = None
+    """``(i, n)`` on a reply's first text block: the reply starts the i-th of n sibling
+    branches (``‹ i/n ›``)."""
 
 
 class ThinkingItem(Record):

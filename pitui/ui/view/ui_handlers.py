@@ -161,7 +161,9 @@ def _bash_finished(state: ChatState, event: BashFinished) -> ChatState:
 
 def _branch_switches(state: ChatState, event: ShowBranchSwitches) -> ChatState:
     for item in list(state.items):
-        if isinstance(item, UserItem) and item.branch != event.switches.get(item.id):
+        if isinstance(item, UserItem | AssistantItem) and item.branch != event.switches.get(
+            item.id
+        ):
             state = items.put(state, replace(item, branch=event.switches.get(item.id)))
     return state
 

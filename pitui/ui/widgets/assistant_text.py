@@ -70,6 +70,12 @@ class _LiveTail(Static):
         return marks is not None and marks.pattern.search(self._content().plain) is not None
 
 
+def branch_switch(branch: tuple[int, int]) -> Content:
+    """The ``‹ i/n ›`` line of a message that starts the i-th of n sibling branches."""
+    index, count = branch
+    return Content.styled(f"‹ {index}/{count} ›  alt+←/→ switch branch", "$pi-muted")
+
+
 class AssistantMarkdown(Vertical):
     """Shows one :class:`~pitui.ui.view.state.AssistantItem` as Markdown."""
 
@@ -93,6 +99,9 @@ class AssistantMarkdown(Vertical):
         self._marks: SearchMarks | None = None
         self._live = _LiveTail()
         self._blanks_checked = 0  # blank lines in the tail when freezing last failed
+        # The reply starts a sibling branch: its ``‹ i/n ›`` line, mounted only then.
+        self._branch = item.branch
+        self._switch: Static | None = None
 
     def compose(self) -> ComposeResult:
         if self.streaming:
@@ -102,6 +111,26 @@ class AssistantMarkdown(Vertical):
         # rebuilt view) must not draw empty for a frame, moving everything below it.
         self._live.preset(self._tail())
         yield self._live
+        if self._branch is not None:
+            yield self._switch_line(self._branch)
+
+    def _switch_line(self, branch: tuple[int, int]) -> Static:
+        self._switch = Static(branch_switch(branch), classes="branch-switch")
+        return self._switch
+
+    async def _show_branch(self, branch: tuple[int, int] | None) -> None:
+        """Show, change or take away the reply's ``‹ i/n ›`` line."""
+        if branch == self._branch:
+            return
+        self._branch = branch
+        if branch is None:
+            if self._switch is not None:
+                await self._switch.remove()
+                self._switch = None
+        elif self._switch is None:
+            await self.mount(self._switch_line(branch))
+        else:
+            self._switch.update(branch_switch(branch))
 
     def on_mount(self) -> None:
         self._draw_live()
@@ -110,6 +139,7 @@ class AssistantMarkdown(Vertical):
         """Draw the new text: append to the tail, or start over if it was rewritten."""
         self.streaming = item.streaming
         self.set_class(item.streaming, "-streaming")
+        await self._show_branch(item.branch)
         if item.text != self._raw:
             if item.text.startswith(self._raw):
                 # Sanitise only the new part: the reply may be long and this runs per frame.
@@ -136,6 +166,7 @@ class AssistantMarkdown(Vertical):
         while self.streaming and self._freeze_ready():
             await self.mount(self._freeze(), before=self._live)
         self._draw_live()
+        await self._show_branch(item.branch)
 
     def set_search(self, marks: SearchMarks | None) -> None:
         """Highlight the search's matches across the parts (None: none)."""

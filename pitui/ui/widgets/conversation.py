@@ -31,6 +31,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from pitui.ui.view.chat_state import ChatState
+from pitui.ui.widgets.after_layout import AfterLayout, placed
 from pitui.ui.widgets.conversation_factories import CONVERSATION_FACTORIES, WidgetFactory
 from pitui.ui.widgets.item_styles import load_item_styles
 from pitui.ui.widgets.search_marks import SearchMarks
@@ -86,6 +87,13 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         # an empty pane at start-up need not create, style and lay out a hidden widget.
         self._earlier = Static(classes="earlier-marker")
         self._later = Static(classes="earlier-marker later-marker")
+        # Measuring the mounted window waits for the layout that placed its first widget.
+        self.after_layout = AfterLayout(self, self._window_placed)
+
+    def _window_placed(self) -> bool:
+        order = self._order
+        first = self._widgets.get(order[self._first]) if self._first < len(order) else None
+        return first is None or placed(self.screen, first)
 
     def widget_for(self, item_id: str) -> Widget | None:
         """The widget showing ``item_id``, if mounted."""
@@ -204,7 +212,7 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         self._last = None
         await self._show_earlier_marker()
         await self._show_later_marker()
-        self.call_after_refresh(self.fill_viewport)
+        self.after_layout.call(self.fill_viewport)
         return kept
 
     def fill_viewport(self) -> None:
@@ -251,8 +259,8 @@ class ItemPane(TypesIntoComposer, VerticalScroll):
         await self.mount_all(widgets, before=anchor)
         await self._show_earlier_marker()
         # Keep what the user was looking at in place.
-        self.call_after_refresh(self._keep_position, height_before)
-        self.call_after_refresh(self.fill_viewport)
+        self.after_layout.call(lambda: self._keep_position(height_before))
+        self.after_layout.call(self.fill_viewport)
 
     def _keep_position(self, height_before: int) -> None:
         self.scroll_to(y=self.virtual_size.height - height_before, animate=False)

@@ -74,7 +74,7 @@ async def resync(pane: ItemPane, state: ChatState) -> Plan:
     if pane._first > 0:
         pane.open_at_end()
         await pane._show_earlier_marker()
-        pane.call_after_refresh(pane.fill_viewport)
+        pane.after_layout.call(pane.fill_viewport)
     else:
         pane.anchor(False)
     pane.scroll_end(animate=False)

@@ -47,9 +47,9 @@ class UserMessage(ItemStatic):
         text = Content(inert(item.text) + suffix)
         if item.branch is None:
             return text
-        index, count = item.branch
-        switch = Content.styled(f"‹ {index}/{count} ›  alt+←/→ switch branch", "$pi-muted")
-        return Content.assemble(text, "\n", switch)
+        from pitui.ui.widgets.assistant_text import branch_switch
+
+        return Content.assemble(text, "\n", branch_switch(item.branch))
 
 
 class ThinkingBlock(ItemStatic):

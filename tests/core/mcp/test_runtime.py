@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pitui.agent.state import AgentState
 from pitui.agent.tool import AgentTool
 from pitui.ai.abort import AbortSignal
@@ -12,7 +14,14 @@ from pitui.ai.types import TextContent, ToolResultMessage
 from pitui.core.mcp.config import LoadedConfig, ServerEntry
 from pitui.core.mcp.log import McpLog
 from pitui.core.mcp.prompt import servers_section
-from pitui.core.mcp.runtime import McpRuntime, effective_exposure, loaded_on_branch
+from pitui.core.mcp.runtime import (
+    STARTUP_WAIT_ENV,
+    STARTUP_WAIT_S,
+    McpRuntime,
+    effective_exposure,
+    loaded_on_branch,
+    startup_wait,
+)
 from pitui.core.tools import create_tools
 from tests.core.mcp.helpers import demo_entry
 
@@ -116,3 +125,13 @@ async def test_tools_and_exclude_filters(tmp_path: Path) -> None:
         assert "read_mcp_resource" not in declared and "list_mcp_resources" in declared
     finally:
         await runtime.close()
+
+
+def test_the_first_prompts_wait_is_pis_unless_the_variable_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(STARTUP_WAIT_ENV, raising=False)
+    assert startup_wait() == STARTUP_WAIT_S == 10.0
+    for value, wait in (("45", 45.0), ("0", 0.0), ("2.5", 2.5), ("-1", 10.0), ("soon", 10.0)):
+        monkeypatch.setenv(STARTUP_WAIT_ENV, value)
+        assert startup_wait() == wait

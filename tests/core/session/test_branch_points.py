@@ -72,7 +72,7 @@ def test_under_an_assistant_message(siblings: int) -> None:
 def test_under_a_tool_result(siblings: int) -> None:
     """The fault: after a tool result, the model's reply (the old branch) and prompts
     the user sent from there (new branches). Both sides switch; the prompts are marked,
-    the reply (no user message to carry a marker) is not."""
+    the reply carries its marker itself."""
     b = Builder()
     b.user("u1", None)
     _call(b, "a1", "u1")
@@ -83,8 +83,10 @@ def test_under_a_tool_result(siblings: int) -> None:
         leaves.append(b.reply(f"r{n}", f"u{n + 1}", f"reply {n}"))
     _assert_round_trip(b, leaves)
     old = _view(b, "a2")
-    assert old.path_branches() == [PathBranch("a2", 1, siblings, None)]
+    assert old.path_branches() == [PathBranch("a2", 1, siblings, None, "a2")]
     assert old.branch_switches() == [("u1", 1, 1)]
+    assert old.branch_switches("assistant") == [("a1", 1, 1), ("a2", 1, siblings)]
+    assert _view(b, leaves[1]).branch_switches("assistant") == [("a1", 1, 1), ("r1", 1, 1)]
     assert _view(b, leaves[1]).branch_switches() == [("u1", 1, 1), ("u2", 2, siblings)]
 
 
