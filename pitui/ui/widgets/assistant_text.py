@@ -22,14 +22,23 @@ from pitui.core.sanitize import inert
 from pitui.ui import md_render
 from pitui.ui.view.state import AssistantItem
 from pitui.ui.widgets.base import PANE_MARKS
+from pitui.ui.widgets.laid_out import laid_out_size
 from pitui.ui.widgets.search_marks import SearchMarks, highlight
 
 if TYPE_CHECKING:
     from textual.css.styles import RulesMap
 
 
+class _FrozenPart(Static):
+    """Blocks of a streaming reply that are done: drawn once, from their construction."""
+
+    virtual_size = laid_out_size()  # mounting one is one layout, not two
+
+
 class _LiveTail(Static):
     """The streaming tail: parsed and drawn at most once per frame, however many updates."""
+
+    virtual_size = laid_out_size()  # a new line is one layout, not two
 
     def __init__(self) -> None:
         super().__init__(classes="md-part")
@@ -84,6 +93,7 @@ class AssistantMarkdown(Vertical):
     AssistantMarkdown > .md-part { height: auto; }
     AssistantMarkdown > .md-part.-cont { margin: 1 0 0 0; }
     """
+    virtual_size = laid_out_size()  # see pitui.ui.widgets.laid_out
     FREEZE_AFTER: ClassVar[int] = 6
     """Complete top-level blocks the live tail may hold before they are frozen."""
 
@@ -228,7 +238,7 @@ class AssistantMarkdown(Vertical):
         tail = self._tail()
         cut = self._cut(tail)
         content = md_render.render(tail[:cut])
-        part = Static(content, classes="md-part")
+        part = _FrozenPart(content, classes="md-part")
         part.set_class(bool(self._parts), "-cont")
         self._parts.append(part)
         self._part_contents.append(content)

@@ -34,6 +34,7 @@ from pitui.ui.view.chat_state import ChatState
 from pitui.ui.widgets.after_layout import AfterLayout, placed
 from pitui.ui.widgets.conversation_factories import CONVERSATION_FACTORIES, WidgetFactory
 from pitui.ui.widgets.item_styles import load_item_styles
+from pitui.ui.widgets.laid_out import laid_out_size
 from pitui.ui.widgets.search_marks import SearchMarks
 from pitui.ui.widgets.type_through import TypesIntoComposer
 
@@ -395,6 +396,9 @@ class ConversationView(ItemPane):
 
     class Leave(Message):
         """Esc: the user is done with the conversation (the screen focuses the composer)."""
+
+    virtual_size = laid_out_size()
+    """Set by the layout that placed the items: see :mod:`~pitui.ui.widgets.laid_out`."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
