@@ -410,14 +410,14 @@ async def _make_sibling(session: Any) -> None:
 
 async def _switch_sibling(app: Any, session: Any) -> float | None:
     """ms from Alt+→ to the frame showing the sibling's branch (None: no sibling here)."""
-    from tui_tree import until_shown
+    from tui_tree import rebuilt, until_shown
 
     if not any(n > 1 for _, _, n in app.branches._path_users.values()):
         return None
-    leaf, chat = session.store.get_leaf_id(), app.chat
+    leaf, chat, done = session.store.get_leaf_id(), app.chat, rebuilt(app)
     t = time.perf_counter()
     app.branches.switch_sibling(1)  # what Alt+→ (nextBranch) runs
-    await until_shown(app, session, leaf, chat)
+    await until_shown(app, session, leaf, chat, done)
     return (time.perf_counter() - t) * 1000
 
 

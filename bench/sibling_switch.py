@@ -7,12 +7,16 @@ until the frame shows it), headless at 140x40. Prints:
 - CPU and wall ms per switch (median over ``--runs``, after two warm-up switches), and the
   CPU of each phase of the switch (inclusive; a phase inside another counts in both);
 - ``--profile FILE``: a cProfile dump of the measured switches (``python -m pstats FILE``);
-- ``--callgrind``: instructions per switch, load-independent: the script runs itself under
-  ``valgrind --tool=callgrind`` with 0 and with ``--runs`` measured switches and prints the
-  difference divided by the runs. ``--tree DIR`` runs another checkout of pitui (e.g.
-  ``git archive <commit> | tar -x -C DIR``) with this interpreter, for an A/B.
+- ``--navigate``: the same for a navigation instead (``bench/tui_tree.py``'s: Enter on another
+  branch's end, no summary), back and forth between two leaves;
+- ``--callgrind``: instructions per switch (or navigation), load-independent: the script runs
+  itself under ``valgrind --tool=callgrind`` with 0 and with ``--runs`` measured ones (waiting
+  on events, not on the clock) and prints the difference divided by the runs. ``--tree DIR``
+  runs another checkout of pitui (e.g. ``git archive <commit> | tar -x -C DIR``) with this
+  interpreter, for an A/B.
 
-Run: ``python bench/sibling_switch.py [--runs 10] [--profile FILE] [--callgrind [--tree DIR]]``.
+Run: ``python bench/sibling_switch.py [--runs 10] [--navigate] [--profile FILE] [--callgrind
+[--tree DIR]]``.
 """
 
 from __future__ import annotations
@@ -103,14 +107,21 @@ def _patch_phases(spent: dict[str, float]) -> None:
             module.state_from_messages = replay.state_from_messages  # type: ignore[attr-defined]
 
 
-async def _run(runs: int, *, phases: bool, profile: str | None) -> None:
+async def _run(runs: int, *, phases: bool, profile: str | None, navigate: bool) -> None:
     import pitui  # first: the checkout on PYTHONPATH (issue26 puts this one's root first)
 
     print(f"pitui from {Path(pitui.__file__).parent}", file=sys.stderr)
     sys.path[:0] = [str(BENCH)]
     from issue26 import HEIGHT, WIDTH, _make_sibling, _switch_sibling
     from tui_resume import _next_frame
-    from tui_tree import _attached, _session_file
+    from tui_tree import _attached, _navigate, _session_file
+
+    from pitui.core.session.tree import leaf_positions
+
+    async def move(app: Any, session: Any) -> float | None:
+        if navigate:
+            return await _navigate(app, session, leaf_positions)
+        return await _switch_sibling(app, session)
 
     spent: dict[str, float] = defaultdict(float)
     if phases:
@@ -125,8 +136,11 @@ async def _run(runs: int, *, phases: bool, profile: str | None) -> None:
         await _make_sibling(session)
         async with app.run_test(size=(WIDTH, HEIGHT)):
             await _next_frame(app)
+            # The blink's timer repaints the composer twice a second of wall time: under
+            # callgrind (or on a busy machine) that would count as the switch's.
+            app.main.composer.cursor_blink = False
             for _ in range(2):  # warm-up: both branches shown once
-                await _switch_sibling(app, session)
+                await move(app, session)
             await _quiet(app)
             spent.clear()
             CALLS.clear()
@@ -136,7 +150,7 @@ async def _run(runs: int, *, phases: bool, profile: str | None) -> None:
                 cpu = time.process_time()
                 if profiler is not None:
                     profiler.enable()
-                took = await _switch_sibling(app, session)
+                took = await move(app, session)
                 if profiler is not None:
                     profiler.disable()
                 cpus.append((time.process_time() - cpu) * 1000)
@@ -148,7 +162,8 @@ async def _run(runs: int, *, phases: bool, profile: str | None) -> None:
             await _quiet(app)  # nothing left running when the app closes (under valgrind too)
         await session.close()
     if runs:
-        print(f"switch: CPU {statistics.median(cpus):.1f} ms, wall {statistics.median(walls):.1f} "
+        what = "navigation" if navigate else "switch"
+        print(f"{what}: CPU {statistics.median(cpus):.1f} ms, wall {statistics.median(walls):.1f} "
               f"ms (median of {runs}; CPU min {min(cpus):.1f})")  # fmt: skip
     if phases and runs:
         for _, path in PHASES:
@@ -168,15 +183,17 @@ async def _quiet(app: Any) -> None:
         await _next_frame(app)
 
 
-def _instructions(tree: Path, runs: int) -> int:
+def _instructions(tree: Path, runs: int, navigate: bool) -> int:
     pace = {"PITUI_DEMO_PACE_MS": "0"}
-    return instructions(tree, __file__, "--runs", str(runs), "--quiet", extra_env=pace)
+    args = ("--runs", str(runs), "--quiet", *(("--navigate",) if navigate else ()))
+    return instructions(tree, __file__, *args, extra_env=pace)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--profile", help="write a cProfile dump of the measured switches here")
+    parser.add_argument("--navigate", action="store_true", help="navigations, not switches")
     parser.add_argument("--callgrind", action="store_true", help="instructions per switch")
     parser.add_argument("--tree", type=Path, default=ROOT, help="the pitui checkout to measure")
     parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
@@ -185,13 +202,17 @@ def main() -> int:
     if options.callgrind:
         tree = options.tree.resolve()
         compileall.compile_dir(str(tree / "pitui"), quiet=1)
-        idle, busy = _instructions(tree, 0), _instructions(tree, options.runs)
+        idle = _instructions(tree, 0, options.navigate)
+        busy = _instructions(tree, options.runs, options.navigate)
         per = (busy - idle) / max(1, options.runs)
-        print(f"{tree}: {per / 1e6:.1f} M instructions per switch ({options.runs} switches)")
+        what = "navigation" if options.navigate else "switch"
+        print(f"{tree}: {per / 1e6:.1f} M instructions per {what} ({options.runs} runs)")
         return 0
     if str(options.tree.resolve()) != str(ROOT):
         sys.path.insert(0, str(options.tree.resolve()))
-    asyncio.run(_run(options.runs, phases=not options.quiet, profile=options.profile))
+    phases = not options.quiet
+    run = _run(options.runs, phases=phases, profile=options.profile, navigate=options.navigate)
+    asyncio.run(run)
     return 0
 
 

@@ -113,21 +113,47 @@ async def _navigate(app: Any, session: Any, leaf_positions: Any) -> float:
     target = next(table.ids[p] for p in leaf_positions(table) if table.ids[p] != leaf)
     session.settings.branch_summary.skip_prompt = True
     chat = app.chat
+    done = rebuilt(app)
     t = time.perf_counter()
     app.branches.navigate(target)  # what Enter on its row runs
-    await until_shown(app, session, leaf, chat)
+    await until_shown(app, session, leaf, chat, done)
     return (time.perf_counter() - t) * 1000
 
 
-async def until_shown(app: Any, session: Any, leaf: str | None, chat: Any) -> None:
-    """Until a move away from ``leaf`` is on screen: the leaf moved, the view that showed
-    ``chat`` was rebuilt (and no rebuild is under way), the move's workers are done, and
-    the next frame is drawn."""
-    deadline = time.perf_counter() + 600  # under callgrind a move takes minutes
-    while session.store.get_leaf_id() == leaf or app.chat is chat or app._rebuilding.locked():
-        if time.perf_counter() > deadline:
-            raise TimeoutError("the move never showed")
-        await asyncio.sleep(0.001)
+def rebuilt(app: Any) -> asyncio.Future[None]:
+    """Done when the app's next :meth:`~pitui.ui.app.PituiApp.rebuild` has returned.
+
+    Made before the move starts, so the wait is on an event, not a poll: a poll's sleeps
+    would run the loop (and count instructions) for as long as the wall clock takes, which
+    on a busy machine or under callgrind is far longer than the work."""
+    done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    own = vars(app).get("rebuild")  # a wrapper already on the instance, kept
+    original = app.rebuild
+
+    async def rebuild(*args: Any, **kwargs: Any) -> None:
+        try:
+            await original(*args, **kwargs)
+        finally:
+            if own is None:
+                vars(app).pop("rebuild", None)
+            else:
+                app.rebuild = own
+            if not done.done():
+                done.set_result(None)
+
+    app.rebuild = rebuild
+    return done
+
+
+async def until_shown(
+    app: Any, session: Any, leaf: str | None, chat: Any, done: asyncio.Future[None]
+) -> None:
+    """Until a move away from ``leaf`` is on screen: the rebuild ``done`` (from
+    :func:`rebuilt`) has returned, the move's workers are done, and the next frame is
+    drawn (the rebuild's batch ends with the message after it, so that frame holds it)."""
+    await asyncio.wait_for(done, 600)  # under callgrind a move takes minutes
+    if session.store.get_leaf_id() == leaf or app.chat is chat:
+        raise RuntimeError("the rebuild did not show the move")
     await app.workers.wait_for_complete()
     await _next_frame(app)
 

@@ -193,3 +193,44 @@ async def test_the_screen_after_a_switch_is_a_fresh_open_of_that_leaf(tmp_path: 
     reopened.rebuild_from_session()
     assert [m.to_json_dict() for m in reopened.messages] == context_longer
     await reopened.close()
+
+
+async def _navigate(pilot: Pilot[None], app: PituiApp, session: AgentSession, to: str) -> None:
+    """Enter on ``to``'s row with no summary (``skipPrompt``), as the tree pane runs it."""
+    session.settings.branch_summary.skip_prompt = True
+    app.branches.navigate(to)
+    await wait_until(pilot, lambda: session.store.get_leaf_id() == to, "the navigation")
+    await settle(pilot)
+
+
+async def test_the_screen_after_a_navigation_is_a_fresh_open_of_that_leaf(tmp_path: Path) -> None:
+    """Navigating in the tree moves its rows in place (the subtree of the common entry
+    reordered) and resyncs the view: to the other branch's end, then up to a reply in
+    the shared part, each screen is what opening the session at that entry shows."""
+    project = tmp_path / "project"
+    project.mkdir()
+    options = SessionOptions(
+        cwd=project, model="demo/demo", registry=make_registry(), session_dir=tmp_path / "sessions"
+    )
+    session = await create_agent_session(options)
+    async with running(session, *SHARED, *LONGER) as (app, pilot):
+        app.query_one(Composer).cursor_blink = False
+        other_end = session.store.get_leaf_id()
+        assert other_end is not None
+        await session.navigate(user_entries(session)[3].id)
+        for prompt in SHORTER:
+            await submit(pilot, prompt)
+        await settle(pilot)
+        state = tree(app).state
+        await _navigate(pilot, app, session, other_end)
+        assert tree(app).state is state  # moved in place, not a new tree
+        at_end = _view(app)
+        shared = user_entries(session)[1]  # "read README.md": its reply, a shared entry
+        reply = next(e for e in session.store.get_entries() if e.parent_id == shared.id)
+        await _navigate(pilot, app, session, reply.id)
+        at_reply = _view(app)
+    path = session.session_file
+    await session.close()
+    assert path is not None
+    _same_view(await _fresh_view(session, path, other_end, project), at_end)
+    _same_view(await _fresh_view(session, path, reply.id, project), at_reply)

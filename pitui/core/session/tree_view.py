@@ -434,9 +434,8 @@ class TreeView:
     def sync(self, labels: Mapping[str, str], leaf_id: str | None) -> TreeChange:
         """Catch up with the table: new entries, a moved leaf, changed labels.
 
-        Entries appended under the leaf (each becoming the new leaf) touch a few rows;
-        anything else rebuilds.
-        """
+        Entries appended under the leaf (each becoming the new leaf) touch a few rows, a
+        moved leaf its new path's subtree (:meth:`_move_leaf`); anything else rebuilds."""
         change = TreeChange()
         new_labels = dict(labels)
         relabelled = {
@@ -477,10 +476,9 @@ class TreeView:
         return change
 
     def _move_leaf(self, old_leaf: str | None) -> bool:
-        """The leaf moved in an unchanged tree (a sibling switch, a navigation): only the
-        subtree of the old and new paths' last common entry changes (order, on-path marks,
-        connectors, the arrow). Reorder its rows in place, keeping every other row with its
-        shape; False (rebuild) under a search or folds, or if a row hides or shows."""
+        """The leaf moved in an unchanged tree (a sibling switch, a navigation): only the subtree
+        of the old and new paths' last common entry changes (order, on-path marks, connectors,
+        the arrow); reorder it in place. False (rebuild): a search, folds, a row hides or shows."""
         table, tree = self.table, self._tree
         old = table.index.get(old_leaf) if old_leaf is not None else None
         new = table.index.get(self.leaf_id) if self.leaf_id is not None else None
@@ -490,25 +488,27 @@ class TreeView:
         order = self._ordered()  # (with the old path, as the rows are now)
         path = table.path_positions(new)
         common = next((p for p in reversed(path) if p in self._active), None)
-        if common is None:  # another root
+        # Only the two leaves can hide or show (a text-less reply shows while it is the
+        # leaf): every other row keeps its side, in a new order. (None: another root.)
+        sides = (tree.shown(old), tree.shown(new)) == (self._passes(old, []), self._passes(new, []))
+        if common is None or not sides:
             return False
         old_row, old_active = self._leaf_row_position(), self._active
-        self._active = active = PositionSet(path, len(table))
+        self._active = active = PositionSet(path, len(table))  # (False: all rebuilt)
         start = order.index(common)
         block = self._children.depth_first([common], active)
-        old_shown = [p for p in order[start : start + len(block)] if tree.shown(p)]
+        first_shown = next((p for p in order[start : start + len(block)] if tree.shown(p)), None)
         order[start : start + len(block)] = block
-        shown = [p for p in block if self._passes(p, [])]
-        if not shown or sorted(shown) != sorted(old_shown) or not tree.reorder(shown):
-            return False  # a row hides or shows (a text-less reply was the leaf)
-        at = self.visible.index(old_shown[0])  # no search, no folds: the filter's rows
+        shown = tree.shown_of(block)
+        if first_shown is None or not tree.reorder(shown):
+            return False
+        at = self.visible.index(first_shown)  # no search, no folds: the filter's rows
         self.visible[at : at + len(shown)] = shown
         self._base, self._row_of, self._matched = list(self.visible), None, None
         tree.shapes.forget(block[1:])  # (the common entry's own row stays as it was)
         for position in (*block[1:], old_row):
             self._rows.pop(position, None)
-        # The path's rows come first; only the subtree's change sides.
-        self._active_rows += sum(p in active for p in shown) - sum(p in old_active for p in shown)
+        self._active_rows += active.count(shown) - old_active.count(shown)  # (path rows first)
         self._rows.pop(self._leaf_row_position(), None)
         return True
 

@@ -56,6 +56,12 @@ class PositionSet:
         flags = self._flags
         return 0 <= position < len(flags) and flags[position] == 1
 
+    def count(self, positions: Iterable[int]) -> int:
+        """How many of ``positions`` are in the set (no method call per position)."""
+        flags = self._flags
+        size = len(flags)
+        return sum(1 for p in positions if p < size and flags[p])
+
     def add(self, position: int) -> None:
         flags = self._flags
         if position >= len(flags):
@@ -274,17 +280,24 @@ class VisibleTree:
         path): each parent's first and last child follow it. A parent outside the
         subtree (its nearest visible ancestor) has the subtree's rows first, its other
         children after; False (nothing changed) if the tree is not so."""
-        parents = self.parent
-        inside: dict[int, list[int]] = {}  # parent -> its children among ``rows``, in order
+        parents, count = self.parent, self.count
+        # parent -> its children among ``rows``, in order; a parent of one child (most
+        # rows: a branch is a chain) keeps its first and last child, whatever the order.
+        inside: dict[int, list[int]] = {}
         for row in rows:
-            inside.setdefault(parents[row], []).append(row)
-        members = set(rows)
-        for parent, kids in inside.items():
+            parent = parents[row]
             if parent == HIDDEN:
                 return False
+            if parent == ROOT or count[parent] > 1:
+                inside.setdefault(parent, []).append(row)
+        members: set[int] | None = None
+        for parent, kids in inside.items():
             whole = len(kids) == self.children(parent)
+            if whole:
+                continue
+            members = set(rows) if members is None else members
             last = self.last_root if parent == ROOT else self.last[parent]
-            if not whole and (self.first_child(parent) not in members or last in members):
+            if self.first_child(parent) not in members or last in members:
                 return False  # children outside the subtree come first: not a leaf move
         for parent, kids in inside.items():
             whole = len(kids) == self.children(parent)
@@ -300,6 +313,11 @@ class VisibleTree:
 
     def shown(self, position: int) -> bool:
         return self.parent[position] != HIDDEN
+
+    def shown_of(self, positions: Iterable[int]) -> list[int]:
+        """The ``positions`` that are rows, in their order."""
+        parents = self.parent
+        return [p for p in positions if parents[p] != HIDDEN]
 
     def children(self, position: int) -> int:
         """How many visible children a row (``ROOT``: the roots) has."""

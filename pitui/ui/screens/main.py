@@ -92,6 +92,11 @@ class MainScreen(Screen[None]):
         self._new_session = new_session
         """The session being started is a new one (its tree is empty from the first frame)."""
         self._initial = (info, state or ChatState()) if info is not None else None
+        self._status_bar: StatusBar | None = None
+        self._composer_box: Widget | None = None
+        """The composer, or its first-frame stand-in until :meth:`mount_composer`: kept, as
+        the status bar is, because the status is shown several times a rebuild and a query
+        walks the whole screen (~1 ms each on a long session)."""
         self._status: tuple[SessionInfo, UsageTotals] | None = None
         """What the status bar shows (the usage, not the chat state it came from: a kept
         state would keep its items' index, ~0.3 MB on a 10,000-message session)."""
@@ -119,8 +124,10 @@ class MainScreen(Screen[None]):
         yield QueueView(id="queue")
         # The SuggestionList goes here, mounted after the first frame (add_suggestion_list),
         # and the real composer in the stand-in's place (mount_composer).
-        yield ComposerStandIn(id=STAND_IN_ID)
-        yield StatusBar(id="status")
+        self._composer_box = ComposerStandIn(id=STAND_IN_ID)
+        self._status_bar = StatusBar(id="status")
+        yield self._composer_box
+        yield self._status_bar
 
     class Ready(Message):
         """The screen's widgets exist; the app may start feeding it."""
@@ -142,7 +149,9 @@ class MainScreen(Screen[None]):
         """The composer (mounted right after the first frame: see :meth:`mount_composer`)."""
         from pitui.ui.widgets.composer import Composer
 
-        return self.query_one("#composer", Composer)
+        if isinstance(self._composer_box, Composer):
+            return self._composer_box
+        return self.query_one("#composer", Composer)  # (raises: not mounted yet)
 
     async def mount_composer(self) -> None:
         """Put the real composer where the first frame drew its stand-in: same place, same
@@ -158,6 +167,7 @@ class MainScreen(Screen[None]):
         composer = Composer(id="composer", classes=" ".join(stand_in.classes))
         with self.app.batch_update():
             await self.mount(composer, before=stand_in)
+            self._composer_box = composer
             if self.focused is stand_in:
                 self.set_focus(composer)
             await stand_in.remove()
@@ -238,10 +248,12 @@ class MainScreen(Screen[None]):
     def _show_status(self, info: SessionInfo, usage: UsageTotals) -> None:
         self._status = (info, usage)
         hints = self._flash or self._focus_hints()
-        self.query_one(StatusBar).show(info, usage, hints)
+        bar, composer = self._status_bar, self._composer_box
+        if bar is None or composer is None:  # not composed yet
+            return
+        bar.show(info, usage, hints)
         level = (info.thinking_level or "off") if info.model_id else None
-        for composer in self.query(f"#composer, #{STAND_IN_ID}"):  # the stand-in before frame 1
-            composer.update_classes(thinking_classes(level))
+        composer.update_classes(thinking_classes(level))
 
     def _focus_hints(self) -> str:
         """The keys of the focused pane (the Branches pane, the conversation selection,
