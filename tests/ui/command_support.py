@@ -86,10 +86,16 @@ async def settle(pilot: Pilot[None]) -> None:
 
 
 async def wait_until(pilot: Pilot[None], predicate: Callable[[], object], what: str) -> None:
-    """Pause until ``predicate()`` holds (fail after ~5 s)."""
+    """Pause until ``predicate()`` holds (fail after ~5 s). A widget the predicate asks
+    for that is not mounted yet (a screen still composing) counts as "not yet"."""
+    from textual.css.query import NoMatches
+
     for _ in range(250):
-        if predicate():
-            return
+        try:
+            if predicate():
+                return
+        except NoMatches:
+            pass
         await pilot.pause(0.02)
     raise AssertionError(f"timed out waiting for {what}")
 
