@@ -202,17 +202,10 @@ def seed_libraries(path: Path = SEED_FILE) -> object:
 def read_seed(path: Path = SEED_FILE) -> _Stored:
     """The shipped code (empty when missing, damaged, for another interpreter, or
     writable by anyone: a group-writable install, umask 002, is as the modules beside it)."""
-    import os
-    import stat
+    from pitui.shipped_files import read_shipped
 
-    try:
-        with open(path, "rb") as handle:
-            if stat.S_IMODE(os.fstat(handle.fileno()).st_mode) & 0o002:
-                return {}
-            data = handle.read()
-    except OSError:
-        return {}
-    return _entries_of(data, _seed_header())
+    data = read_shipped(path)
+    return {} if data is None else _entries_of(data, _seed_header())
 
 
 def cache_file() -> Path:

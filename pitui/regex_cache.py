@@ -231,17 +231,10 @@ def _entries_of(data: bytes) -> dict[_Key, bytes]:
 def read_seed(path: Path = SEED_FILE) -> dict[_Key, bytes]:
     """The shipped entries (empty when missing, damaged, for another interpreter, or
     writable by anyone: a group-writable install, umask 002, is as the modules beside it)."""
-    import os
-    import stat
+    from pitui.shipped_files import read_shipped
 
-    try:
-        with open(path, "rb") as handle:
-            if stat.S_IMODE(os.fstat(handle.fileno()).st_mode) & 0o002:
-                return {}
-            data = handle.read()
-    except OSError:
-        return {}
-    return _entries_of(data)
+    data = read_shipped(path)
+    return {} if data is None else _entries_of(data)
 
 
 def seed_bytes(entries: dict[_Key, bytes]) -> bytes:

@@ -29,7 +29,6 @@ import io
 import logging
 import os
 import pickle
-import stat
 import sys
 from enum import Enum
 from functools import partial
@@ -44,6 +43,7 @@ from textual.css.types import CSSLocation
 from pitui import paths
 from pitui.digests import sha256
 from pitui.private_files import read_own_file, write_private_bytes
+from pitui.shipped_files import read_shipped
 
 _log = logging.getLogger(__name__)
 
@@ -334,12 +334,8 @@ def textual_sources_digest(dist_info: str | None = None) -> tuple[str, str] | No
 def read_seed(path: Path = SEED_FILE) -> dict[str, Entry]:
     """The shipped entries (empty when missing, damaged, made for another Textual or
     writable by anyone: a group-writable install, umask 002, is as the modules beside it)."""
-    try:
-        with open(path, "rb") as handle:
-            if stat.S_IMODE(os.fstat(handle.fileno()).st_mode) & 0o002:
-                return {}  # anyone could have written it
-            raw = handle.read()
-    except OSError:  # missing: no seed
+    raw = read_shipped(path)
+    if raw is None:  # missing, or anyone could have written it
         return {}
     try:
         data = _PlainUnpickler(io.BytesIO(raw)).load()
