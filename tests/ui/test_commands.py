@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.command import CommandPalette
+from textual.command import CommandList, CommandPalette
 from textual.widgets import DataTable, Input
 
 from pitui.ui.commands.dispatch import split_command
@@ -177,6 +177,13 @@ async def test_theme_picker(tmp_path: Path) -> None:
             lambda: isinstance(app.screen, CommandPalette) and isinstance(app.focused, Input),
             "the theme picker's field",
         )
+        shown = app.screen.query_one(CommandList)
+        await wait_until(pilot, lambda: shown.option_count == 2, "both themes listed")
+        lines = [str(shown.get_option_at_index(i).prompt) for i in range(2)]
+        assert [line.splitlines() for line in lines] == [
+            ["dark", "dark theme · current"],
+            ["light", "light theme"],
+        ]
         await pilot.press(*"light")
         await pilot.pause(0.3)
         await pilot.press("enter")

@@ -18,7 +18,7 @@ async def theme(host: UiHost, arg: str) -> None:
     def chosen(name: str) -> None:
         host.run_worker(set_theme(host, name))
 
-    host.push_screen(theme_picker(theme_names(host), chosen))
+    host.push_screen(theme_picker(theme_choices(host), chosen))
 
 
 async def set_theme(host: UiHost, name: str) -> None:
@@ -38,3 +38,16 @@ async def set_theme(host: UiHost, name: str) -> None:
 def theme_names(host: UiHost, _arg: str = "") -> list[str]:
     """The pi themes found at start-up, sorted (``/theme``'s argument completions)."""
     return sorted(host.themes.themes)
+
+
+def theme_choices(host: UiHost) -> list[tuple[str, str]]:
+    """Each theme's name with what the picker says under it: dark or light, and which
+    one is shown now."""
+    choices = []
+    for name in theme_names(host):
+        theme = host.themes.themes[name]
+        described = "dark theme" if theme.dark else "light theme"
+        if theme.textual_name == host.theme:
+            described += " · current"
+        choices.append((name, described))
+    return choices
