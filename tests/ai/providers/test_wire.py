@@ -194,14 +194,19 @@ async def test_cancelling_mid_body_closes_the_connection() -> None:
         return [quick]
 
     async with serving(respond) as server:
+        reading = asyncio.Event()
 
         async def read_some() -> None:
             async with _wire.post(server.url, {}, b"", **_LIMITS) as response:
                 async for _ in response.aiter_bytes():
+                    reading.set()
                     await asyncio.sleep(10)
 
         task = asyncio.create_task(read_some())
-        await asyncio.sleep(0.1)
+        # Cancelled once the body is flowing (a fixed pause could cancel, on a loaded
+        # machine, before the request even reached the server, which would then count
+        # the next request as its first and stream to it).
+        await asyncio.wait_for(reading.wait(), 10)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
