@@ -64,7 +64,7 @@ class RegexCache:
     def __init__(
         self,
         path: Path | None,
-        stored: dict[_Key, bytes],
+        stored: Entries,
         original: Callable[..., Any],
         keep_new: Callable[[], bool] | None = None,
         seed: Path | None = None,
@@ -73,7 +73,7 @@ class RegexCache:
         self._stored = stored
         """The file's entries, each marshalled on its own: only the used ones are read."""
         self.seed_path = seed
-        self._seed: dict[_Key, bytes] | None = None
+        self._seed: Entries | None = None
         """The shipped seed's entries, read on the first pattern the file lacks."""
         self._used: dict[_Key, _Args] = {}
         self._original = original
@@ -124,7 +124,7 @@ class RegexCache:
         """Write the file if this process compiled a pattern it lacked (errors ignored)."""
         if not self.added or self.path is None:
             return
-        entries: dict[_Key, bytes] = {}
+        entries: Entries = {}
         for key, (final_flags, code, groups, groupindex, indexgroup) in self._used.items():
             # The code holds the engine's opcodes as named int constants: plain ints for
             # the file (converted here, at exit, not while the process starts).
@@ -209,7 +209,7 @@ def cache_file() -> Path:
     return paths.home() / "cache" / f"regex-{sys.implementation.cache_tag or 'python'}.marshal"
 
 
-def read_entries(path: Path) -> dict[_Key, bytes]:
+def read_entries(path: Path) -> Entries:
     """The stored entries of ``path`` (empty when missing, damaged, foreign or not private)."""
     from pitui.private_files import read_own_file
 
@@ -217,7 +217,7 @@ def read_entries(path: Path) -> dict[_Key, bytes]:
     return {} if data is None else _entries_of(data)
 
 
-def _entries_of(data: bytes) -> dict[_Key, bytes]:
+def _entries_of(data: bytes) -> Entries:
     """The entries of a file's ``data`` if it was written by this interpreter (else none)."""
     try:
         header, entries = marshal.loads(data)
@@ -228,7 +228,7 @@ def _entries_of(data: bytes) -> dict[_Key, bytes]:
     return entries
 
 
-def read_seed(path: Path = SEED_FILE) -> dict[_Key, bytes]:
+def read_seed(path: Path = SEED_FILE) -> Entries:
     """The shipped entries (empty when missing, damaged, for another interpreter, or
     writable by anyone: a group-writable install, umask 002, is as the modules beside it)."""
     from pitui.shipped_files import read_shipped
@@ -237,7 +237,7 @@ def read_seed(path: Path = SEED_FILE) -> dict[_Key, bytes]:
     return {} if data is None else _entries_of(data)
 
 
-def seed_bytes(entries: dict[_Key, bytes]) -> bytes:
+def seed_bytes(entries: Entries) -> bytes:
     """The seed file for ``entries`` (in a fixed order: str and bytes patterns apart)."""
     ordered = sorted(entries.items(), key=lambda item: (type(item[0][0]) is bytes, item[0]))
     return marshal.dumps((_header(), dict(ordered)))
