@@ -121,6 +121,18 @@ async def _switch(pilot: Pilot[None], session: AgentSession, key: str) -> str:
     return moved_to
 
 
+async def _demo_session(tmp_path: Path) -> tuple[AgentSession, Path]:
+    """A demo-model session and its project, apart from its sessions folder: the tool turns
+    checkpoint the project's files, which then are the same on both branches (no question
+    about restoring them)."""
+    project = tmp_path / "project"
+    project.mkdir()
+    options = SessionOptions(
+        cwd=project, model="demo/demo", registry=make_registry(), session_dir=tmp_path / "sessions"
+    )
+    return await create_agent_session(options), project
+
+
 async def test_the_screen_after_a_switch_is_a_fresh_open_of_that_leaf(tmp_path: Path) -> None:
     """Alt+← moves the tree and the view in place (the rows above the branch point and the
     shared items' widgets are kept, the old tail's widgets rebound, only the surplus made):
@@ -128,14 +140,7 @@ async def test_the_screen_after_a_switch_is_a_fresh_open_of_that_leaf(tmp_path: 
     tree cursor and marks, ‹ i/n ›, status) is what opening the session at that leaf shows;
     the model's context is that leaf's. Alt+→ back (a shorter tail: the excess removed)
     is a fresh open of the first leaf."""
-    # The project apart from the sessions: the tool turns checkpoint the project's files,
-    # which then are the same on both branches (no question about restoring them).
-    project = tmp_path / "project"
-    project.mkdir()
-    options = SessionOptions(
-        cwd=project, model="demo/demo", registry=make_registry(), session_dir=tmp_path / "sessions"
-    )
-    session = await create_agent_session(options)
+    session, project = await _demo_session(tmp_path)
     async with running(session, *SHARED, *LONGER) as (app, pilot):
         app.query_one(Composer).cursor_blink = False  # the cursor drawn, whatever the clock
         await session.navigate(user_entries(session)[3].id)  # at "second prompt"'s reply
@@ -207,12 +212,7 @@ async def test_the_screen_after_a_navigation_is_a_fresh_open_of_that_leaf(tmp_pa
     """Navigating in the tree moves its rows in place (the subtree of the common entry
     reordered) and resyncs the view: to the other branch's end, then up to a reply in
     the shared part, each screen is what opening the session at that entry shows."""
-    project = tmp_path / "project"
-    project.mkdir()
-    options = SessionOptions(
-        cwd=project, model="demo/demo", registry=make_registry(), session_dir=tmp_path / "sessions"
-    )
-    session = await create_agent_session(options)
+    session, project = await _demo_session(tmp_path)
     async with running(session, *SHARED, *LONGER) as (app, pilot):
         app.query_one(Composer).cursor_blink = False
         other_end = session.store.get_leaf_id()
